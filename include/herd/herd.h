@@ -1,0 +1,169 @@
+/* herd — large flocks and the agents that steer them.
+ *
+ * The public API in one header. Typical use:
+ *
+ *   herd_error err;
+ *   herd_scenario sc;
+ *   if (herd_scenario_load("field.json", NULL, 0, &sc, &err) != HERD_OK) { puts(err.message); ... }
+ *   herd_sim *sim;
+ *   if (herd_sim_create(&(herd_sim_desc){.scenario = &sc}, &sim, &err) != HERD_OK) ...
+ *   while (herd_sim_outcome(sim) == HERD_RUNNING) herd_sim_step(sim, &err);
+ *   herd_sim_destroy(sim);
+ *
+ * Every function that can fail returns a herd_status and fills a herd_error with a
+ * message a user can act on. The library never exits the process. In *_desc structs a
+ * zero field means the documented default. */
+#ifndef HERD_HERD_H
+#define HERD_HERD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HERD_MAX_DOGS 16
+#define HERD_ERROR_MAX 1024
+
+typedef enum herd_status {
+  HERD_OK = 0,
+  HERD_E_INPUT = 2, /* the user's input is wrong: a scenario, an option (exit status 2) */
+  HERD_E_IO,        /* a file could not be read or written */
+  HERD_E_MEMORY,    /* an allocation failed */
+  HERD_E_BACKEND,   /* the compute backend failed */
+} herd_status;
+
+typedef struct herd_error {
+  herd_status status;
+  char message[HERD_ERROR_MAX];
+} herd_error;
+
+/* ---- Scenarios --------------------------------------------------------------------- */
+
+typedef enum herd_model { HERD_MODEL_STROMBOM = 0 } herd_model;
+
+/* A complete, validated scenario. Field names follow the JSON paths of docs/scenario.md. */
+typedef struct herd_scenario {
+  herd_model model;
+  uint64_t seed;
+  uint32_t max_steps;
+  struct {
+    float size_m;
+  } field;
+  struct {
+    float position_m[2];
+    float goal_radius_m;
+  } target;
+  struct {
+    uint32_t count;           /* N */
+    uint32_t neighbours;      /* n */
+    float speed_m_per_step;   /* delta */
+    float repulsion_radius_m; /* r_a */
+    float dog_radius_m;       /* r_s */
+    float inertia;            /* h */
+    float attraction;         /* c */
+    float repulsion;          /* rho_a */
+    float dog_repulsion;      /* rho_s */
+    float noise;              /* e */
+    float graze_probability;  /* p */
+    struct {
+      float from[2]; /* fractions of field.size_m */
+      float to[2];
+    } spawn;
+  } sheep;
+  struct {
+    uint32_t count;
+    float start[2]; /* fraction of field.size_m */
+    float spacing_m;
+    float speed_m_per_step; /* delta_s */
+    float noise;            /* e */
+  } dogs;
+} herd_scenario;
+
+/* The built-in default scenario (Strömbom et al. 2014), as JSON text. */
+const char *herd_default_scenario_json(void);
+
+/* Parses and validates a scenario. `path` NULL means the built-in default. `sets` are
+ * "PATH=VALUE" overrides (as `herd run --set`), validated exactly like the file. */
+herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
+                               herd_error *err);
+
+/* The same from text in memory; `origin` names it in messages (a file name, "<default>"). */
+herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
+                                herd_scenario *out, herd_error *err);
+
+/* Writes the scenario as JSON with every field, so a run can be reproduced exactly.
+ * Returns a malloc'd string, or NULL when out of memory. */
+char *herd_scenario_to_json(const herd_scenario *sc);
+
+/* ---- Observation: what the backend reduces from the flock each step ---------------- */
+
+typedef struct herd_observation {
+  uint32_t count;      /* sheep */
+  uint32_t in_goal;    /* sheep within target.goal_radius_m of the target */
+  double centroid[2];  /* G, the flock's centre of mass */
+  float extent_min[2]; /* bounding box of the flock */
+  float extent_max[2];
+  uint32_t farthest_id; /* the sheep farthest from G */
+  float farthest_pos[2];
+  float farthest_dist_m;
+  uint32_t dog_count;
+  struct {
+    uint32_t id; /* the sheep nearest to this dog */
+    float pos[2];
+    float dist_m;
+  } nearest[HERD_MAX_DOGS];
+} herd_observation;
+
+/* ---- Simulation -------------------------------------------------------------------- */
+
+typedef enum herd_outcome {
+  HERD_RUNNING = 0,
+  HERD_SUCCEEDED, /* every sheep within the goal radius */
+  HERD_STEP_LIMIT /* max_steps reached first */
+} herd_outcome;
+
+typedef enum herd_dog_mode {
+  HERD_DOG_COLLECT = 0, /* fetching the sheep farthest from the flock */
+  HERD_DOG_DRIVE,       /* pushing the flock toward the target */
+  HERD_DOG_WAIT         /* a sheep is closer than 3 r_a: standing still */
+} herd_dog_mode;
+
+typedef struct herd_dog_state {
+  float pos[2];
+  float heading[2];
+  herd_dog_mode mode;
+} herd_dog_state;
+
+typedef struct herd_sim_desc {
+  const herd_scenario *scenario; /* required */
+  int threads;                   /* CPU threads; 0 = OpenMP's default */
+} herd_sim_desc;
+
+typedef struct herd_sim herd_sim;
+
+herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
+void herd_sim_destroy(herd_sim *sim);
+
+/* Advances one step: the dogs move on the last observation, then every sheep moves. */
+herd_status herd_sim_step(herd_sim *sim, herd_error *err);
+
+uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
+herd_outcome herd_sim_outcome(const herd_sim *sim);
+const herd_observation *herd_sim_observation(const herd_sim *sim);
+uint32_t herd_sim_dog_count(const herd_sim *sim);
+const herd_dog_state *herd_sim_dog(const herd_sim *sim, uint32_t index);
+const char *herd_dog_mode_name(herd_dog_mode mode);
+
+/* Copies the sheep out, ordered by sheep id (0..N-1). Any pointer may be NULL. */
+herd_status herd_sim_read_sheep(herd_sim *sim, float *pos_xy, float *heading_xy, herd_error *err);
+
+/* Bytes allocated for agent and grid data, for memory reports. */
+size_t herd_sim_memory_bytes(const herd_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,61 @@
+/* Portability layer for the model headers: the same source compiles as C11 (CPU backend)
+ * and as OpenCL C 1.2 (OpenCL backend). Model code uses only what is defined here, plain
+ * scalar float arithmetic, and the herd_vec2 type through .x/.y. */
+#ifndef HERD_KERNELS_PORTABLE_H
+#define HERD_KERNELS_PORTABLE_H
+
+#ifdef __OPENCL_VERSION__
+/* Keep a*b+c as two roundings on every device, as GCC does in ISO C mode, so the
+ * backends differ in scheduling, not in arithmetic. */
+#pragma OPENCL FP_CONTRACT OFF
+typedef uint herd_u32;
+typedef int herd_i32;
+typedef ulong herd_u64;
+typedef float2 herd_vec2;
+#define HERD_GLOBAL __global
+#define HERD_CONSTANT __constant
+#define HERD_INLINE inline
+#define herd_v2(x, y) ((float2)((x), (y)))
+#define herd_sqrtf(x) sqrt(x)
+#define herd_floorf(x) floor(x)
+#define herd_cosf(x) cos(x)
+#define herd_sinf(x) sin(x)
+#define herd_mulhi32(a, b) mul_hi((uint)(a), (uint)(b))
+#else
+#include <math.h>
+#include <stdint.h>
+typedef uint32_t herd_u32;
+typedef int32_t herd_i32;
+typedef uint64_t herd_u64;
+typedef struct herd_vec2 {
+  float x, y;
+} herd_vec2;
+#define HERD_GLOBAL
+#define HERD_CONSTANT const
+#define HERD_INLINE static inline
+#define herd_v2(x, y) ((herd_vec2){(x), (y)})
+#define herd_sqrtf(x) sqrtf(x)
+#define herd_floorf(x) floorf(x)
+#define herd_cosf(x) cosf(x)
+#define herd_sinf(x) sinf(x)
+#define herd_mulhi32(a, b) ((herd_u32)(((herd_u64)(a) * (herd_u64)(b)) >> 32))
+#endif
+
+HERD_INLINE herd_vec2 herd_v2_add(herd_vec2 a, herd_vec2 b) { return herd_v2(a.x + b.x, a.y + b.y); }
+HERD_INLINE herd_vec2 herd_v2_sub(herd_vec2 a, herd_vec2 b) { return herd_v2(a.x - b.x, a.y - b.y); }
+HERD_INLINE herd_vec2 herd_v2_scale(herd_vec2 a, float s) { return herd_v2(a.x * s, a.y * s); }
+HERD_INLINE float herd_v2_dot(herd_vec2 a, herd_vec2 b) { return a.x * b.x + a.y * b.y; }
+HERD_INLINE float herd_v2_len2(herd_vec2 a) { return a.x * a.x + a.y * a.y; }
+
+/* a + s*b, the weighted sum every heading rule is made of. */
+HERD_INLINE herd_vec2 herd_v2_madd(herd_vec2 a, float s, herd_vec2 b) { return herd_v2(a.x + s * b.x, a.y + s * b.y); }
+
+/* Unit vector along a; the zero vector stays zero (no direction to give it). */
+HERD_INLINE herd_vec2 herd_v2_unit(herd_vec2 a) {
+  float len2 = herd_v2_len2(a);
+  if (len2 <= 0.0f) return herd_v2(0.0f, 0.0f);
+  float inv = 1.0f / herd_sqrtf(len2);
+  return herd_v2(a.x * inv, a.y * inv);
+}
+
+#endif

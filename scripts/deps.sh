@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages herd needs to build and test, only when one is missing.
+# Idempotent and silent when everything is present. Used by scripts/herd and scripts/test.
+set -euo pipefail
+
+packages=(
+  build-essential   # gcc, make
+  cmake             # >= 3.25 (Debian 12 ships 3.25.1)
+  pkg-config        # finds jansson
+  libjansson-dev    # scenario files (JSON, with line/column errors)
+  clang-format      # style check in the test suite
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "herd: installing Debian packages: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "herd: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,46 @@
+/* What a compute backend does: hold the flock, step it, reduce the observation. The
+ * simulation loop talks to backends only through this table, so it knows nothing of
+ * OpenMP or OpenCL. Agent arrays stay inside the backend; they cross this interface only
+ * in upload and read_agents. */
+#ifndef HERD_BACKEND_BACKEND_H
+#define HERD_BACKEND_BACKEND_H
+#include "../../kernels/strombom.h"
+#include "herd/herd.h"
+
+typedef struct herd_backend herd_backend;
+
+typedef struct herd_backend_desc {
+  uint32_t count; /* sheep */
+  herd_strombom_params model;
+  float goal_m[2]; /* target, for the in-goal count */
+  float goal_radius_m;
+  uint64_t seed;
+  int threads; /* 0 = the backend's default */
+} herd_backend_desc;
+
+typedef struct herd_backend_ops {
+  const char *name;
+  herd_status (*create)(const herd_backend_desc *desc, herd_backend **out, herd_error *err);
+  /* Sets the flock; arrays are in id order, length desc->count. */
+  herd_status (*upload)(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err);
+  /* One step of every sheep, seeing the dogs at their new positions. */
+  herd_status (*step)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err);
+  herd_status (*reduce)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
+                        herd_error *err);
+  /* Copies the flock out in id order; either pointer may be NULL. */
+  herd_status (*read_agents)(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err);
+  size_t (*memory_bytes)(const herd_backend *b);
+  void (*destroy)(herd_backend *b);
+} herd_backend_ops;
+
+extern const herd_backend_ops herd_cpu_backend;
+
+/* The hash table size for a grid of `count` agents: a power of two >= count, so the
+ * table costs at most 8 bytes per agent whatever area the flock covers. */
+uint32_t herd_grid_table_size(uint32_t count);
+
+/* The grid for the model's radii: cells no smaller than r_a (the radius query reaches
+ * one cell each way), and larger when r_a is tiny so that n-nearest rings stay short. */
+herd_grid herd_grid_for(const herd_strombom_params *m, uint32_t count);
+
+#endif

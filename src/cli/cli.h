@@ -1,0 +1,32 @@
+/* The `herd` program's commands. Exit statuses: 0 done, 1 a run failed (I/O, backend),
+ * 2 bad input (scenario, option), 130/143 interrupted. */
+#ifndef HERD_CLI_CLI_H
+#define HERD_CLI_CLI_H
+#include <stdbool.h>
+
+#define EXIT_BAD_INPUT 2
+
+int cmd_run(int argc, char **argv);
+int cmd_scenario(int argc, char **argv);
+
+/* Prints "herd: <message>" on stderr and returns `status`. */
+int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Scenario options shared by commands: [SCENARIO] [--seed S] [--steps MAX] [--set P=V]...
+ * Returns true when argv[*i] was one of them (consuming its value); on a bad option
+ * *status is set to EXIT_BAD_INPUT. */
+typedef struct scenario_args {
+  const char *path; /* NULL = the built-in default */
+  const char **sets;
+  int set_count;
+  char **owned; /* strings made for --seed/--steps, freed by scenario_args_free */
+  int owned_count;
+} scenario_args;
+
+bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *status);
+void scenario_args_free(scenario_args *a);
+
+/* "--name VALUE": returns VALUE and advances *i, or NULL after reporting a missing value. */
+const char *option_value(int argc, char **argv, int *i);
+
+#endif

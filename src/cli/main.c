@@ -1,0 +1,97 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "herd — simulate large flocks and the dogs that herd them\n"
+    "\n"
+    "usage: herd [COMMAND] [OPTIONS]\n"
+    "\n"
+    "commands:\n"
+    "  run [SCENARIO]       run a scenario headless and print a summary (the default command)\n"
+    "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
+    "\n"
+    "With no command, herd runs the built-in default scenario (Strömbom et al. 2014).\n"
+    "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n";
+
+int cli_fail(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("herd: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return status;
+}
+
+const char *option_value(int argc, char **argv, int *i) {
+  if (*i + 1 >= argc) {
+    cli_fail(EXIT_BAD_INPUT, "%s: needs a value", argv[*i]);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+static char *make_set(const char *path, const char *value) {
+  size_t len = strlen(path) + strlen(value) + 2;
+  char *s = malloc(len);
+  if (s) snprintf(s, len, "%s=%s", path, value);
+  return s;
+}
+
+static bool remember(scenario_args *a, const char *set, char *owned) {
+  const char **sets = realloc(a->sets, (size_t)(a->set_count + 1) * sizeof *sets);
+  char **own = realloc(a->owned, (size_t)(a->owned_count + 1) * sizeof *own);
+  if (sets) a->sets = sets;
+  if (own) a->owned = own;
+  if (!sets || !own || !set) {
+    free(owned);
+    return false;
+  }
+  a->sets[a->set_count++] = set;
+  if (owned) a->owned[a->owned_count++] = owned;
+  return true;
+}
+
+bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *status) {
+  const char *arg = argv[*i], *value;
+  const char *field = strcmp(arg, "--seed") == 0 ? "seed" : strcmp(arg, "--steps") == 0 ? "max_steps" : NULL;
+  if (field || strcmp(arg, "--set") == 0) {
+    if (!(value = option_value(argc, argv, i))) {
+      *status = EXIT_BAD_INPUT;
+      return true;
+    }
+    char *owned = field ? make_set(field, value) : NULL;
+    if (!remember(a, field ? owned : value, owned)) *status = cli_fail(1, "out of memory");
+    return true;
+  }
+  if (arg[0] == '-' && arg[1] != '\0') return false;
+  if (a->path) {
+    *status = cli_fail(EXIT_BAD_INPUT, "%s: only one scenario file may be given (already have %s)", arg, a->path);
+    return true;
+  }
+  a->path = arg;
+  return true;
+}
+
+void scenario_args_free(scenario_args *a) {
+  for (int k = 0; k < a->owned_count; ++k) free(a->owned[k]);
+  free(a->owned);
+  free(a->sets);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return cmd_run(argc, argv);
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
+  if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
+  if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: run, scenario; see herd --help)", cmd);
+}

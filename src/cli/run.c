@@ -1,0 +1,253 @@
+/* `herd run` and `herd scenario`. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "herd/herd.h"
+
+static const char run_usage[] =
+    "usage: herd run [SCENARIO] [OPTIONS]\n"
+    "\n"
+    "Runs SCENARIO (a JSON file; default: the built-in Strömbom et al. 2014 setup) until every\n"
+    "sheep is within the goal radius or the step limit is reached, then prints a summary.\n"
+    "\n"
+    "options:\n"
+    "  --seed S           random seed (same scenario + seed = bit-identical run)\n"
+    "  --steps MAX        step limit (the scenario's max_steps)\n"
+    "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=50 (repeatable)\n"
+    "  --threads T        CPU threads (default: all cores); results do not depend on it\n"
+    "  --csv FILE         write one row per step: observation and dog state\n"
+    "  --force            let --csv replace an existing file\n"
+    "  --quiet            no live progress line (the summary is still printed)\n"
+    "\n"
+    "exit status: 0 the run finished (herded or not: see the summary), 1 a run error,\n"
+    "2 bad input, 130/143 interrupted.\n";
+
+static const char scenario_usage[] =
+    "usage: herd scenario [SCENARIO] [--seed S] [--steps MAX] [--set PATH=VALUE]...\n"
+    "\n"
+    "Validates SCENARIO and prints it with every field resolved (defaults filled in) as JSON.\n";
+
+static volatile sig_atomic_t stop_signal = 0;
+static void on_signal(int sig) { stop_signal = sig; }
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct run_opts {
+  scenario_args scenario;
+  int threads;
+  const char *csv;
+  bool force, quiet;
+} run_opts;
+
+static int parse_threads(const char *text, int *out) {
+  char *end;
+  errno = 0;
+  long t = strtol(text, &end, 10);
+  if (errno || end == text || *end || t < 1 || t > 1024)
+    return cli_fail(EXIT_BAD_INPUT, "--threads: \"%s\" is not allowed (allowed: an integer from 1 to 1024)", text);
+  *out = (int)t;
+  return 0;
+}
+
+/* Returns -1 when parsing succeeded, else the exit status (0 after --help). */
+static int parse_run(int argc, char **argv, run_opts *o) {
+  for (int i = 1; i < argc; ++i) {
+    int status = -1;
+    const char *arg = argv[i], *v;
+    if (scenario_args_take(&o->scenario, argc, argv, &i, &status)) {
+      if (status != -1) return status;
+    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(run_usage, stdout);
+      return 0;
+    } else if (strcmp(arg, "--threads") == 0) {
+      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+      if (parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--csv") == 0) {
+      if (!(o->csv = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--force") == 0) {
+      o->force = true;
+    } else if (strcmp(arg, "--quiet") == 0) {
+      o->quiet = true;
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "run: unknown option %s (see herd run --help)", arg);
+    }
+  }
+  return -1;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------ */
+
+/* Opens the CSV without ever replacing a file unless --force: O_EXCL makes the check and
+ * the creation one step. */
+static FILE *open_csv(const char *path, bool force, int *status) {
+  int fd = open(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0644);
+  if (fd < 0) {
+    if (errno == EEXIST)
+      *status = cli_fail(EXIT_BAD_INPUT, "--csv %s: file exists; not replacing it (use --force to replace)", path);
+    else
+      *status = cli_fail(EXIT_BAD_INPUT, "--csv %s: cannot create: %s", path, strerror(errno));
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "w");
+  if (!f) *status = cli_fail(1, "--csv %s: %s", path, strerror(errno));
+  return f;
+}
+
+static void csv_header(FILE *f, uint32_t dogs) {
+  fputs(
+      "step,in_goal,centroid_x_m,centroid_y_m,extent_min_x_m,extent_min_y_m,extent_max_x_m,extent_max_y_m,"
+      "farthest_id,farthest_x_m,farthest_y_m,farthest_dist_m",
+      f);
+  for (uint32_t d = 0; d < dogs; ++d)
+    fprintf(f, ",dog%u_x_m,dog%u_y_m,dog%u_mode,dog%u_nearest_id,dog%u_nearest_dist_m", d, d, d, d, d);
+  fputc('\n', f);
+}
+
+static void csv_row(FILE *f, const herd_sim *sim) {
+  const herd_observation *o = herd_sim_observation(sim);
+  fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%.9g,%.9g", herd_sim_step_index(sim), o->in_goal,
+          o->centroid[0], o->centroid[1], o->extent_min[0], o->extent_min[1], o->extent_max[0], o->extent_max[1],
+          o->farthest_id, o->farthest_pos[0], o->farthest_pos[1], o->farthest_dist_m);
+  for (uint32_t d = 0; d < herd_sim_dog_count(sim); ++d) {
+    const herd_dog_state *dog = herd_sim_dog(sim, d);
+    fprintf(f, ",%.9g,%.9g,%s,%u,%.9g", dog->pos[0], dog->pos[1], herd_dog_mode_name(dog->mode), o->nearest[d].id,
+            o->nearest[d].dist_m);
+  }
+  fputc('\n', f);
+}
+
+/* ---- Progress and summary -------------------------------------------------------------- */
+
+static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) {
+  const herd_observation *o = herd_sim_observation(sim);
+  uint32_t step = herd_sim_step_index(sim);
+  const char *mode = herd_sim_dog_count(sim) ? herd_dog_mode_name(herd_sim_dog(sim, 0)->mode) : "none";
+  fprintf(stderr, "\rstep %u/%u  %.0f steps/s  in goal %u/%u  dog %s   ", step, max_steps,
+          elapsed_s > 0 ? step / elapsed_s : 0.0, o->in_goal, o->count, mode);
+  fflush(stderr);
+}
+
+static double peak_memory_mib(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
+}
+
+static void summary(const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
+  const herd_observation *o = herd_sim_observation(sim);
+  uint32_t steps = herd_sim_step_index(sim);
+  printf("scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", name, sc->sheep.count, sc->dogs.count,
+         sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
+  switch (herd_sim_outcome(sim)) {
+    case HERD_SUCCEEDED:
+      printf("result: success: all %u sheep within %g m of the target\n", o->count, sc->target.goal_radius_m);
+      break;
+    case HERD_STEP_LIMIT:
+      printf("result: not herded: step limit reached with %u of %u sheep in goal\n", o->in_goal, o->count);
+      break;
+    case HERD_RUNNING: printf("result: interrupted with %u of %u sheep in goal\n", o->in_goal, o->count); break;
+  }
+  printf("steps: %u (limit %u)\n", steps, sc->max_steps);
+  printf("wall time: %.3f s\n", wall_s);
+  printf("speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
+         wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
+  printf("peak memory: %.1f MiB\n", peak_memory_mib());
+}
+
+/* ---- The loop ------------------------------------------------------------------------- */
+
+static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, FILE *csv, double *wall_s) {
+  bool live = !o->quiet && isatty(STDERR_FILENO);
+  herd_error err;
+  double start = now_s(), last_shown = start;
+  if (csv) csv_row(csv, sim);
+  while (herd_sim_outcome(sim) == HERD_RUNNING && !stop_signal) {
+    if (herd_sim_step(sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    if (csv) csv_row(csv, sim);
+    double t = now_s();
+    if (live && t - last_shown > 0.25) {
+      progress(sim, sc->max_steps, t - start);
+      last_shown = t;
+    }
+  }
+  *wall_s = now_s() - start;
+  if (live) fputs("\r\033[K", stderr);
+  return 0;
+}
+
+static int finish_csv(FILE *csv, const char *path) {
+  if (!csv) return 0;
+  bool bad = ferror(csv) != 0;
+  if (fclose(csv) != 0) bad = true;
+  return bad ? cli_fail(1, "--csv %s: write failed (disk full?)", path) : 0;
+}
+
+int cmd_run(int argc, char **argv) {
+  run_opts o = {0};
+  int status = parse_run(argc, argv, &o);
+  herd_scenario sc;
+  herd_error err;
+  if (status == -1 && herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &sc, &err) != HERD_OK)
+    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  FILE *csv = NULL;
+  if (status == -1 && o.csv) csv = open_csv(o.csv, o.force, &status);
+  herd_sim *sim = NULL;
+  if (status == -1 && herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = o.threads}, &sim, &err) != HERD_OK)
+    status = cli_fail(1, "%s", err.message);
+  if (status == -1) {
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    if (csv) csv_header(csv, herd_sim_dog_count(sim));
+    double wall_s = 0;
+    status = simulate(sim, &sc, &o, csv, &wall_s);
+    if (status == 0) summary(sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    int csv_status = finish_csv(csv, o.csv);
+    csv = NULL;
+    if (status == 0) status = csv_status;
+    if (status == 0 && stop_signal) status = 128 + stop_signal;
+  }
+  if (csv) fclose(csv);
+  herd_sim_destroy(sim);
+  scenario_args_free(&o.scenario);
+  return status == -1 ? 0 : status;
+}
+
+int cmd_scenario(int argc, char **argv) {
+  scenario_args a = {0};
+  int status = -1;
+  for (int i = 1; i < argc && status == -1; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(scenario_usage, stdout);
+      status = 0;
+    } else if (!scenario_args_take(&a, argc, argv, &i, &status)) {
+      status = cli_fail(EXIT_BAD_INPUT, "scenario: unknown option %s (see herd scenario --help)", argv[i]);
+    }
+  }
+  herd_scenario sc;
+  herd_error err;
+  if (status == -1 && herd_scenario_load(a.path, a.sets, a.set_count, &sc, &err) != HERD_OK)
+    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1) {
+    char *json = herd_scenario_to_json(&sc);
+    status = json ? 0 : cli_fail(1, "out of memory");
+    if (json) puts(json);
+    free(json);
+  }
+  scenario_args_free(&a);
+  return status;
+}

@@ -1,0 +1,15 @@
+/* Filling a herd_error: the one way the library reports what went wrong. */
+#ifndef HERD_CORE_ERROR_H
+#define HERD_CORE_ERROR_H
+#include "herd/herd.h"
+
+#if defined(__GNUC__)
+#define HERD_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define HERD_PRINTF(fmt, args)
+#endif
+
+/* Sets err (when not NULL) and returns `status`, so callers can `return herd_fail(...)`. */
+herd_status herd_fail(herd_error *err, herd_status status, const char *fmt, ...) HERD_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,157 @@
+/* The run loop: owns a backend and the dogs, and implements the herd_sim API. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backend/backend.h"
+#include "../core/error.h"
+#include "../steer/strombom_dog.h"
+
+/* The step index used to key the random draws of the initial placement: never reached by
+ * a run, so placement draws are independent of every step's draws. */
+#define SPAWN_STEP 0xFFFFFFFFu
+
+struct herd_sim {
+  herd_scenario sc;
+  const herd_backend_ops *ops;
+  herd_backend *backend;
+  herd_strombom_dog_params dog_params;
+  herd_dog_state dogs[HERD_MAX_DOGS];
+  herd_vec2 dog_pos[HERD_MAX_DOGS];
+  herd_observation obs;
+  uint32_t step;
+  herd_outcome outcome;
+};
+
+static herd_strombom_params model_params(const herd_scenario *sc) {
+  herd_strombom_params m;
+  m.repulsion_radius_m = sc->sheep.repulsion_radius_m;
+  m.dog_radius_m = sc->sheep.dog_radius_m;
+  m.inertia = sc->sheep.inertia;
+  m.attraction = sc->sheep.attraction;
+  m.repulsion = sc->sheep.repulsion;
+  m.dog_repulsion = sc->sheep.dog_repulsion;
+  m.noise = sc->sheep.noise;
+  m.graze_probability = sc->sheep.graze_probability;
+  m.speed_m_per_step = sc->sheep.speed_m_per_step;
+  m.neighbours = sc->sheep.neighbours;
+  return m;
+}
+
+static void place_dogs(herd_sim *s) {
+  const herd_scenario *sc = &s->sc;
+  s->dog_params = (herd_strombom_dog_params){
+      .repulsion_radius_m = sc->sheep.repulsion_radius_m,
+      .sheep_count = sc->sheep.count,
+      .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
+      .speed_m_per_step = sc->dogs.speed_m_per_step,
+      .noise = sc->dogs.noise,
+  };
+  for (uint32_t d = 0; d < sc->dogs.count; ++d) {
+    herd_dog_state *dog = &s->dogs[d];
+    dog->pos[0] = sc->dogs.start[0] * sc->field.size_m + (float)d * sc->dogs.spacing_m;
+    dog->pos[1] = sc->dogs.start[1] * sc->field.size_m;
+    dog->heading[0] = 1.0f, dog->heading[1] = 0.0f;
+    dog->mode = HERD_DOG_COLLECT;
+    s->dog_pos[d] = herd_v2(dog->pos[0], dog->pos[1]);
+  }
+}
+
+/* Sheep uniformly at random in the spawn rectangle, with random headings. */
+static herd_status place_sheep(herd_sim *s, herd_error *err) {
+  const herd_scenario *sc = &s->sc;
+  uint32_t n = sc->sheep.count;
+  herd_vec2 *pos = malloc(n * sizeof *pos), *heading = malloc(n * sizeof *heading);
+  if (!pos || !heading) {
+    free(pos);
+    free(heading);
+    return herd_fail(err, HERD_E_MEMORY, "out of memory placing %u sheep", n);
+  }
+  float l = sc->field.size_m;
+  float x0 = sc->sheep.spawn.from[0] * l, y0 = sc->sheep.spawn.from[1] * l;
+  float w = (sc->sheep.spawn.to[0] - sc->sheep.spawn.from[0]) * l;
+  float h = (sc->sheep.spawn.to[1] - sc->sheep.spawn.from[1]) * l;
+  for (uint32_t i = 0; i < n; ++i) {
+    herd_rng4 r = herd_rng_draw(sc->seed, SPAWN_STEP, i, HERD_STREAM_SPAWN);
+    pos[i] = herd_v2(x0 + w * herd_rng_unit_float(r.v[0]), y0 + h * herd_rng_unit_float(r.v[1]));
+    heading[i] = herd_rng_direction(r.v[2]);
+  }
+  herd_status st = s->ops->upload(s->backend, pos, heading, err);
+  free(pos);
+  free(heading);
+  return st;
+}
+
+herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
+  if (!desc || !desc->scenario) return herd_fail(err, HERD_E_INPUT, "herd_sim_create: no scenario given");
+  herd_sim *s = calloc(1, sizeof *s);
+  if (!s) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the simulation");
+  s->sc = *desc->scenario;
+  s->ops = &herd_cpu_backend;
+  herd_backend_desc bd = {
+      .count = s->sc.sheep.count,
+      .model = model_params(&s->sc),
+      .goal_m = {s->sc.target.position_m[0], s->sc.target.position_m[1]},
+      .goal_radius_m = s->sc.target.goal_radius_m,
+      .seed = s->sc.seed,
+      .threads = desc->threads,
+  };
+  herd_status st = s->ops->create(&bd, &s->backend, err);
+  if (st == HERD_OK) {
+    place_dogs(s);
+    st = place_sheep(s, err);
+  }
+  if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
+  if (st != HERD_OK) {
+    herd_sim_destroy(s);
+    return st;
+  }
+  *out = s;
+  return HERD_OK;
+}
+
+void herd_sim_destroy(herd_sim *s) {
+  if (!s) return;
+  if (s->backend) s->ops->destroy(s->backend);
+  free(s);
+}
+
+herd_status herd_sim_step(herd_sim *s, herd_error *err) {
+  if (s->outcome != HERD_RUNNING) return HERD_OK;
+  for (uint32_t d = 0; d < s->sc.dogs.count; ++d) {
+    herd_strombom_dog_step(&s->dog_params, &s->obs, d, s->sc.seed, s->step, &s->dogs[d]);
+    s->dog_pos[d] = herd_v2(s->dogs[d].pos[0], s->dogs[d].pos[1]);
+  }
+  herd_status st = s->ops->step(s->backend, s->dog_pos, s->sc.dogs.count, s->step, err);
+  if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
+  if (st != HERD_OK) return st;
+  ++s->step;
+  if (s->obs.in_goal == s->obs.count)
+    s->outcome = HERD_SUCCEEDED;
+  else if (s->step >= s->sc.max_steps)
+    s->outcome = HERD_STEP_LIMIT;
+  return HERD_OK;
+}
+
+uint32_t herd_sim_step_index(const herd_sim *s) { return s->step; }
+herd_outcome herd_sim_outcome(const herd_sim *s) { return s->outcome; }
+const herd_observation *herd_sim_observation(const herd_sim *s) { return &s->obs; }
+uint32_t herd_sim_dog_count(const herd_sim *s) { return s->sc.dogs.count; }
+const herd_dog_state *herd_sim_dog(const herd_sim *s, uint32_t index) {
+  return index < s->sc.dogs.count ? &s->dogs[index] : NULL;
+}
+
+const char *herd_dog_mode_name(herd_dog_mode mode) {
+  switch (mode) {
+    case HERD_DOG_COLLECT: return "collect";
+    case HERD_DOG_DRIVE: return "drive";
+    case HERD_DOG_WAIT: return "wait";
+  }
+  return "?";
+}
+
+herd_status herd_sim_read_sheep(herd_sim *s, float *pos_xy, float *heading_xy, herd_error *err) {
+  /* herd_vec2 is two packed floats, so float[2*N] arrays can be filled in place. */
+  return s->ops->read_agents(s->backend, (herd_vec2 *)pos_xy, (herd_vec2 *)heading_xy, err);
+}
+
+size_t herd_sim_memory_bytes(const herd_sim *s) { return s->ops->memory_bytes(s->backend); }

@@ -1,0 +1,28 @@
+/* The Strömbom et al. (2014) sheepdog: collects the sheep farthest from the flock, or
+ * drives the flock toward the target once it is cohesive. It sees only the observation
+ * the backend reduces, never the sheep themselves. docs/models/strombom.md. */
+#ifndef HERD_STEER_STROMBOM_DOG_H
+#define HERD_STEER_STROMBOM_DOG_H
+#include "herd/herd.h"
+
+typedef struct herd_strombom_dog_params {
+  float repulsion_radius_m; /* r_a: sets the collect and drive offsets and the stop distance */
+  uint32_t sheep_count;     /* N */
+  float target_m[2];        /* T */
+  float speed_m_per_step;   /* delta_s */
+  float noise;              /* e */
+} herd_strombom_dog_params;
+
+/* Where the dog heads this step and in which mode, from the observation alone. */
+typedef struct herd_dog_aim {
+  herd_dog_mode mode;
+  float point[2];
+} herd_dog_aim;
+
+herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index);
+
+/* Moves dog `dog_index` one step: aim, then a step of delta_s along unit(aim) + e eps. */
+void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                            uint64_t seed, uint32_t step, herd_dog_state *dog);
+
+#endif
