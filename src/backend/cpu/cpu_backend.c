@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../core/error.h"
-#include "../backend.h"
+#include "cpu_backend.h"
 
 /* Reductions sum blocks of this many sorted agents, then the blocks in order: a fixed tree. */
 #define REDUCE_BLOCK 4096u
@@ -95,6 +95,12 @@ static void cpu_sort(herd_backend *b) {
     b->id[dst][to] = b->id[src][i];
   }
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
+}
+
+herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
+  cpu_sort(b);
+  int sorted = 1 - b->cur;
+  return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->id[sorted], b->cell_end};
 }
 
 static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step,

@@ -1,0 +1,18 @@
+/* Inside the CPU backend, for tests that compare its grid with brute force (and, later,
+ * with the OpenCL kernels). */
+#ifndef HERD_BACKEND_CPU_CPU_BACKEND_H
+#define HERD_BACKEND_CPU_CPU_BACKEND_H
+#include "../backend.h"
+
+typedef struct herd_cpu_grid_view {
+  herd_grid grid;
+  const herd_vec2 *pos; /* sorted by bucket */
+  const herd_vec2 *heading;
+  const uint32_t *id;       /* sheep id of each sorted agent */
+  const uint32_t *cell_end; /* per bucket */
+} herd_cpu_grid_view;
+
+/* Bins and sorts the current flock (the first stages of a step) and shows the result. */
+herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b);
+
+#endif

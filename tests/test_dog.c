@@ -1,0 +1,100 @@
+/* The Strömbom dog's decisions from hand-made observations. */
+#include <math.h>
+
+#include "steer/strombom_dog.h"
+#include "test.h"
+
+#define TESTS(X)                           \
+  X(waits_while_a_sheep_is_within_3_ra)    \
+  X(drives_a_cohesive_flock)               \
+  X(collects_the_farthest_sheep)           \
+  X(cohesion_threshold_is_ra_n_two_thirds) \
+  X(step_is_delta_s_toward_the_aim)        \
+  X(noise_turns_the_step_by_at_most_asin_e)
+TESTS(DECLARE_TEST)
+
+static herd_strombom_dog_params params(uint32_t n) {
+  return (herd_strombom_dog_params){
+      .repulsion_radius_m = 2, .sheep_count = n, .target_m = {0, 0}, .speed_m_per_step = 1.5f, .noise = 0};
+}
+
+/* A flock centred at (50, 50), farthest sheep at (50 + far, 50), nearest sheep 30 m from the dog. */
+static herd_observation obs_with(float far) {
+  herd_observation o;
+  memset(&o, 0, sizeof o);
+  o.count = 100;
+  o.centroid[0] = o.centroid[1] = 50;
+  o.farthest_pos[0] = 50 + far, o.farthest_pos[1] = 50, o.farthest_dist_m = far;
+  o.dog_count = 1;
+  o.nearest[0].dist_m = 30;
+  return o;
+}
+
+static void waits_while_a_sheep_is_within_3_ra(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(10);
+  o.nearest[0].dist_m = 5.9f;
+  herd_dog_state dog = {{20, 20}, {1, 0}, HERD_DOG_DRIVE};
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode == HERD_DOG_WAIT);
+  CHECK(dog.pos[0] == 20 && dog.pos[1] == 20);
+  o.nearest[0].dist_m = 6.0f; /* 3 r_a exactly: free to move */
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode != HERD_DOG_WAIT);
+}
+
+static void drives_a_cohesive_flock(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(10);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  CHECK(aim.mode == HERD_DOG_DRIVE);
+  /* G + r_a sqrt(N) unit(G - T) = (50, 50) + 20 (1, 1)/sqrt(2) */
+  CHECK(fabsf(aim.point[0] - (50 + 20 / sqrtf(2))) < 1e-4f && fabsf(aim.point[1] - (50 + 20 / sqrtf(2))) < 1e-4f);
+}
+
+static void collects_the_farthest_sheep(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(50);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  CHECK(aim.mode == HERD_DOG_COLLECT);
+  /* A_far + r_a unit(A_far - G) = (100, 50) + 2 (1, 0) */
+  CHECK(fabsf(aim.point[0] - 102) < 1e-4f && fabsf(aim.point[1] - 50) < 1e-4f);
+}
+
+static void cohesion_threshold_is_ra_n_two_thirds(void) {
+  herd_strombom_dog_params p = params(8); /* f(8) = 2 * 8^(2/3) = 8 */
+  herd_observation o = obs_with(7.99f);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_DOG_DRIVE);
+  o = obs_with(8.01f);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_DOG_COLLECT);
+}
+
+static void step_is_delta_s_toward_the_aim(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(50);
+  herd_dog_state dog = {{102, 10}, {1, 0}, HERD_DOG_DRIVE};
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode == HERD_DOG_COLLECT);
+  CHECK(fabsf(dog.pos[0] - 102) < 1e-5f && fabsf(dog.pos[1] - 11.5f) < 1e-5f);
+}
+
+static void noise_turns_the_step_by_at_most_asin_e(void) {
+  herd_strombom_dog_params p = params(100);
+  p.noise = 0.3f;
+  herd_observation o = obs_with(50);
+  double max_turn = 0;
+  bool varied = false;
+  for (uint32_t step = 0; step < 500; ++step) {
+    herd_dog_state dog = {{102, 10}, {1, 0}, HERD_DOG_DRIVE};
+    herd_strombom_dog_step(&p, &o, 0, 3, step, &dog);
+    double dx = dog.pos[0] - 102, dy = dog.pos[1] - 10;
+    CHECK(fabs(hypot(dx, dy) - 1.5) < 1e-5);
+    double turn = fabs(atan2(dx, dy));
+    if (turn > max_turn) max_turn = turn;
+    varied = varied || turn > 0.05;
+  }
+  CHECK_MSG(max_turn <= asin(0.3) + 1e-4, "turned %g rad", max_turn);
+  CHECK(varied);
+}
+
+int main(void) { TEST_MAIN(TESTS); }

@@ -1,0 +1,235 @@
+/* The grid and its queries against brute force, on clouds that stress them: uniform,
+ * clustered, many sheep on the very same spot, and sheep kilometres apart. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "backend/cpu/cpu_backend.h"
+#include "grid.h"
+#include "rng.h"
+#include "test.h"
+
+#define TESTS(X)                           \
+  X(sort_is_stable_and_ranges_are_exact)   \
+  X(knn_matches_brute_force_uniform)       \
+  X(knn_matches_brute_force_clustered)     \
+  X(knn_matches_brute_force_duplicates)    \
+  X(knn_matches_brute_force_widely_spread) \
+  X(knn_two_sheep_a_million_metres_apart)  \
+  X(knn_with_fewer_sheep_than_k)           \
+  X(radius_query_matches_brute_force)      \
+  X(memory_depends_on_count_not_area)
+TESTS(DECLARE_TEST)
+
+typedef struct cloud {
+  uint32_t n;
+  herd_vec2 *pos;
+} cloud;
+
+static float uniform(uint32_t i, uint32_t stream, int which) {
+  herd_rng4 r = herd_rng_draw(12345, 7, i, stream);
+  return herd_rng_unit_float(r.v[which]);
+}
+
+static cloud make_uniform(uint32_t n, float side) {
+  cloud c = {n, malloc(n * sizeof(herd_vec2))};
+  for (uint32_t i = 0; i < n; ++i) c.pos[i] = herd_v2(side * uniform(i, 1, 0), side * uniform(i, 1, 1));
+  return c;
+}
+
+/* Tight clusters of various sizes plus a few stragglers far out. */
+static cloud make_clustered(uint32_t n) {
+  cloud c = {n, malloc(n * sizeof(herd_vec2))};
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t cluster = i % 7;
+    float cx = 40.0f * (float)cluster, cy = 25.0f * (float)(cluster % 3), spread = 1.0f + (float)cluster;
+    if (i % 97 == 0) cx += 500.0f, spread = 300.0f;
+    c.pos[i] = herd_v2(cx + spread * (uniform(i, 2, 0) - 0.5f), cy + spread * (uniform(i, 2, 1) - 0.5f));
+  }
+  return c;
+}
+
+/* Most sheep share one of five exact spots: distance ties everywhere. */
+static cloud make_duplicates(uint32_t n) {
+  cloud c = {n, malloc(n * sizeof(herd_vec2))};
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i % 10 == 9)
+      c.pos[i] = herd_v2(20.0f * uniform(i, 3, 0), 20.0f * uniform(i, 3, 1));
+    else
+      c.pos[i] = herd_v2(4.0f * (float)(i % 5), 3.0f);
+  }
+  return c;
+}
+
+static cloud make_spread(uint32_t n) {
+  cloud c = {n, malloc(n * sizeof(herd_vec2))};
+  for (uint32_t i = 0; i < n; ++i)
+    c.pos[i] = herd_v2(2.0e6f * (uniform(i, 4, 0) - 0.5f), 2.0e6f * (uniform(i, 4, 1) - 0.5f));
+  return c;
+}
+
+static herd_backend *backend_for(const cloud *c, float r_a) {
+  herd_backend_desc desc = {.count = c->n, .model = {.repulsion_radius_m = r_a, .neighbours = 1}, .threads = 2};
+  herd_backend *b;
+  herd_error err;
+  if (herd_cpu_backend.create(&desc, &b, &err) != HERD_OK) {
+    fprintf(stderr, "%s\n", err.message);
+    exit(1);
+  }
+  herd_vec2 *heading = calloc(c->n, sizeof *heading);
+  herd_cpu_backend.upload(b, c->pos, heading, &err);
+  free(heading);
+  return b;
+}
+
+static int by_distance_then_index(const void *a, const void *b) {
+  const herd_neighbour *x = a, *y = b;
+  if (herd_neighbour_before(x->d2, x->j, y->d2, y->j)) return -1;
+  return herd_neighbour_before(y->d2, y->j, x->d2, x->j) ? 1 : 0;
+}
+
+/* Independent oracle: every distance, fully sorted. */
+static uint32_t brute_knn(const herd_cpu_grid_view *v, uint32_t self, uint32_t k, herd_neighbour *out,
+                          herd_neighbour *all) {
+  uint32_t m = 0;
+  for (uint32_t j = 0; j < v->grid.count; ++j) {
+    if (j == self) continue;
+    herd_vec2 d = herd_v2_sub(v->pos[j], v->pos[self]);
+    all[m].d2 = d.x * d.x + d.y * d.y;
+    all[m++].j = j;
+  }
+  qsort(all, m, sizeof *all, by_distance_then_index);
+  uint32_t found = m < k ? m : k;
+  memcpy(out, all, found * sizeof *out);
+  return found;
+}
+
+/* Compares the grid query with the oracle for every `stride`-th sheep and each k. */
+static void check_knn(const cloud *c, float r_a, uint32_t stride) {
+  static const uint32_t ks[] = {1, 7, 50, HERD_MAX_NEIGHBOURS};
+  herd_backend *b = backend_for(c, r_a);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  herd_neighbour got[HERD_MAX_NEIGHBOURS], want[HERD_MAX_NEIGHBOURS];
+  herd_neighbour *all = malloc(c->n * sizeof *all);
+  int mismatches = 0;
+  for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; ++kk) {
+    for (uint32_t i = 0; i < c->n; i += stride) {
+      uint32_t ng = herd_grid_knn(&v.grid, v.pos, v.cell_end, i, got, ks[kk]);
+      uint32_t nw = brute_knn(&v, i, ks[kk], want, all);
+      bool same = ng == nw;
+      for (uint32_t m = 0; same && m < nw; ++m) same = got[m].j == want[m].j && got[m].d2 == want[m].d2;
+      if (!same && mismatches++ < 5)
+        CHECK_MSG(same, "sheep %u, k=%u: grid found %u, brute force %u (first j %u vs %u)", i, ks[kk], ng, nw,
+                  ng ? got[0].j : 0, nw ? want[0].j : 0);
+    }
+  }
+  CHECK_MSG(mismatches == 0, "%d queries differ from brute force", mismatches);
+  free(all);
+  herd_cpu_backend.destroy(b);
+  free(c->pos);
+}
+
+static void sort_is_stable_and_ranges_are_exact(void) {
+  cloud c = make_clustered(5000);
+  herd_backend *b = backend_for(&c, 2.0f);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  uint32_t *seen = calloc(c.n, sizeof *seen);
+  uint32_t prev_bucket = 0;
+  for (uint32_t i = 0; i < c.n; ++i) {
+    uint32_t bucket = herd_bucket_of(&v.grid, v.pos[i]);
+    CHECK(v.id[i] < c.n);
+    if (v.id[i] < c.n) ++seen[v.id[i]];
+    /* The agent sits at its id's original position, in its bucket's range. */
+    CHECK(v.pos[i].x == c.pos[v.id[i]].x && v.pos[i].y == c.pos[v.id[i]].y);
+    CHECK(i >= herd_bucket_begin(v.cell_end, bucket) && i < v.cell_end[bucket]);
+    CHECK(bucket >= prev_bucket);
+    /* Stable: within a bucket, the upload (id) order is kept. */
+    if (i > 0 && bucket == prev_bucket) CHECK(v.id[i - 1] < v.id[i]);
+    prev_bucket = bucket;
+  }
+  for (uint32_t i = 0; i < c.n; ++i) CHECK(seen[i] == 1);
+  CHECK(v.cell_end[v.grid.table_mask] == c.n);
+  free(seen);
+  herd_cpu_backend.destroy(b);
+  free(c.pos);
+}
+
+static void knn_matches_brute_force_uniform(void) {
+  cloud c = make_uniform(3000, 150.0f);
+  check_knn(&c, 2.0f, 7);
+}
+
+static void knn_matches_brute_force_clustered(void) {
+  cloud c = make_clustered(3000);
+  check_knn(&c, 2.0f, 5);
+}
+
+static void knn_matches_brute_force_duplicates(void) {
+  cloud c = make_duplicates(2000);
+  check_knn(&c, 2.0f, 3);
+}
+
+static void knn_matches_brute_force_widely_spread(void) {
+  cloud c = make_spread(1500);
+  check_knn(&c, 2.0f, 3);
+}
+
+static void knn_two_sheep_a_million_metres_apart(void) {
+  cloud c = {2, malloc(2 * sizeof(herd_vec2))};
+  c.pos[0] = herd_v2(0.0f, 0.0f);
+  c.pos[1] = herd_v2(1.0e6f, 0.0f);
+  herd_backend *b = backend_for(&c, 2.0f);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  herd_neighbour got[1] = {{0, 0}};
+  for (uint32_t i = 0; i < 2; ++i) {
+    CHECK(herd_grid_knn(&v.grid, v.pos, v.cell_end, i, got, 1) == 1);
+    CHECK(got[0].j == 1 - i);
+    CHECK(got[0].d2 == 1.0e12f);
+  }
+  herd_cpu_backend.destroy(b);
+  free(c.pos);
+}
+
+static void knn_with_fewer_sheep_than_k(void) {
+  cloud c = make_uniform(20, 10.0f);
+  check_knn(&c, 2.0f, 1);
+}
+
+static void radius_query_matches_brute_force(void) {
+  cloud c = make_clustered(4000);
+  const float radius = 2.0f;
+  herd_backend *b = backend_for(&c, radius);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  int bad = 0;
+  for (uint32_t i = 0; i < c.n; ++i) {
+    uint32_t count;
+    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, v.pos, v.cell_end, i, radius, &count);
+    double wx = 0, wy = 0;
+    uint32_t want = 0;
+    for (uint32_t j = 0; j < c.n; ++j) {
+      double dx = (double)v.pos[i].x - v.pos[j].x, dy = (double)v.pos[i].y - v.pos[j].y, d2 = dx * dx + dy * dy;
+      if (j == i || d2 == 0 || d2 >= (double)radius * radius) continue;
+      wx += dx / sqrt(d2), wy += dy / sqrt(d2), ++want;
+    }
+    if ((count != want || fabs(got.x - wx) > 1e-4 * (1 + fabs(wx)) || fabs(got.y - wy) > 1e-4 * (1 + fabs(wy))) &&
+        bad++ < 5)
+      CHECK_MSG(false, "sheep %u: %u neighbours (%g, %g), brute force %u (%g, %g)", i, count, got.x, got.y, want, wx,
+                wy);
+  }
+  CHECK(bad == 0);
+  herd_cpu_backend.destroy(b);
+  free(c.pos);
+}
+
+static void memory_depends_on_count_not_area(void) {
+  cloud near = make_uniform(1000, 10.0f), far = make_spread(1000);
+  herd_backend *a = backend_for(&near, 2.0f), *b = backend_for(&far, 2.0f);
+  CHECK(herd_cpu_backend.memory_bytes(a) == herd_cpu_backend.memory_bytes(b));
+  /* At most 64 bytes per sheep, whatever the area. */
+  CHECK(herd_cpu_backend.memory_bytes(b) <= 64u * 1000u);
+  herd_cpu_backend.destroy(a);
+  herd_cpu_backend.destroy(b);
+  free(near.pos);
+  free(far.pos);
+}
+
+int main(void) { TEST_MAIN(TESTS); }

@@ -1,0 +1,172 @@
+/* One Strömbom sheep update on hand-made situations, each term checked against the
+ * equation written out independently here. */
+#include <math.h>
+
+#include "strombom.h"
+#include "test.h"
+
+#define TESTS(X)                                   \
+  X(grazing_sheep_stays_unless_the_draw_says_move) \
+  X(grazing_step_is_a_random_direction)            \
+  X(grazing_sheep_moves_off_a_crowding_neighbour)  \
+  X(dog_within_r_s_repels)                         \
+  X(dog_beyond_r_s_is_ignored)                     \
+  X(attraction_is_to_the_n_nearest_only)           \
+  X(full_equation_matches_hand_computation)        \
+  X(every_dog_within_r_s_repels)                   \
+  X(coincident_neighbour_exerts_no_repulsion)
+TESTS(DECLARE_TEST)
+
+enum { MAX_SHEEP = 16 };
+
+typedef struct world {
+  herd_strombom_params m;
+  uint32_t n, dog_count;
+  herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP], dogs[4];
+} world;
+
+/* All terms off, a dog far away: each test switches on what it examines. */
+static world quiet_world(void) {
+  world w;
+  memset(&w, 0, sizeof w);
+  w.m.repulsion_radius_m = 2, w.m.dog_radius_m = 65, w.m.speed_m_per_step = 1, w.m.neighbours = 1;
+  w.n = 1, w.dog_count = 1;
+  w.pos[0] = herd_v2(0, 0), w.heading[0] = herd_v2(1, 0), w.dogs[0] = herd_v2(1000, 1000);
+  return w;
+}
+
+static void add_sheep(world *w, float x, float y) {
+  w->pos[w->n] = herd_v2(x, y);
+  w->heading[w->n++] = herd_v2(0, 1);
+}
+
+/* Updates sheep 0 with every sheep in one bucket: the grid then scans all of them. */
+static herd_sheep_next update(const world *w, uint32_t step) {
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n};
+  herd_u32 cell_end[1] = {w->n};
+  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  return herd_strombom_sheep(&w->m, &g, w->pos, w->heading, cell_end, w->dogs, w->dog_count, 0, 0, 77, step, scratch);
+}
+
+static herd_vec2 noise_direction(uint32_t step) {
+  return herd_rng_direction(herd_rng_draw(77, step, 0, HERD_STREAM_SHEEP_NOISE).v[0]);
+}
+
+static bool graze_draw_moves(uint32_t step, float p) {
+  return herd_rng_unit_float(herd_rng_draw(77, step, 0, HERD_STREAM_SHEEP_GRAZE).v[0]) < p;
+}
+
+static bool near(herd_vec2 a, double x, double y) { return fabs(a.x - x) < 1e-5 && fabs(a.y - y) < 1e-5; }
+
+static void grazing_sheep_stays_unless_the_draw_says_move(void) {
+  world w = quiet_world();
+  w.m.graze_probability = 0.05f, w.m.noise = 0.3f;
+  int moved = 0, steps = 4000;
+  for (uint32_t s = 0; s < (uint32_t)steps; ++s) {
+    herd_sheep_next next = update(&w, s);
+    bool did = next.pos.x != 0 || next.pos.y != 0;
+    CHECK(did == graze_draw_moves(s, 0.05f));
+    moved += did;
+  }
+  /* Binomial(4000, 0.05): mean 200, sd 13.8. */
+  CHECK_MSG(moved > 140 && moved < 260, "moved %d of %d", moved, steps);
+}
+
+static void grazing_step_is_a_random_direction(void) {
+  world w = quiet_world();
+  w.m.graze_probability = 1, w.m.noise = 0.3f;
+  herd_sheep_next next = update(&w, 5);
+  herd_vec2 eps = noise_direction(5);
+  CHECK(near(next.heading, eps.x, eps.y));
+  CHECK(near(next.pos, eps.x, eps.y)); /* delta = 1 */
+}
+
+static void grazing_sheep_moves_off_a_crowding_neighbour(void) {
+  world w = quiet_world();
+  w.m.graze_probability = 1, w.m.repulsion = 2;
+  add_sheep(&w, 1, 1); /* within r_a = 2 */
+  add_sheep(&w, 5, 0); /* beyond r_a */
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, -sqrt(0.5), -sqrt(0.5)));
+}
+
+static void dog_within_r_s_repels(void) {
+  world w = quiet_world();
+  w.m.dog_repulsion = 1;
+  w.dogs[0] = herd_v2(30, 40); /* 50 m away, r_s = 65 */
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, -0.6, -0.8));
+  CHECK(near(next.pos, -0.6, -0.8));
+}
+
+static void dog_beyond_r_s_is_ignored(void) {
+  world w = quiet_world();
+  w.m.dog_repulsion = 1;
+  w.dogs[0] = herd_v2(39, 52); /* 65 m away: not within r_s */
+  herd_sheep_next next = update(&w, 0);
+  CHECK(next.pos.x == 0 && next.pos.y == 0);
+}
+
+static void attraction_is_to_the_n_nearest_only(void) {
+  world w = quiet_world();
+  w.m.attraction = 1, w.m.neighbours = 2;
+  w.dogs[0] = herd_v2(0, -60); /* within r_s, but rho_s = 0 */
+  add_sheep(&w, 3, 0);
+  add_sheep(&w, 3, 4);
+  add_sheep(&w, -20, 0); /* third nearest: left out */
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, 3 / sqrt(13), 2 / sqrt(13)));
+}
+
+static void full_equation_matches_hand_computation(void) {
+  world w = quiet_world();
+  w.m = (herd_strombom_params){.repulsion_radius_m = 2,
+                               .dog_radius_m = 65,
+                               .inertia = 0.5f,
+                               .attraction = 1.05f,
+                               .repulsion = 2,
+                               .dog_repulsion = 1,
+                               .noise = 0.3f,
+                               .graze_probability = 0.05f,
+                               .speed_m_per_step = 1,
+                               .neighbours = 3};
+  w.heading[0] = herd_v2(0.6f, 0.8f);
+  w.dogs[0] = herd_v2(-10, 5);
+  add_sheep(&w, 1, 0.5f);
+  add_sheep(&w, 4, 3);
+  add_sheep(&w, 6, -2);
+  add_sheep(&w, 30, 30);
+  herd_sheep_next next = update(&w, 9);
+  double cx = (1 + 4 + 6) / 3.0, cy = (0.5 + 3 - 2) / 3.0, cl = hypot(cx, cy);
+  double ax = -1, ay = -0.5, al = hypot(ax, ay);
+  double sx = 10, sy = -5, sl = hypot(sx, sy);
+  herd_vec2 eps = noise_direction(9);
+  double hx = 0.5 * 0.6 + 1.05 * cx / cl + 2 * ax / al + 1 * sx / sl + 0.3 * eps.x;
+  double hy = 0.5 * 0.8 + 1.05 * cy / cl + 2 * ay / al + 1 * sy / sl + 0.3 * eps.y;
+  double hl = hypot(hx, hy);
+  CHECK_MSG(near(next.heading, hx / hl, hy / hl), "heading (%g, %g), want (%g, %g)", next.heading.x, next.heading.y,
+            hx / hl, hy / hl);
+  CHECK(near(next.pos, hx / hl, hy / hl));
+}
+
+static void every_dog_within_r_s_repels(void) {
+  world w = quiet_world();
+  w.m.dog_repulsion = 1;
+  w.dog_count = 3;
+  w.dogs[0] = herd_v2(10, 0);
+  w.dogs[1] = herd_v2(0, 10);
+  w.dogs[2] = herd_v2(-100, 0); /* out of range */
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, -sqrt(0.5), -sqrt(0.5)));
+}
+
+static void coincident_neighbour_exerts_no_repulsion(void) {
+  world w = quiet_world();
+  w.m.graze_probability = 1, w.m.repulsion = 2;
+  add_sheep(&w, 0, 0);
+  add_sheep(&w, 0, 1);
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, 0, -1));
+}
+
+int main(void) { TEST_MAIN(TESTS); }
