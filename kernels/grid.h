@@ -2,10 +2,10 @@
  * backend and the OpenCL kernels, so both find exactly the same neighbours.
  *
  * Agents are kept sorted by bucket (the hash of their cell, masked to the table size);
- * cell_end[b] is one past the last sorted agent of bucket b, so bucket b holds agents
- * [b ? cell_end[b-1] : 0, cell_end[b]). Hashing makes memory grow with the number of
- * agents, not with the area they cover; two cells sharing a bucket are told apart by
- * recomputing each candidate's cell. */
+ * the low 31 bits of cell_end[b] are one past the last sorted agent of bucket b, so bucket b
+ * holds agents [end(b-1), end(b)). Hashing makes memory grow with the number of agents,
+ * not with the area they cover. The top bit marks a bucket that holds agents of more than
+ * one cell (a hash collision): only there must each candidate's cell be recomputed. */
 #ifndef HERD_KERNELS_GRID_H
 #define HERD_KERNELS_GRID_H
 #include "portable.h"
@@ -27,13 +27,16 @@ typedef struct herd_neighbour {
   herd_u32 j;
 } herd_neighbour;
 
-/* Cell coordinates are clamped so that positions far beyond any plausible field cannot
- * overflow int32 (they then share edge cells, which stays correct, only slower). */
+/* floor(p / cell) as an integer. Clamped so that positions far beyond any plausible field
+ * cannot overflow int32 (they then share edge cells, which stays correct, only slower).
+ * The floor is done by hand: floorf is a library call on baseline x86-64, and this runs
+ * for every neighbour candidate. */
 HERD_INLINE herd_i32 herd_cell_coord(float p, float inv_cell_m) {
-  float c = herd_floorf(p * inv_cell_m);
+  float c = p * inv_cell_m;
   if (c > 1.0e9f) c = 1.0e9f;
   if (c < -1.0e9f) c = -1.0e9f;
-  return (herd_i32)c;
+  herd_i32 i = (herd_i32)c; /* rounds toward zero */
+  return i - ((float)i > c ? 1 : 0);
 }
 
 HERD_INLINE herd_u32 herd_cell_bucket(herd_i32 cx, herd_i32 cy, herd_u32 table_mask) {
@@ -48,37 +51,110 @@ HERD_INLINE herd_u32 herd_bucket_of(const herd_grid *g, herd_vec2 p) {
   return herd_cell_bucket(herd_cell_coord(p.x, g->inv_cell_m), herd_cell_coord(p.y, g->inv_cell_m), g->table_mask);
 }
 
+#define HERD_BUCKET_MIXED 0x80000000u
+#define HERD_BUCKET_END_MASK 0x7fffffffu
+
 HERD_INLINE herd_u32 herd_bucket_begin(HERD_GLOBAL const herd_u32 *cell_end, herd_u32 b) {
-  return b ? cell_end[b - 1] : 0u;
+  return b ? (cell_end[b - 1] & HERD_BUCKET_END_MASK) : 0u;
+}
+
+HERD_INLINE herd_u32 herd_bucket_end(HERD_GLOBAL const herd_u32 *cell_end, herd_u32 b) {
+  return cell_end[b] & HERD_BUCKET_END_MASK;
+}
+
+HERD_INLINE int herd_in_cell(const herd_grid *g, herd_vec2 q, herd_i32 cx, herd_i32 cy) {
+  return herd_cell_coord(q.x, g->inv_cell_m) == cx && herd_cell_coord(q.y, g->inv_cell_m) == cy;
+}
+
+/* The sorted agents that may lie in cell (cx, cy). When `check` is set the bucket is
+ * mixed and each candidate's cell must be verified; a pure bucket holding another cell
+ * gives an empty span. */
+typedef struct herd_cell_span {
+  herd_u32 begin, end;
+  int check;
+} herd_cell_span;
+
+HERD_INLINE herd_cell_span herd_cell_span_of(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                             HERD_GLOBAL const herd_u32 *cell_end, herd_i32 cx, herd_i32 cy) {
+  herd_u32 b = herd_cell_bucket(cx, cy, g->table_mask);
+  herd_cell_span span;
+  span.begin = herd_bucket_begin(cell_end, b);
+  span.end = herd_bucket_end(cell_end, b);
+  span.check = (cell_end[b] & HERD_BUCKET_MIXED) != 0u;
+  if (!span.check && span.begin < span.end && !herd_in_cell(g, pos[span.begin], cx, cy)) span.end = span.begin;
+  return span;
 }
 
 HERD_INLINE int herd_neighbour_before(float d2a, herd_u32 ja, float d2b, herd_u32 jb) {
   return d2a < d2b || (d2a == d2b && ja < jb);
 }
 
-/* Inserts (d2, j) into best[0..n), kept ascending, holding at most k; returns the new n. */
-HERD_INLINE herd_u32 herd_knn_insert(herd_neighbour *best, herd_u32 n, herd_u32 k, float d2, herd_u32 j) {
-  if (n == k && !herd_neighbour_before(d2, j, best[k - 1].d2, best[k - 1].j)) return n;
-  herd_u32 at = (n < k) ? n : k - 1;
-  while (at > 0 && herd_neighbour_before(d2, j, best[at - 1].d2, best[at - 1].j)) {
-    best[at] = best[at - 1];
-    --at;
+/* The selection is a max-heap on (d2, j): best[0] is the worst kept, so a candidate is
+ * rejected with one comparison and accepted in O(log k). */
+HERD_INLINE void herd_heap_sift_down(herd_neighbour *heap, herd_u32 n, herd_u32 at, herd_neighbour item) {
+  for (;;) {
+    herd_u32 child = 2u * at + 1u;
+    if (child >= n) break;
+    if (child + 1u < n && herd_neighbour_before(heap[child].d2, heap[child].j, heap[child + 1u].d2, heap[child + 1u].j))
+      ++child;
+    if (!herd_neighbour_before(item.d2, item.j, heap[child].d2, heap[child].j)) break;
+    heap[at] = heap[child];
+    at = child;
   }
-  best[at].d2 = d2;
-  best[at].j = j;
-  return (n < k) ? n + 1 : n;
+  heap[at] = item;
 }
 
-/* Offers every agent of cell (cx, cy) except `self` to the selection; counts them in *seen. */
+/* Offers (d2, j) to the selection best[0..n) of at most k; returns the new n. */
+HERD_INLINE herd_u32 herd_knn_insert(herd_neighbour *best, herd_u32 n, herd_u32 k, float d2, herd_u32 j) {
+  herd_neighbour item;
+  item.d2 = d2;
+  item.j = j;
+  if (n < k) {
+    herd_u32 at = n;
+    while (at > 0u) {
+      herd_u32 parent = (at - 1u) / 2u;
+      if (!herd_neighbour_before(best[parent].d2, best[parent].j, d2, j)) break;
+      best[at] = best[parent];
+      at = parent;
+    }
+    best[at] = item;
+    return n + 1u;
+  }
+  if (herd_neighbour_before(d2, j, best[0].d2, best[0].j)) herd_heap_sift_down(best, n, 0u, item);
+  return n;
+}
+
+/* Rounding allowance for comparing distances with cell bounds computed in float: cell
+ * membership comes from floor(p / cell), which may put a point a few ulps across a bound. */
+HERD_INLINE float herd_cell_margin(const herd_grid *g, herd_vec2 p, herd_i32 r) {
+  float ax = p.x < 0.0f ? -p.x : p.x, ay = p.y < 0.0f ? -p.y : p.y;
+  return ((ax > ay ? ax : ay) + (float)(r + 1) * g->cell_m) * 9.5367431640625e-7f; /* 2^-20 */
+}
+
+/* True when no point of cell (cx, cy) can be nearer to p than `reach` (squared: reach2). */
+HERD_INLINE int herd_cell_beyond(const herd_grid *g, herd_vec2 p, herd_i32 cx, herd_i32 cy, float margin,
+                                 float reach2) {
+  float s = g->cell_m;
+  float gap_x = (float)cx * s - p.x, gap_y = (float)cy * s - p.y;
+  float over_x = p.x - (float)(cx + 1) * s, over_y = p.y - (float)(cy + 1) * s;
+  float dx = (gap_x > over_x ? gap_x : over_x) - margin, dy = (gap_y > over_y ? gap_y : over_y) - margin;
+  dx = dx > 0.0f ? dx : 0.0f;
+  dy = dy > 0.0f ? dy : 0.0f;
+  return dx * dx + dy * dy > reach2;
+}
+
+/* Offers every agent of cell (cx, cy) except `self` to the selection; counts them in *seen.
+ * Once the selection is full, a cell wholly beyond its k-th distance is skipped; `seen`
+ * matters only while the selection is not full, so skipping leaves it exact. */
 HERD_INLINE herd_u32 herd_knn_visit_cell(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
                                          HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_vec2 p, herd_i32 cx,
-                                         herd_i32 cy, herd_neighbour *best, herd_u32 n, herd_u32 k, herd_u32 *seen) {
-  herd_u32 b = herd_cell_bucket(cx, cy, g->table_mask);
-  herd_u32 end = cell_end[b];
-  for (herd_u32 j = herd_bucket_begin(cell_end, b); j < end; ++j) {
-    if (j == self) continue;
+                                         herd_i32 cy, float margin, herd_neighbour *best, herd_u32 n, herd_u32 k,
+                                         herd_u32 *seen) {
+  if (n == k && n > 0 && herd_cell_beyond(g, p, cx, cy, margin, best[0].d2)) return n;
+  herd_cell_span span = herd_cell_span_of(g, pos, cell_end, cx, cy);
+  for (herd_u32 j = span.begin; j < span.end; ++j) {
     herd_vec2 q = pos[j];
-    if (herd_cell_coord(q.x, g->inv_cell_m) != cx || herd_cell_coord(q.y, g->inv_cell_m) != cy) continue;
+    if (j == self || (span.check && !herd_in_cell(g, q, cx, cy))) continue;
     *seen += 1u;
     herd_vec2 d = herd_v2_sub(q, p);
     n = herd_knn_insert(best, n, k, herd_v2_len2(d), j);
@@ -107,12 +183,10 @@ HERD_INLINE float herd_ring_clearance(const herd_grid *g, herd_vec2 p, herd_i32 
   float c = lo_x < hi_x ? lo_x : hi_x;
   c = c < lo_y ? c : lo_y;
   c = c < hi_y ? c : hi_y;
-  float ax = p.x < 0.0f ? -p.x : p.x, ay = p.y < 0.0f ? -p.y : p.y;
-  float margin = ((ax > ay ? ax : ay) + (float)(r + 1) * s) * 9.5367431640625e-7f; /* 2^-20 */
-  return c - margin;
+  return c - herd_cell_margin(g, p, r);
 }
 
-/* The k nearest agents to sorted agent `self` (itself excluded), ascending by (d2, j),
+/* The k nearest agents to sorted agent `self` (itself excluded), as a max-heap on (d2, j),
  * searched ring by ring of cells outward until the k-th is nearer than any unvisited
  * cell. When the rings would cost more than a scan of all agents, scans all agents.
  * Returns how many were found: k, or count - 1 if fewer exist. */
@@ -123,22 +197,23 @@ HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_ve
   herd_i32 cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
   herd_u32 others = g->count - 1u, seen = 0, n = 0;
   herd_u32 cells_visited = 1, cell_budget = g->count + 64u;
-  n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx, cy, best, n, k, &seen);
+  n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx, cy, 0.0f, best, n, k, &seen);
   for (herd_i32 r = 1;; ++r) {
     if (seen == others) return n;
     if (n == k) {
       float clear = herd_ring_clearance(g, p, cx, cy, r - 1);
-      if (clear > 0.0f && best[k - 1].d2 < clear * clear) return n;
+      if (clear > 0.0f && best[0].d2 < clear * clear) return n;
     }
     cells_visited += 8u * (herd_u32)r;
     if (cells_visited > cell_budget) return herd_knn_brute(g, pos, self, p, best, k);
+    float margin = herd_cell_margin(g, p, r);
     for (herd_i32 d = -r; d <= r; ++d) {
-      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + d, cy - r, best, n, k, &seen);
-      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + d, cy + r, best, n, k, &seen);
+      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + d, cy - r, margin, best, n, k, &seen);
+      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + d, cy + r, margin, best, n, k, &seen);
     }
     for (herd_i32 d = -r + 1; d <= r - 1; ++d) {
-      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx - r, cy + d, best, n, k, &seen);
-      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + r, cy + d, best, n, k, &seen);
+      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx - r, cy + d, margin, best, n, k, &seen);
+      n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + r, cy + d, margin, best, n, k, &seen);
     }
   }
 }
@@ -155,11 +230,10 @@ HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL co
   *count = 0;
   for (herd_i32 cy = y0; cy <= y1; ++cy) {
     for (herd_i32 cx = x0; cx <= x1; ++cx) {
-      herd_u32 b = herd_cell_bucket(cx, cy, g->table_mask), end = cell_end[b];
-      for (herd_u32 j = herd_bucket_begin(cell_end, b); j < end; ++j) {
+      herd_cell_span span = herd_cell_span_of(g, pos, cell_end, cx, cy);
+      for (herd_u32 j = span.begin; j < span.end; ++j) {
         herd_vec2 q = pos[j];
-        if (j == self || herd_cell_coord(q.x, g->inv_cell_m) != cx || herd_cell_coord(q.y, g->inv_cell_m) != cy)
-          continue;
+        if (j == self || (span.check && !herd_in_cell(g, q, cx, cy))) continue;
         herd_vec2 away = herd_v2_sub(p, q);
         float d2 = herd_v2_len2(away);
         if (d2 >= r2 || d2 <= 0.0f) continue;

@@ -115,6 +115,7 @@ static void check_knn(const cloud *c, float r_a, uint32_t stride) {
     for (uint32_t i = 0; i < c->n; i += stride) {
       uint32_t ng = herd_grid_knn(&v.grid, v.pos, v.cell_end, i, got, ks[kk]);
       uint32_t nw = brute_knn(&v, i, ks[kk], want, all);
+      qsort(got, ng, sizeof *got, by_distance_then_index); /* the grid returns a heap */
       bool same = ng == nw;
       for (uint32_t m = 0; same && m < nw; ++m) same = got[m].j == want[m].j && got[m].d2 == want[m].d2;
       if (!same && mismatches++ < 5)
@@ -140,14 +141,27 @@ static void sort_is_stable_and_ranges_are_exact(void) {
     if (v.id[i] < c.n) ++seen[v.id[i]];
     /* The agent sits at its id's original position, in its bucket's range. */
     CHECK(v.pos[i].x == c.pos[v.id[i]].x && v.pos[i].y == c.pos[v.id[i]].y);
-    CHECK(i >= herd_bucket_begin(v.cell_end, bucket) && i < v.cell_end[bucket]);
+    CHECK(i >= herd_bucket_begin(v.cell_end, bucket) && i < herd_bucket_end(v.cell_end, bucket));
     CHECK(bucket >= prev_bucket);
     /* Stable: within a bucket, the upload (id) order is kept. */
     if (i > 0 && bucket == prev_bucket) CHECK(v.id[i - 1] < v.id[i]);
     prev_bucket = bucket;
   }
   for (uint32_t i = 0; i < c.n; ++i) CHECK(seen[i] == 1);
-  CHECK(v.cell_end[v.grid.table_mask] == c.n);
+  CHECK(herd_bucket_end(v.cell_end, v.grid.table_mask) == c.n);
+  /* The mixed flag is set exactly on buckets holding more than one cell; both kinds occur. */
+  uint32_t mixed = 0, pure = 0;
+  for (uint32_t bucket = 0; bucket <= v.grid.table_mask; ++bucket) {
+    uint32_t begin = herd_bucket_begin(v.cell_end, bucket), end = herd_bucket_end(v.cell_end, bucket);
+    bool several = false;
+    for (uint32_t i = begin + 1; i < end; ++i)
+      several = several ||
+                herd_cell_coord(v.pos[i].x, v.grid.inv_cell_m) != herd_cell_coord(v.pos[begin].x, v.grid.inv_cell_m) ||
+                herd_cell_coord(v.pos[i].y, v.grid.inv_cell_m) != herd_cell_coord(v.pos[begin].y, v.grid.inv_cell_m);
+    CHECK(several == ((v.cell_end[bucket] & HERD_BUCKET_MIXED) != 0));
+    if (end > begin) several ? ++mixed : ++pure;
+  }
+  CHECK_MSG(mixed > 0 && pure > 0, "%u mixed, %u pure buckets", mixed, pure);
   free(seen);
   herd_cpu_backend.destroy(b);
   free(c.pos);

@@ -26,6 +26,12 @@ static void format_number(double v, char *out, size_t size) {
     snprintf(out, size, v > 0 ? "inf" : "-inf");
     return;
   }
+  /* Whole numbers in full (1000000000 and 9007199254740991, not 1e+09 and 9.007199254740991e+15):
+   * a user reads them as integers, and these are exact below 2^53. */
+  if (v == floor(v) && fabs(v) <= 9007199254740992.0) {
+    snprintf(out, size, "%.0f", v);
+    return;
+  }
   for (int digits = 1; digits <= 17; ++digits) {
     snprintf(out, size, "%.*g", digits, v);
     if (strtod(out, NULL) == v) return;
@@ -34,6 +40,10 @@ static void format_number(double v, char *out, size_t size) {
 
 /* The shortest decimal that reads back as exactly the float `v`. */
 static void format_float(float v, char *out, size_t size) {
+  if (v == floorf(v) && fabsf(v) <= 16777216.0f) { /* 100, not 1e+02 */
+    snprintf(out, size, "%.0f", (double)v);
+    return;
+  }
   for (int digits = 1; digits <= 9; ++digits) {
     snprintf(out, size, "%.*g", digits, (double)v);
     if (strtof(out, NULL) == v) return;
@@ -210,7 +220,7 @@ static herd_status apply_set(herd_scenario *sc, const char *set, herd_error *err
   load_ctx c = {where, sc, err};
   const char *eq = strchr(set, '=');
   if (!eq || eq == set)
-    return herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=50", where);
+    return herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=200", where);
   char path[160];
   snprintf(path, sizeof path, "%.*s", (int)(eq - set) < 159 ? (int)(eq - set) : 159, set);
   const scenario_field *f = scenario_field_find(path);

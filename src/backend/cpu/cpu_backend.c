@@ -71,6 +71,20 @@ static herd_status cpu_upload(herd_backend *b, const herd_vec2 *pos, const herd_
   return HERD_OK;
 }
 
+/* Sets HERD_BUCKET_MIXED on each bucket whose sorted agents lie in more than one cell: a
+ * bucket is mixed exactly when two neighbours in sorted order share it but not a cell. */
+static void mark_mixed_buckets(const herd_grid *g, const herd_vec2 *pos, uint32_t n, uint32_t *cell_end, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (uint32_t i = 1; i < n; ++i) {
+    uint32_t bucket = herd_bucket_of(g, pos[i]);
+    if (bucket != herd_bucket_of(g, pos[i - 1])) continue;
+    herd_i32 cx = herd_cell_coord(pos[i].x, g->inv_cell_m), cy = herd_cell_coord(pos[i].y, g->inv_cell_m);
+    if (herd_in_cell(g, pos[i - 1], cx, cy)) continue;
+#pragma omp atomic
+    cell_end[bucket] |= HERD_BUCKET_MIXED;
+  }
+}
+
 /* Bin, then a stable counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
 static void cpu_sort(herd_backend *b) {
   uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u;
@@ -95,6 +109,7 @@ static void cpu_sort(herd_backend *b) {
     b->id[dst][to] = b->id[src][i];
   }
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
+  mark_mixed_buckets(&b->grid, b->pos[dst], n, cursor, b->threads);
 }
 
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {

@@ -1,0 +1,447 @@
+/* Scenario loading: every bad file in tests/data/bad gives exactly its .expected message, `{}`
+ * is the default, --set overrides are validated like the file, the JSON dump reads back to the
+ * same scenario, and docs/scenario.md documents every field with its default. Runs from the
+ * repository root. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/scenario_fields.h"
+#include "herd/herd.h"
+#include "test.h"
+
+#define BAD_DIR "tests/data/bad"
+#define MIN_BAD_FILES 30
+
+/* ---- Helpers -------------------------------------------------------------------------- */
+
+/* The whole file as a NUL-terminated string (malloc'd), or NULL. */
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t len = 0, cap = 4096;
+  char *text = malloc(cap);
+  while (text) {
+    len += fread(text + len, 1, cap - len - 1, f);
+    if (len < cap - 1) break;
+    char *grown = realloc(text, cap *= 2);
+    if (!grown) free(text);
+    text = grown;
+  }
+  if (text) text[len] = '\0';
+  fclose(f);
+  return text;
+}
+
+/* True when a and b hold the same value in every field; prints each field that differs. */
+static bool same_scenario(const herd_scenario *a, const herd_scenario *b, const char *what) {
+  bool same = true;
+  for (size_t i = 0; i < scenario_field_count; ++i) {
+    const scenario_field *f = &scenario_fields[i];
+    const char *pa = (const char *)a + f->offset, *pb = (const char *)b + f->offset;
+    bool eq = true;
+    switch (f->kind) {
+      case FIELD_UINT: eq = *(const uint32_t *)pa == *(const uint32_t *)pb; break;
+      case FIELD_SEED: eq = *(const uint64_t *)pa == *(const uint64_t *)pb; break;
+      case FIELD_FLOAT: eq = *(const float *)pa == *(const float *)pb; break;
+      case FIELD_VEC2:
+        eq = ((const float *)pa)[0] == ((const float *)pb)[0] && ((const float *)pa)[1] == ((const float *)pb)[1];
+        break;
+      case FIELD_MODEL: eq = *(const herd_model *)pa == *(const herd_model *)pb; break;
+    }
+    if (!eq) fprintf(stderr, "  %s: field %s differs\n", what, f->path);
+    same = same && eq;
+  }
+  return same;
+}
+
+/* True when both scenarios dump to the same JSON text; prints both when not. */
+static bool same_json(const herd_scenario *a, const herd_scenario *b, const char *what) {
+  char *ja = herd_scenario_to_json(a), *jb = herd_scenario_to_json(b);
+  bool same = ja && jb && strcmp(ja, jb) == 0;
+  if (!same) fprintf(stderr, "  %s: JSON differs:\n--- first\n%s\n--- second\n%s\n", what, ja, jb);
+  free(ja);
+  free(jb);
+  return same;
+}
+
+/* Loads the default scenario with one --set and checks that it fails with exactly `want`. */
+static void check_set_fails(const char *set, const char *want) {
+  herd_scenario sc;
+  herd_error err = {0};
+  herd_status s = herd_scenario_load(NULL, &set, 1, &sc, &err);
+  CHECK_MSG(s == HERD_E_INPUT && err.status == HERD_E_INPUT, "--set %s: status %d", set, (int)s);
+  CHECK_MSG(strcmp(err.message, want) == 0, "--set %s:\n    got:  %s\n    want: %s", set, err.message, want);
+}
+
+/* Loads `path` (NULL: the built-in default) with its overrides into *out; false, after a failed
+ * check, when it does not load. */
+static bool load_ok(const char *path, const char *const *sets, int set_count, herd_scenario *out) {
+  herd_error err = {0};
+  memset(out, 0, sizeof *out);
+  herd_status s = herd_scenario_load(path, sets, set_count, out, &err);
+  CHECK_MSG(s == HERD_OK, "%s", err.message);
+  return s == HERD_OK;
+}
+
+/* The same for scenario text in memory. */
+static bool parse_ok(const char *text, const char *const *sets, int set_count, herd_scenario *out) {
+  herd_error err = {0};
+  memset(out, 0, sizeof *out);
+  herd_status s = herd_scenario_parse(text, "<test>", sets, set_count, out, &err);
+  CHECK_MSG(s == HERD_OK, "%s (in %s)", err.message, text);
+  return s == HERD_OK;
+}
+
+/* ---- The bad-file corpus -------------------------------------------------------------- */
+
+static int compare_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void check_bad_file(const char *name) {
+  char json_path[512], expected_path[512];
+  snprintf(json_path, sizeof json_path, "%s/%s", BAD_DIR, name);
+  snprintf(expected_path, sizeof expected_path, "%s/%.*s.expected", BAD_DIR, (int)(strlen(name) - 5), name);
+  char *want = read_text(expected_path);
+  CHECK_MSG(want != NULL, "%s: no .expected file next to it", json_path);
+  if (!want) return;
+  size_t n = strlen(want);
+  while (n && (want[n - 1] == '\n' || want[n - 1] == '\r')) want[--n] = '\0';
+  CHECK_MSG(n && !strchr(want, '\n'), "%s: must hold one line", expected_path);
+
+  herd_scenario sc;
+  herd_error err = {0};
+  herd_status s = herd_scenario_load(json_path, NULL, 0, &sc, &err);
+  CHECK_MSG(s == HERD_E_INPUT && err.status == HERD_E_INPUT, "%s: status %d, want HERD_E_INPUT (%d)", json_path, (int)s,
+            (int)HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, want) == 0, "%s:\n    got:  %s\n    want: %s", json_path, err.message, want);
+  free(want);
+}
+
+static void bad_files_give_expected_messages(void) {
+  DIR *dir = opendir(BAD_DIR);
+  CHECK_MSG(dir != NULL, "cannot open %s (run from the repository root)", BAD_DIR);
+  if (!dir) return;
+  char **names = NULL;
+  size_t count = 0;
+  for (struct dirent *e; (e = readdir(dir));) {
+    size_t len = strlen(e->d_name);
+    if (len <= 5 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
+    char **grown = realloc(names, (count + 1) * sizeof *names);
+    if (grown) names = grown;
+    char *copy = grown ? strdup(e->d_name) : NULL;
+    CHECK_MSG(copy != NULL, "out of memory listing %s", BAD_DIR);
+    if (!copy) break;
+    names[count++] = copy;
+  }
+  closedir(dir);
+  if (count) qsort(names, count, sizeof *names, compare_names);
+  CHECK_MSG(count >= MIN_BAD_FILES, "only %zu files in %s (want at least %d)", count, BAD_DIR, MIN_BAD_FILES);
+  for (size_t i = 0; i < count; ++i) {
+    check_bad_file(names[i]);
+    free(names[i]);
+  }
+  free(names);
+}
+
+/* ---- Defaults ------------------------------------------------------------------------- */
+
+static void empty_object_is_the_default(void) {
+  herd_scenario empty, shipped, builtin;
+  if (!parse_ok("{}", NULL, 0, &empty) || !load_ok("scenarios/strombom2014.json", NULL, 0, &shipped) ||
+      !load_ok(NULL, NULL, 0, &builtin))
+    return;
+  CHECK(same_scenario(&empty, &shipped, "{} vs scenarios/strombom2014.json"));
+  CHECK(same_scenario(&empty, &builtin, "{} vs the built-in default"));
+  CHECK(same_json(&empty, &shipped, "{} vs scenarios/strombom2014.json"));
+  CHECK(same_json(&empty, &builtin, "{} vs the built-in default"));
+}
+
+static void defaults_are_the_papers(void) {
+  herd_scenario sc;
+  if (!load_ok(NULL, NULL, 0, &sc)) return;
+  CHECK(sc.model == HERD_MODEL_STROMBOM);
+  CHECK(sc.sheep.count == 100 && sc.sheep.neighbours == 50);
+  CHECK(sc.sheep.dog_radius_m == 65.0f && sc.sheep.repulsion_radius_m == 2.0f);
+  CHECK(sc.sheep.repulsion == 2.0f && sc.sheep.attraction == 1.05f && sc.sheep.dog_repulsion == 1.0f);
+  CHECK(sc.sheep.inertia == 0.5f && sc.sheep.noise == 0.3f && sc.sheep.graze_probability == 0.05f);
+  CHECK(sc.sheep.speed_m_per_step == 1.0f && sc.dogs.speed_m_per_step == 1.5f && sc.dogs.noise == 0.3f);
+  CHECK(sc.field.size_m == 150.0f && sc.target.goal_radius_m == 15.0f);
+  CHECK(sc.dogs.count == 1 && sc.seed == 1 && sc.max_steps == 5000);
+}
+
+/* ---- --set ---------------------------------------------------------------------------- */
+
+static void set_changes_one_field(void) {
+  herd_scenario def, sc;
+  const char *set = "sheep.count=200";
+  if (!load_ok(NULL, NULL, 0, &def) || !load_ok(NULL, &set, 1, &sc)) return;
+  CHECK(sc.sheep.count == 200);
+  sc.sheep.count = def.sheep.count;
+  CHECK(same_scenario(&sc, &def, "sheep.count=200 changed another field"));
+  /* Fewer sheep than the default 50 neighbours + 1 needs the neighbour count lowered too. */
+  const char *sets[] = {"sheep.count=50", "sheep.neighbours=20"};
+  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.sheep.count == 50 && sc.sheep.neighbours == 20);
+}
+
+static void set_overrides_the_file(void) {
+  herd_scenario sc;
+  const char *sets[] = {"sheep.count=200", "sheep.count=300", "model=strombom", "dogs.start=[0.5, 0.25]"};
+  if (!parse_ok("{\"sheep\": {\"count\": 150}}", sets, 4, &sc)) return;
+  CHECK(sc.sheep.count == 300); /* the last --set wins */
+  CHECK(sc.dogs.start[0] == 0.5f && sc.dogs.start[1] == 0.25f);
+}
+
+static void set_accepts_integral_reals_for_integers(void) {
+  herd_scenario sc;
+  const char *sets[] = {"sheep.count=1e4", "max_steps=2.5e3", "seed=4e15"};
+  if (load_ok(NULL, sets, 3, &sc))
+    CHECK(sc.sheep.count == 10000 && sc.max_steps == 2500 && sc.seed == 4000000000000000ull);
+  check_set_fails("sheep.count=1.5e0", "--set sheep.count=1.5e0: sheep.count: expected an integer, got 1.5");
+}
+
+static void set_rejects_unknown_paths(void) {
+  check_set_fails("sheep.cont=5", "--set sheep.cont=5: sheep.cont: unknown field (did you mean sheep.count?)");
+  check_set_fails("sheeps.count=5", "--set sheeps.count=5: sheeps.count: unknown field (did you mean sheep.count?)");
+  check_set_fails("dogs.colour=red",
+                  "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
+                  "spacing_m, speed_m_per_step, noise)");
+}
+
+static void set_rejects_non_finite_numbers(void) {
+  check_set_fails("sheep.noise=nan",
+                  "--set sheep.noise=nan: sheep.noise: nan is not a finite number (allowed: a number >= 0 and <= "
+                  "1000)");
+  check_set_fails("field.size_m=inf",
+                  "--set field.size_m=inf: field.size_m: inf is not a finite number (allowed: a number > 0 and <= "
+                  "10000000)");
+  check_set_fails("sheep.count=-inf",
+                  "--set sheep.count=-inf: sheep.count: -inf is not a finite number (allowed: an integer from 1 to "
+                  "100000000)");
+}
+
+static void set_needs_path_equals_value(void) {
+  check_set_fails("sheep.count", "--set sheep.count: expected PATH=VALUE, e.g. --set sheep.count=200");
+  check_set_fails("=5", "--set =5: expected PATH=VALUE, e.g. --set sheep.count=200");
+}
+
+static void set_rejects_groups(void) {
+  check_set_fails("sheep.spawn=[0, 1]",
+                  "--set sheep.spawn=[0, 1]: sheep.spawn: is a group; set one of its fields (from, to)");
+  check_set_fails("target=0", "--set target=0: target: is a group; set one of its fields (position_m, goal_radius_m)");
+}
+
+static void set_checks_types_and_ranges(void) {
+  check_set_fails("sheep.count=many",
+                  "--set sheep.count=many: sheep.count: expected an integer, got the string \"many\"");
+  check_set_fails("sheep.noise=\"0.3\"",
+                  "--set sheep.noise=\"0.3\": sheep.noise: expected a number, got the string \"0.3\"");
+  check_set_fails("sheep.count=0",
+                  "--set sheep.count=0: sheep.count: 0 is out of range (allowed: an integer from 1 to 100000000)");
+  check_set_fails("dogs.start=[0]",
+                  "--set dogs.start=[0]: dogs.start: expected an array of 2 numbers, got an array of 1");
+  check_set_fails("model=boids", "--set model=boids: model: \"boids\" is not a known model (allowed: \"strombom\")");
+}
+
+static void set_is_checked_against_other_fields(void) {
+  check_set_fails("sheep.neighbours=100",
+                  "<default> (with --set): sheep.neighbours: 100 must be less than sheep.count (100): a sheep has at "
+                  "most 99 others");
+  check_set_fails("sheep.count=10",
+                  "<default> (with --set): sheep.neighbours: 50 must be less than sheep.count (10): a sheep has at "
+                  "most 9 others");
+  /* Lowering both together is fine. */
+  herd_scenario sc;
+  const char *sets[] = {"sheep.count=10", "sheep.neighbours=9"};
+  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.sheep.count == 10 && sc.sheep.neighbours == 9);
+}
+
+static void failed_load_leaves_output_alone(void) {
+  herd_scenario sc, before;
+  memset(&sc, 0xab, sizeof sc);
+  memcpy(&before, &sc, sizeof sc);
+  herd_error err;
+  const char *set = "sheep.count=0";
+  CHECK(herd_scenario_load(NULL, &set, 1, &sc, &err) == HERD_E_INPUT);
+  CHECK(memcmp(&sc, &before, sizeof sc) == 0);
+  CHECK(herd_scenario_load("tests/data/no-such-file.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
+  CHECK(strstr(err.message, "tests/data/no-such-file.json: cannot open: ") == err.message);
+}
+
+/* ---- The JSON dump -------------------------------------------------------------------- */
+
+static void dump_reads_back_identically(void) {
+  const char *sets[] = {
+      "seed=9007199254740991",
+      "max_steps=1234",
+      "field.size_m=333.3",
+      "target.position_m=[-10.5, 0.1]",
+      "target.goal_radius_m=7.77",
+      "sheep.count=1000",
+      "sheep.neighbours=256",
+      "sheep.speed_m_per_step=0.3333333",
+      "sheep.repulsion_radius_m=2.5",
+      "sheep.dog_radius_m=1e6",
+      "sheep.inertia=0.123456789",
+      "sheep.attraction=1.1",
+      "sheep.repulsion=0",
+      "sheep.dog_repulsion=1e-7",
+      "sheep.noise=0.01",
+      "sheep.graze_probability=1",
+      "sheep.spawn.from=[0.1, 0.2]",
+      "sheep.spawn.to=[0.7, 0.9]",
+      "dogs.count=16",
+      "dogs.start=[-0.25, 1.5]",
+      "dogs.spacing_m=3.14159",
+      "dogs.speed_m_per_step=2.2",
+      "dogs.noise=0",
+  };
+  int n = (int)(sizeof sets / sizeof sets[0]);
+  herd_scenario sc, back, def;
+  if (!load_ok(NULL, NULL, 0, &def) || !load_ok(NULL, sets, n, &sc)) return;
+  /* Every field differs from its default, so the round trip below exercises all of them. */
+  for (size_t i = 0; i < scenario_field_count; ++i) {
+    const scenario_field *f = &scenario_fields[i];
+    if (f->kind == FIELD_MODEL) continue; /* one model so far */
+    size_t size = f->kind == FIELD_SEED ? 8 : f->kind == FIELD_VEC2 ? 8 : 4;
+    CHECK_MSG(memcmp((char *)&sc + f->offset, (char *)&def + f->offset, size) != 0, "%s kept its default", f->path);
+  }
+  char *json = herd_scenario_to_json(&sc);
+  CHECK(json != NULL);
+  if (!json) return;
+  if (parse_ok(json, NULL, 0, &back)) {
+    CHECK(same_scenario(&sc, &back, "dump and read back"));
+    CHECK(same_json(&sc, &back, "dump and read back"));
+  }
+  free(json);
+}
+
+/* ---- docs/scenario.md ----------------------------------------------------------------- */
+
+/* The shortest decimal that reads back as the float v (how the docs and the dump write it). */
+static void format_float(float v, char *out, size_t size) {
+  if (v == floorf(v) && fabsf(v) <= 16777216.0f) { /* 150, not 1.5e+02 */
+    snprintf(out, size, "%.0f", (double)v);
+    return;
+  }
+  for (int digits = 1; digits <= 9; ++digits) {
+    snprintf(out, size, "%.*g", digits, (double)v);
+    if (strtof(out, NULL) == v) return;
+  }
+}
+
+static void default_text(const scenario_field *f, char *out, size_t size) {
+  char a[40], b[40];
+  switch (f->kind) {
+    case FIELD_UINT: snprintf(out, size, "%u", (uint32_t)f->def[0]); break;
+    case FIELD_SEED: snprintf(out, size, "%llu", (unsigned long long)f->def[0]); break;
+    case FIELD_FLOAT: format_float((float)f->def[0], out, size); break;
+    case FIELD_VEC2:
+      format_float((float)f->def[0], a, sizeof a);
+      format_float((float)f->def[1], b, sizeof b);
+      snprintf(out, size, "[%s, %s]", a, b);
+      break;
+    case FIELD_MODEL: snprintf(out, size, "strombom"); break;
+  }
+}
+
+static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-'; }
+
+/* True when `word` occurs in text[0, len) not as part of a longer number or name. */
+static bool contains_word(const char *text, size_t len, const char *word) {
+  size_t wl = strlen(word);
+  for (size_t i = 0; i + wl <= len; ++i) {
+    if (strncmp(text + i, word, wl) != 0) continue;
+    bool left = i == 0 || !is_word_char(text[i - 1]) || !is_word_char(word[0]);
+    bool right = i + wl == len || !is_word_char(text[i + wl]) || !is_word_char(word[wl - 1]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+/* Splits a table row "| a | b |" into cells: starts[k], lens[k] (trimmed). Returns the count. */
+static int split_row(const char *line, size_t len, const char **starts, size_t *lens, int max) {
+  int n = 0;
+  size_t i = 1; /* past the leading '|' */
+  while (i < len && n < max) {
+    size_t j = i;
+    while (j < len && line[j] != '|') ++j;
+    if (j >= len) break; /* text after the last '|' is not a cell */
+    size_t a = i, b = j;
+    while (a < b && isspace((unsigned char)line[a])) ++a;
+    while (b > a && isspace((unsigned char)line[b - 1])) --b;
+    starts[n] = line + a;
+    lens[n++] = b - a;
+    i = j + 1;
+  }
+  return n;
+}
+
+static void docs_describe_every_field(void) {
+  char *doc = read_text("docs/scenario.md");
+  CHECK_MSG(doc != NULL, "cannot read docs/scenario.md");
+  if (!doc) return;
+  int rows[64] = {0};
+  bool default_ok[64] = {0};
+  CHECK(scenario_field_count <= 64);
+  int default_col = -1, path_col = -1;
+  for (char *line = doc; *line;) {
+    size_t len = strcspn(line, "\n");
+    if (line[0] != '|') {
+      default_col = path_col = -1; /* a table ends at the first line that is not a row */
+    } else {
+      const char *cells[16];
+      size_t lens[16];
+      int n = split_row(line, len, cells, lens, 16);
+      if (default_col < 0) { /* the header row names the columns */
+        for (int k = 0; k < n; ++k) {
+          if (lens[k] == 7 && strncmp(cells[k], "default", 7) == 0) default_col = k;
+          if (lens[k] == 4 && strncmp(cells[k], "path", 4) == 0) path_col = k;
+        }
+      } else if (path_col >= 0 && n > default_col && n > path_col) {
+        for (size_t i = 0; i < scenario_field_count && i < 64; ++i) {
+          char quoted[100], def[100];
+          snprintf(quoted, sizeof quoted, "`%s`", scenario_fields[i].path);
+          if (lens[path_col] != strlen(quoted) || strncmp(cells[path_col], quoted, lens[path_col]) != 0) continue;
+          ++rows[i];
+          default_text(&scenario_fields[i], def, sizeof def);
+          default_ok[i] = contains_word(cells[default_col], lens[default_col], def);
+        }
+      }
+    }
+    line += len + (line[len] == '\n');
+  }
+  for (size_t i = 0; i < scenario_field_count && i < 64; ++i) {
+    char def[100];
+    default_text(&scenario_fields[i], def, sizeof def);
+    CHECK_MSG(rows[i] == 1,
+              "docs/scenario.md: %d table rows for `%s` (want 1, with a header row naming the "
+              "columns path and default)",
+              rows[i], scenario_fields[i].path);
+    CHECK_MSG(rows[i] != 1 || default_ok[i], "docs/scenario.md: the row for `%s` does not give its default %s",
+              scenario_fields[i].path, def);
+  }
+  free(doc);
+}
+
+#define TESTS(X)                             \
+  X(bad_files_give_expected_messages)        \
+  X(empty_object_is_the_default)             \
+  X(defaults_are_the_papers)                 \
+  X(set_changes_one_field)                   \
+  X(set_overrides_the_file)                  \
+  X(set_accepts_integral_reals_for_integers) \
+  X(set_rejects_unknown_paths)               \
+  X(set_rejects_non_finite_numbers)          \
+  X(set_needs_path_equals_value)             \
+  X(set_rejects_groups)                      \
+  X(set_checks_types_and_ranges)             \
+  X(set_is_checked_against_other_fields)     \
+  X(failed_load_leaves_output_alone)         \
+  X(dump_reads_back_identically)             \
+  X(docs_describe_every_field)
+TESTS(DECLARE_TEST)
+
+int main(void) { TEST_MAIN(TESTS); }
