@@ -39,12 +39,25 @@ HERD_INLINE herd_i32 herd_cell_coord(float p, float inv_cell_m) {
   return i - ((float)i > c ? 1 : 0);
 }
 
+/* Spreads the low 4 bits of v to the even bit positions (for a Morton code). */
+HERD_INLINE herd_u32 herd_spread4(herd_u32 v) {
+  v &= 0xfu;
+  v = (v | (v << 2)) & 0x33u;
+  return (v | (v << 1)) & 0x55u;
+}
+
+/* Buckets keep space local at small scale and hash it at large scale: the 16 x 16 cells of
+ * a tile take 256 consecutive buckets in Morton order, and tiles are placed by a hash.
+ * Neighbouring cells then sit close in memory (the queries read them one after another),
+ * while a flock of any shape still spreads evenly over the table. */
 HERD_INLINE herd_u32 herd_cell_bucket(herd_i32 cx, herd_i32 cy, herd_u32 table_mask) {
-  herd_u32 h = (herd_u32)cx * 0x8da6b343u + (herd_u32)cy * 0xd8163841u;
+  herd_u32 tx = (herd_u32)cx >> 4, ty = (herd_u32)cy >> 4;
+  herd_u32 h = tx * 0x8da6b343u + ty * 0xd8163841u;
   h ^= h >> 16;
   h *= 0x7feb352du;
   h ^= h >> 15;
-  return h & table_mask;
+  herd_u32 within = herd_spread4((herd_u32)cx) | (herd_spread4((herd_u32)cy) << 1);
+  return ((h << 8) | within) & table_mask;
 }
 
 HERD_INLINE herd_u32 herd_bucket_of(const herd_grid *g, herd_vec2 p) {

@@ -164,7 +164,9 @@ static void summary(const herd_sim *sim, const herd_scenario *sc, const char *na
   printf("wall time: %.3f s\n", wall_s);
   printf("speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
          wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
-  printf("peak memory: %.1f MiB\n", peak_memory_mib());
+  double peak = peak_memory_mib();
+  printf("memory: %.1f MiB peak (%.1f bytes per sheep); agent and grid arrays %.1f bytes per sheep\n", peak,
+         peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
 }
 
 /* ---- The loop ------------------------------------------------------------------------- */
