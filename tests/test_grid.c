@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "agent.h"
 #include "backend/cpu/cpu_backend.h"
 #include "grid.h"
 #include "rng.h"
@@ -138,14 +139,14 @@ static void sort_is_stable_and_ranges_are_exact(void) {
   uint32_t prev_bucket = 0;
   for (uint32_t i = 0; i < c.n; ++i) {
     uint32_t bucket = herd_bucket_of(&v.grid, v.pos[i]);
-    CHECK(v.id[i] < c.n);
-    if (v.id[i] < c.n) ++seen[v.id[i]];
+    CHECK(herd_agent_id(v.agent[i]) < c.n);
+    if (herd_agent_id(v.agent[i]) < c.n) ++seen[herd_agent_id(v.agent[i])];
     /* The agent sits at its id's original position, in its bucket's range. */
-    CHECK(v.pos[i].x == c.pos[v.id[i]].x && v.pos[i].y == c.pos[v.id[i]].y);
+    CHECK(v.pos[i].x == c.pos[herd_agent_id(v.agent[i])].x && v.pos[i].y == c.pos[herd_agent_id(v.agent[i])].y);
     CHECK(i >= herd_bucket_begin(v.cell_end, bucket) && i < herd_bucket_end(v.cell_end, bucket));
     CHECK(bucket >= prev_bucket);
     /* Stable: within a bucket, the upload (id) order is kept. */
-    if (i > 0 && bucket == prev_bucket) CHECK(v.id[i - 1] < v.id[i]);
+    if (i > 0 && bucket == prev_bucket) CHECK(herd_agent_id(v.agent[i - 1]) < herd_agent_id(v.agent[i]));
     prev_bucket = bucket;
   }
   for (uint32_t i = 0; i < c.n; ++i) CHECK(seen[i] == 1);

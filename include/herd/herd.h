@@ -102,7 +102,8 @@ char *herd_scenario_to_json(const herd_scenario *sc);
 
 typedef struct herd_observation {
   uint32_t count;      /* sheep */
-  uint32_t in_goal;    /* sheep within target.goal_radius_m of the target */
+  uint32_t in_goal;    /* sheep within target.goal_radius_m of the target now */
+  uint32_t delivered;  /* sheep that have been within it at some step (latched) */
   double centroid[2];  /* G, the flock's centre of mass */
   float extent_min[2]; /* bounding box of the flock */
   float extent_max[2];
@@ -121,7 +122,7 @@ typedef struct herd_observation {
 
 typedef enum herd_outcome {
   HERD_RUNNING = 0,
-  HERD_SUCCEEDED, /* every sheep within the goal radius */
+  HERD_SUCCEEDED, /* every sheep delivered: each has come within the goal radius */
   HERD_STEP_LIMIT /* max_steps reached first */
 } herd_outcome;
 

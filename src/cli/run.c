@@ -108,7 +108,7 @@ static FILE *open_csv(const char *path, bool force, int *status) {
 
 static void csv_header(FILE *f, uint32_t dogs) {
   fputs(
-      "step,in_goal,centroid_x_m,centroid_y_m,extent_min_x_m,extent_min_y_m,extent_max_x_m,extent_max_y_m,"
+      "step,delivered,in_goal,centroid_x_m,centroid_y_m,extent_min_x_m,extent_min_y_m,extent_max_x_m,extent_max_y_m,"
       "farthest_id,farthest_x_m,farthest_y_m,farthest_dist_m",
       f);
   for (uint32_t d = 0; d < dogs; ++d)
@@ -118,9 +118,9 @@ static void csv_header(FILE *f, uint32_t dogs) {
 
 static void csv_row(FILE *f, const herd_sim *sim) {
   const herd_observation *o = herd_sim_observation(sim);
-  fprintf(f, "%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%.9g,%.9g", herd_sim_step_index(sim), o->in_goal,
-          o->centroid[0], o->centroid[1], o->extent_min[0], o->extent_min[1], o->extent_max[0], o->extent_max[1],
-          o->farthest_id, o->farthest_pos[0], o->farthest_pos[1], o->farthest_dist_m);
+  fprintf(f, "%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%.9g,%.9g", herd_sim_step_index(sim), o->delivered,
+          o->in_goal, o->centroid[0], o->centroid[1], o->extent_min[0], o->extent_min[1], o->extent_max[0],
+          o->extent_max[1], o->farthest_id, o->farthest_pos[0], o->farthest_pos[1], o->farthest_dist_m);
   for (uint32_t d = 0; d < herd_sim_dog_count(sim); ++d) {
     const herd_dog_state *dog = herd_sim_dog(sim, d);
     fprintf(f, ",%.9g,%.9g,%s,%u,%.9g", dog->pos[0], dog->pos[1], herd_dog_mode_name(dog->mode), o->nearest[d].id,
@@ -135,8 +135,8 @@ static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) 
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t step = herd_sim_step_index(sim);
   const char *mode = herd_sim_dog_count(sim) ? herd_dog_mode_name(herd_sim_dog(sim, 0)->mode) : "none";
-  fprintf(stderr, "\rstep %u/%u  %.0f steps/s  in goal %u/%u  dog %s   ", step, max_steps,
-          elapsed_s > 0 ? step / elapsed_s : 0.0, o->in_goal, o->count, mode);
+  fprintf(stderr, "\rstep %u/%u  %.0f steps/s  delivered %u/%u  dog %s   ", step, max_steps,
+          elapsed_s > 0 ? step / elapsed_s : 0.0, o->delivered, o->count, mode);
   fflush(stderr);
 }
 
@@ -153,12 +153,13 @@ static void summary(const herd_sim *sim, const herd_scenario *sc, const char *na
          sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
-      printf("result: success: all %u sheep within %g m of the target\n", o->count, sc->target.goal_radius_m);
+      printf("result: success: all %u sheep delivered (each came within %g m of the target)\n", o->count,
+             sc->target.goal_radius_m);
       break;
     case HERD_STEP_LIMIT:
-      printf("result: not herded: step limit reached with %u of %u sheep in goal\n", o->in_goal, o->count);
+      printf("result: not herded: step limit reached with %u of %u sheep delivered\n", o->delivered, o->count);
       break;
-    case HERD_RUNNING: printf("result: interrupted with %u of %u sheep in goal\n", o->in_goal, o->count); break;
+    case HERD_RUNNING: printf("result: interrupted with %u of %u sheep delivered\n", o->delivered, o->count); break;
   }
   printf("steps: %u (limit %u)\n", steps, sc->max_steps);
   printf("wall time: %.3f s\n", wall_s);

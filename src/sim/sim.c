@@ -101,6 +101,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
     st = place_sheep(s, err);
   }
   if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
+  if (st == HERD_OK && s->obs.delivered == s->obs.count) s->outcome = HERD_SUCCEEDED; /* placed in the goal */
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
@@ -125,7 +126,7 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
   if (st != HERD_OK) return st;
   ++s->step;
-  if (s->obs.in_goal == s->obs.count)
+  if (s->obs.delivered == s->obs.count)
     s->outcome = HERD_SUCCEEDED;
   else if (s->step >= s->sc.max_steps)
     s->outcome = HERD_STEP_LIMIT;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../../kernels/agent.h"
 #include "../../core/error.h"
 #include "cpu_backend.h"
 
@@ -16,9 +17,10 @@ struct herd_backend {
   herd_backend_desc desc;
   herd_grid grid;
   /* Double-buffered state: the sort reads [cur] and writes [1-cur], the model reads
-   * [1-cur] and writes back into [cur]; ids travel with the sort. */
+   * [1-cur] and writes back into [cur]. agent[] holds each agent's id and flags
+   * (kernels/agent.h). */
   herd_vec2 *pos[2], *heading[2];
-  uint32_t *id[2];
+  uint32_t *agent[2];
   int cur;
   uint32_t *bucket;   /* per agent, from the bin pass */
   uint32_t *cell_end; /* per bucket: one past its last sorted agent */
@@ -30,7 +32,7 @@ static void cpu_destroy(herd_backend *b) {
   for (int i = 0; i < 2; ++i) {
     free(b->pos[i]);
     free(b->heading[i]);
-    free(b->id[i]);
+    free(b->agent[i]);
   }
   free(b->bucket);
   free(b->cell_end);
@@ -48,7 +50,7 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   for (int i = 0; i < 2; ++i) {
     ok = ok && (b->pos[i] = malloc(n * sizeof(herd_vec2)));
     ok = ok && (b->heading[i] = malloc(n * sizeof(herd_vec2)));
-    ok = ok && (b->id[i] = malloc(n * sizeof(uint32_t)));
+    ok = ok && (b->agent[i] = malloc(n * sizeof(uint32_t)));
   }
   ok = ok && (b->bucket = malloc(n * sizeof(uint32_t)));
   ok = ok && (b->cell_end = malloc(((size_t)b->grid.table_mask + 1) * sizeof(uint32_t)));
@@ -67,7 +69,9 @@ static herd_status cpu_upload(herd_backend *b, const herd_vec2 *pos, const herd_
   b->cur = 0;
   memcpy(b->pos[0], pos, n * sizeof *pos);
   memcpy(b->heading[0], heading, n * sizeof *heading);
-  for (uint32_t i = 0; i < n; ++i) b->id[0][i] = i;
+  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
+  for (uint32_t i = 0; i < n; ++i)
+    b->agent[0][i] = i | (herd_in_goal(pos[i], goal, b->desc.goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
   return HERD_OK;
 }
 
@@ -106,7 +110,7 @@ static void cpu_sort(herd_backend *b) {
     uint32_t to = cursor[bucket[i]]++;
     b->pos[dst][to] = b->pos[src][i];
     b->heading[dst][to] = b->heading[src][i];
-    b->id[dst][to] = b->id[src][i];
+    b->agent[dst][to] = b->agent[src][i];
   }
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
   mark_mixed_buckets(&b->grid, b->pos[dst], n, cursor, b->threads);
@@ -115,7 +119,7 @@ static void cpu_sort(herd_backend *b) {
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   cpu_sort(b);
   int sorted = 1 - b->cur;
-  return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->id[sorted], b->cell_end};
+  return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->agent[sorted], b->cell_end};
 }
 
 static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step,
@@ -124,8 +128,10 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
   cpu_sort(b);
   int src = 1 - b->cur, dst = b->cur;
   const herd_vec2 *pos = b->pos[src], *heading = b->heading[src];
-  const uint32_t *id = b->id[src];
+  const uint32_t *agent = b->agent[src];
   herd_vec2 *out_pos = b->pos[dst], *out_heading = b->heading[dst];
+  uint32_t *out_agent = b->agent[dst];
+  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
   uint32_t n = b->desc.count;
 #pragma omp parallel num_threads(b->threads)
   {
@@ -133,15 +139,12 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 #pragma omp for schedule(dynamic, 256)
     for (uint32_t i = 0; i < n; ++i) {
       herd_sheep_next next = herd_strombom_sheep(&b->desc.model, &b->grid, pos, heading, b->cell_end, dogs, dog_count,
-                                                 i, id[i], b->desc.seed, step, scratch);
+                                                 i, herd_agent_id(agent[i]), b->desc.seed, step, scratch);
       out_pos[i] = next.pos;
       out_heading[i] = next.heading;
+      out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, b->desc.goal_radius_m);
     }
   }
-  /* The ids of the new state are the sorted ids: swap the id buffers rather than copy. */
-  uint32_t *t = b->id[dst];
-  b->id[dst] = b->id[src];
-  b->id[src] = t;
   return HERD_OK;
 }
 
@@ -150,7 +153,7 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 typedef struct block_sums {
   double sum[2];
   float lo[2], hi[2];
-  uint32_t in_goal;
+  uint32_t in_goal, delivered;
   float near_d2[HERD_MAX_DOGS];
   uint32_t near_id[HERD_MAX_DOGS], near_i[HERD_MAX_DOGS];
   float far_d2;
@@ -165,8 +168,7 @@ static bool closer(float d2, uint32_t id, float best_d2, uint32_t best_id) {
 static void reduce_first_pass(const herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t begin,
                               uint32_t end, block_sums *s) {
   const herd_vec2 *pos = b->pos[b->cur];
-  const uint32_t *id = b->id[b->cur];
-  float gr2 = b->desc.goal_radius_m * b->desc.goal_radius_m;
+  const uint32_t *agent = b->agent[b->cur];
   herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
   memset(s, 0, sizeof *s);
   s->lo[0] = s->lo[1] = INFINITY;
@@ -178,22 +180,25 @@ static void reduce_first_pass(const herd_backend *b, const herd_vec2 *dogs, uint
     s->sum[1] += p.y;
     s->lo[0] = fminf(s->lo[0], p.x), s->lo[1] = fminf(s->lo[1], p.y);
     s->hi[0] = fmaxf(s->hi[0], p.x), s->hi[1] = fmaxf(s->hi[1], p.y);
-    s->in_goal += herd_v2_len2(herd_v2_sub(p, goal)) <= gr2;
+    s->in_goal += (uint32_t)herd_in_goal(p, goal, b->desc.goal_radius_m);
+    s->delivered += (agent[i] & HERD_AGENT_DELIVERED) != 0;
+    uint32_t id = herd_agent_id(agent[i]);
     for (uint32_t d = 0; d < dog_count; ++d) {
       float d2 = herd_v2_len2(herd_v2_sub(p, dogs[d]));
-      if (closer(d2, id[i], s->near_d2[d], s->near_id[d])) s->near_d2[d] = d2, s->near_id[d] = id[i], s->near_i[d] = i;
+      if (closer(d2, id, s->near_d2[d], s->near_id[d])) s->near_d2[d] = d2, s->near_id[d] = id, s->near_i[d] = i;
     }
   }
 }
 
 static void reduce_second_pass(const herd_backend *b, herd_vec2 g, uint32_t begin, uint32_t end, block_sums *s) {
   const herd_vec2 *pos = b->pos[b->cur];
-  const uint32_t *id = b->id[b->cur];
+  const uint32_t *agent = b->agent[b->cur];
   s->far_d2 = -1.0f;
   s->far_id = UINT32_MAX;
   for (uint32_t i = begin; i < end; ++i) {
     float d2 = herd_v2_len2(herd_v2_sub(pos[i], g));
-    if (d2 > s->far_d2 || (d2 == s->far_d2 && id[i] < s->far_id)) s->far_d2 = d2, s->far_id = id[i], s->far_i = i;
+    uint32_t id = herd_agent_id(agent[i]);
+    if (d2 > s->far_d2 || (d2 == s->far_d2 && id < s->far_id)) s->far_d2 = d2, s->far_id = id, s->far_i = i;
   }
 }
 
@@ -201,6 +206,7 @@ static void fold_first(block_sums *all, const block_sums *s, uint32_t dog_count)
   all->sum[0] += s->sum[0], all->sum[1] += s->sum[1];
   for (int a = 0; a < 2; ++a) all->lo[a] = fminf(all->lo[a], s->lo[a]), all->hi[a] = fmaxf(all->hi[a], s->hi[a]);
   all->in_goal += s->in_goal;
+  all->delivered += s->delivered;
   for (uint32_t d = 0; d < dog_count; ++d)
     if (closer(s->near_d2[d], s->near_id[d], all->near_d2[d], all->near_id[d]))
       all->near_d2[d] = s->near_d2[d], all->near_id[d] = s->near_id[d], all->near_i[d] = s->near_i[d];
@@ -217,6 +223,7 @@ static void fill_observation(const herd_backend *b, const block_sums *all, uint3
   memset(obs, 0, sizeof *obs);
   obs->count = n;
   obs->in_goal = all->in_goal;
+  obs->delivered = all->delivered;
   obs->centroid[0] = all->sum[0] / n;
   obs->centroid[1] = all->sum[1] / n;
   for (int a = 0; a < 2; ++a) obs->extent_min[a] = all->lo[a], obs->extent_max[a] = all->hi[a];
@@ -256,10 +263,10 @@ static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t d
 
 static herd_status cpu_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
   (void)err;
-  const uint32_t *id = b->id[b->cur];
   for (uint32_t i = 0; i < b->desc.count; ++i) {
-    if (pos) pos[id[i]] = b->pos[b->cur][i];
-    if (heading) heading[id[i]] = b->heading[b->cur][i];
+    uint32_t id = herd_agent_id(b->agent[b->cur][i]);
+    if (pos) pos[id] = b->pos[b->cur][i];
+    if (heading) heading[id] = b->heading[b->cur][i];
   }
   return HERD_OK;
 }

@@ -8,7 +8,7 @@ typedef struct herd_cpu_grid_view {
   herd_grid grid;
   const herd_vec2 *pos; /* sorted by bucket */
   const herd_vec2 *heading;
-  const uint32_t *id;       /* sheep id of each sorted agent */
+  const uint32_t *agent;    /* id and flags of each sorted agent (kernels/agent.h) */
   const uint32_t *cell_end; /* per bucket */
 } herd_cpu_grid_view;
 
