@@ -2,6 +2,7 @@
  * equation written out independently here. */
 #include <math.h>
 
+#include "agent.h"
 #include "strombom.h"
 #include "test.h"
 
@@ -14,7 +15,8 @@
   X(attraction_is_to_the_n_nearest_only)           \
   X(full_equation_matches_hand_computation)        \
   X(every_dog_within_r_s_repels)                   \
-  X(coincident_neighbour_exerts_no_repulsion)
+  X(coincident_neighbour_exerts_no_repulsion)      \
+  X(delivery_latches_and_moved_is_per_step)
 TESTS(DECLARE_TEST)
 
 enum { MAX_SHEEP = 16 };
@@ -167,6 +169,19 @@ static void coincident_neighbour_exerts_no_repulsion(void) {
   add_sheep(&w, 0, 1);
   herd_sheep_next next = update(&w, 0);
   CHECK(near(next.heading, 0, -1));
+}
+
+static void delivery_latches_and_moved_is_per_step(void) {
+  herd_vec2 goal = herd_v2(0, 0), far = herd_v2(40, 0), inside = herd_v2(10, 0);
+  herd_u32 word = 1234u;
+  word = herd_agent_after_step(word, far, inside, goal, 15); /* walks in */
+  CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
+  word = herd_agent_after_step(word, inside, far, goal, 15); /* walks out: still delivered */
+  CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
+  word = herd_agent_after_step(word, far, far, goal, 15); /* stands still */
+  CHECK((word & HERD_AGENT_DELIVERED) && !(word & HERD_AGENT_MOVED));
+  CHECK(!(herd_agent_after_step(7u, far, far, goal, 15) & HERD_AGENT_DELIVERED));
+  CHECK(herd_agent_after_step(7u, far, herd_v2(15, 0), goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
 }
 
 int main(void) { TEST_MAIN(TESTS); }

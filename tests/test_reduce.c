@@ -65,6 +65,8 @@ static void observation_matches_naive_loops(void) {
             "centroid (%.12g, %.12g) vs (%.12g, %.12g)", o.centroid[0], o.centroid[1], gx, gy);
   CHECK(o.extent_min[0] == lo[0] && o.extent_min[1] == lo[1] && o.extent_max[0] == hi[0] && o.extent_max[1] == hi[1]);
   CHECK_MSG(o.in_goal == in_goal, "in goal %u vs %u", o.in_goal, in_goal);
+  /* Nobody moved, so exactly those placed in the goal have been delivered. */
+  CHECK_MSG(o.delivered == in_goal && in_goal > 0, "delivered %u, in goal %u", o.delivered, in_goal);
   double far = -1;
   uint32_t far_id = 0;
   for (uint32_t i = 0; i < N; ++i) {

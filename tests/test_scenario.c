@@ -223,8 +223,8 @@ static void set_rejects_non_finite_numbers(void) {
 }
 
 static void set_needs_path_equals_value(void) {
-  check_set_fails("sheep.count", "--set sheep.count: expected PATH=VALUE, e.g. --set sheep.count=200");
-  check_set_fails("=5", "--set =5: expected PATH=VALUE, e.g. --set sheep.count=200");
+  check_set_fails("sheep.count", "--set sheep.count: expected PATH=VALUE, e.g. --set sheep.count=80");
+  check_set_fails("=5", "--set =5: expected PATH=VALUE, e.g. --set sheep.count=80");
 }
 
 static void set_rejects_groups(void) {

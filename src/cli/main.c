@@ -15,7 +15,7 @@ static const char usage[] =
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
     "\n"
     "With no command, herd runs the built-in default scenario (Strömbom et al. 2014).\n"
-    "Any scenario field can be overridden with --set PATH=VALUE, e.g. herd run --set sheep.count=200.\n"
+    "Any scenario field can be overridden with --set PATH=VALUE, e.g. herd run --set sheep.count=80.\n"
     "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n";
 
 int cli_fail(int status, const char *fmt, ...) {

@@ -22,7 +22,7 @@ static const char run_usage[] =
     "options:\n"
     "  --seed S           random seed (same scenario + seed = bit-identical run)\n"
     "  --steps MAX        step limit (the scenario's max_steps)\n"
-    "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=200 (repeatable)\n"
+    "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=80 (repeatable)\n"
     "  --threads T        CPU threads (default: all cores); results do not depend on it\n"
     "  --csv FILE         write one row per step: observation and dog state\n"
     "  --force            let --csv replace an existing file\n"

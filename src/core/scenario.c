@@ -220,7 +220,7 @@ static herd_status apply_set(herd_scenario *sc, const char *set, herd_error *err
   load_ctx c = {where, sc, err};
   const char *eq = strchr(set, '=');
   if (!eq || eq == set)
-    return herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=200", where);
+    return herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=80", where);
   char path[160];
   snprintf(path, sizeof path, "%.*s", (int)(eq - set) < 159 ? (int)(eq - set) : 159, set);
   const scenario_field *f = scenario_field_find(path);
