@@ -34,11 +34,13 @@ static void two_runs_are_bit_identical(void) {
   CHECK(run_fingerprint(&sc, 2, 600) == run_fingerprint(&sc, 2, 600));
 }
 
+/* Enough sheep that the CPU backend really runs threads (it uses one below 2048). */
 static void one_and_two_threads_are_bit_identical(void) {
-  const char *sets[] = {"seed=4", "dogs.count=2"};
-  herd_scenario sc = scenario_with(sets, 2);
-  CHECK(run_fingerprint(&sc, 1, 600) == run_fingerprint(&sc, 2, 600));
-  CHECK(run_fingerprint(&sc, 3, 600) == run_fingerprint(&sc, 2, 600));
+  const char *sets[] = {"seed=4", "dogs.count=2", "sheep.count=3000"};
+  herd_scenario sc = scenario_with(sets, 3);
+  uint64_t two = run_fingerprint(&sc, 2, 200);
+  CHECK(run_fingerprint(&sc, 1, 200) == two);
+  CHECK(run_fingerprint(&sc, 3, 200) == two);
 }
 
 /* Thousands of sheep all doing the full update: many OpenMP chunks and reduction blocks. */

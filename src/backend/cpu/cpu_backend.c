@@ -10,6 +10,10 @@
 #include "../../core/error.h"
 #include "cpu_backend.h"
 
+/* Below this many sheep a step runs on one thread: starting and joining threads costs more
+ * than the work, and spinning threads on a busy machine cost far more. */
+#define PARALLEL_MIN_AGENTS 2048u
+
 /* Reductions sum blocks of this many sorted agents, then the blocks in order: a fixed tree. */
 #define REDUCE_BLOCK 4096u
 
@@ -45,6 +49,7 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   b->desc = *desc;
   b->grid = herd_grid_for(&desc->model, desc->count);
   b->threads = desc->threads > 0 ? desc->threads : omp_get_max_threads();
+  if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
   size_t n = desc->count;
   bool ok = true;
   for (int i = 0; i < 2; ++i) {
