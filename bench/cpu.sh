@@ -4,11 +4,11 @@
 # Sheep start uniformly at one per 4 m^2 (2 m apart on average, r_a = 2 m), so the work per
 # sheep is the same at every N. The target is out of reach, so runs last --steps steps.
 #
-# usage: bench/cpu.sh [OUT.csv]     (default: bench/results/cpu-all-active.csv)
+# usage: bench/cpu.sh [OUT.csv]     (default: bench/results/cpu-2core-all-active.csv)
 # Prints a table; writes one CSV row per (N, threads).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:-$root/bench/results/cpu-all-active.csv}
+out=${1:-$root/bench/results/cpu-2core-all-active.csv}
 "$root/scripts/deps.sh"
 "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
 herd=$root/build/herd

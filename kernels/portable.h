@@ -4,7 +4,12 @@
 #ifndef HERD_KERNELS_PORTABLE_H
 #define HERD_KERNELS_PORTABLE_H
 
-#ifdef __OPENCL_VERSION__
+/* OpenCL C compilers define one or both of these (clang only the first). */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define HERD_OPENCL 1
+#endif
+
+#ifdef HERD_OPENCL
 /* Keep a*b+c as two roundings on every device, as GCC does in ISO C mode, so the
  * backends differ in scheduling, not in arithmetic. */
 #pragma OPENCL FP_CONTRACT OFF
