@@ -9,6 +9,10 @@ packages=(
   pkg-config        # finds jansson
   libjansson-dev    # scenario files (JSON, with line/column errors)
   clang-format      # style check in the test suite
+  ocl-icd-opencl-dev  # OpenCL ICD loader (libOpenCL) and its CMake/pkg-config files
+  opencl-headers    # OpenCL C headers
+  pocl-opencl-icd   # an OpenCL runtime on the CPU, so the OpenCL backend runs and is tested anywhere
+  clinfo            # lists OpenCL platforms, for users checking their drivers
 )
 
 missing=()

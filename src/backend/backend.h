@@ -4,6 +4,7 @@
  * in upload and read_agents. */
 #ifndef HERD_BACKEND_BACKEND_H
 #define HERD_BACKEND_BACKEND_H
+#include "../../kernels/reduce.h"
 #include "../../kernels/strombom.h"
 #include "herd/herd.h"
 
@@ -34,6 +35,12 @@ typedef struct herd_backend_ops {
 } herd_backend_ops;
 
 extern const herd_backend_ops herd_cpu_backend;
+
+_Static_assert(HERD_KERNEL_MAX_DOGS == HERD_MAX_DOGS, "kernels/reduce.h and herd.h disagree on the dog limit");
+
+/* The observation from a fully reduced flock of `count` sheep. */
+void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dog_count,
+                                   herd_observation *obs);
 
 /* The hash table size for a grid of `count` agents: a power of two >= count, so the
  * table costs at most 8 bytes per agent whatever area the flock covers. */

@@ -155,114 +155,44 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 
 /* ---- Reductions ---------------------------------------------------------------------- */
 
-typedef struct block_sums {
-  double sum[2];
-  float lo[2], hi[2];
-  uint32_t in_goal, delivered;
-  float near_d2[HERD_MAX_DOGS];
-  uint32_t near_id[HERD_MAX_DOGS], near_i[HERD_MAX_DOGS];
-  float far_d2;
-  uint32_t far_id, far_i;
-} block_sums;
-
-/* (d2, id) ordering for nearest and farthest: ties go to the lower id, on every backend. */
-static bool closer(float d2, uint32_t id, float best_d2, uint32_t best_id) {
-  return d2 < best_d2 || (d2 == best_d2 && id < best_id);
-}
-
-static void reduce_first_pass(const herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t begin,
-                              uint32_t end, block_sums *s) {
+static herd_flock_partial reduce_block(const herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t begin,
+                                       uint32_t end) {
   const herd_vec2 *pos = b->pos[b->cur];
   const uint32_t *agent = b->agent[b->cur];
   herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  memset(s, 0, sizeof *s);
-  s->lo[0] = s->lo[1] = INFINITY;
-  s->hi[0] = s->hi[1] = -INFINITY;
-  for (uint32_t d = 0; d < dog_count; ++d) s->near_d2[d] = INFINITY, s->near_id[d] = UINT32_MAX;
-  for (uint32_t i = begin; i < end; ++i) {
-    herd_vec2 p = pos[i];
-    s->sum[0] += p.x;
-    s->sum[1] += p.y;
-    s->lo[0] = fminf(s->lo[0], p.x), s->lo[1] = fminf(s->lo[1], p.y);
-    s->hi[0] = fmaxf(s->hi[0], p.x), s->hi[1] = fmaxf(s->hi[1], p.y);
-    s->in_goal += (uint32_t)herd_in_goal(p, goal, b->desc.goal_radius_m);
-    s->delivered += (agent[i] & HERD_AGENT_DELIVERED) != 0;
-    uint32_t id = herd_agent_id(agent[i]);
-    for (uint32_t d = 0; d < dog_count; ++d) {
-      float d2 = herd_v2_len2(herd_v2_sub(p, dogs[d]));
-      if (closer(d2, id, s->near_d2[d], s->near_id[d])) s->near_d2[d] = d2, s->near_id[d] = id, s->near_i[d] = i;
-    }
-  }
+  herd_flock_partial p = herd_partial_empty();
+  for (uint32_t i = begin; i < end; ++i)
+    p = herd_partial_add(p, pos[i], agent[i], dogs, dog_count, goal, b->desc.goal_radius_m);
+  return p;
 }
 
-static void reduce_second_pass(const herd_backend *b, herd_vec2 g, uint32_t begin, uint32_t end, block_sums *s) {
+static herd_flock_partial far_block(const herd_backend *b, herd_vec2 g, uint32_t begin, uint32_t end) {
   const herd_vec2 *pos = b->pos[b->cur];
   const uint32_t *agent = b->agent[b->cur];
-  s->far_d2 = -1.0f;
-  s->far_id = UINT32_MAX;
-  for (uint32_t i = begin; i < end; ++i) {
-    float d2 = herd_v2_len2(herd_v2_sub(pos[i], g));
-    uint32_t id = herd_agent_id(agent[i]);
-    if (d2 > s->far_d2 || (d2 == s->far_d2 && id < s->far_id)) s->far_d2 = d2, s->far_id = id, s->far_i = i;
-  }
+  herd_flock_partial p = herd_partial_empty();
+  for (uint32_t i = begin; i < end; ++i) p = herd_far_add(p, pos[i], agent[i], g);
+  return p;
 }
 
-static void fold_first(block_sums *all, const block_sums *s, uint32_t dog_count) {
-  all->sum[0] += s->sum[0], all->sum[1] += s->sum[1];
-  for (int a = 0; a < 2; ++a) all->lo[a] = fminf(all->lo[a], s->lo[a]), all->hi[a] = fmaxf(all->hi[a], s->hi[a]);
-  all->in_goal += s->in_goal;
-  all->delivered += s->delivered;
-  for (uint32_t d = 0; d < dog_count; ++d)
-    if (closer(s->near_d2[d], s->near_id[d], all->near_d2[d], all->near_id[d]))
-      all->near_d2[d] = s->near_d2[d], all->near_id[d] = s->near_id[d], all->near_i[d] = s->near_i[d];
-}
-
-static void fold_second(block_sums *all, const block_sums *s) {
-  if (s->far_d2 > all->far_d2 || (s->far_d2 == all->far_d2 && s->far_id < all->far_id))
-    all->far_d2 = s->far_d2, all->far_id = s->far_id, all->far_i = s->far_i;
-}
-
-static void fill_observation(const herd_backend *b, const block_sums *all, uint32_t dog_count, herd_observation *obs) {
-  const herd_vec2 *pos = b->pos[b->cur];
-  uint32_t n = b->desc.count;
-  memset(obs, 0, sizeof *obs);
-  obs->count = n;
-  obs->in_goal = all->in_goal;
-  obs->delivered = all->delivered;
-  obs->centroid[0] = all->sum[0] / n;
-  obs->centroid[1] = all->sum[1] / n;
-  for (int a = 0; a < 2; ++a) obs->extent_min[a] = all->lo[a], obs->extent_max[a] = all->hi[a];
-  obs->farthest_id = all->far_id;
-  obs->farthest_pos[0] = pos[all->far_i].x;
-  obs->farthest_pos[1] = pos[all->far_i].y;
-  obs->farthest_dist_m = sqrtf(all->far_d2);
-  obs->dog_count = dog_count;
-  for (uint32_t d = 0; d < dog_count; ++d) {
-    obs->nearest[d].id = all->near_id[d];
-    obs->nearest[d].pos[0] = pos[all->near_i[d]].x;
-    obs->nearest[d].pos[1] = pos[all->near_i[d]].y;
-    obs->nearest[d].dist_m = sqrtf(all->near_d2[d]);
-  }
-}
-
+/* Fixed blocks of REDUCE_BLOCK sorted agents, folded in block order: the same result for
+ * any number of threads. */
 static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
                               herd_error *err) {
   uint32_t n = b->desc.count, blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
-  block_sums *s = malloc(blocks * sizeof *s);
-  if (!s) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
+  herd_flock_partial *part = malloc(blocks * sizeof *part);
+  if (!part) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
 #pragma omp parallel for num_threads(b->threads) schedule(static)
   for (uint32_t k = 0; k < blocks; ++k)
-    reduce_first_pass(b, dogs, dog_count, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK, &s[k]);
-  block_sums all = s[0];
-  for (uint32_t k = 1; k < blocks; ++k) fold_first(&all, &s[k], dog_count);
-  herd_vec2 g = herd_v2((float)(all.sum[0] / n), (float)(all.sum[1] / n));
+    part[k] = reduce_block(b, dogs, dog_count, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK);
+  herd_flock_partial all = part[0];
+  for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, part[k], dog_count);
+  herd_vec2 g = herd_partial_centroid(all, n);
 #pragma omp parallel for num_threads(b->threads) schedule(static)
   for (uint32_t k = 0; k < blocks; ++k)
-    reduce_second_pass(b, g, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK, &s[k]);
-  all.far_d2 = -1.0f, all.far_id = UINT32_MAX;
-  for (uint32_t k = 0; k < blocks; ++k) fold_second(&all, &s[k]);
-  free(s);
-  fill_observation(b, &all, dog_count, obs);
+    part[k] = far_block(b, g, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK);
+  for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, part[k]);
+  free(part);
+  herd_observation_from_partial(&all, n, dog_count, obs);
   return HERD_OK;
 }
 

@@ -1,0 +1,129 @@
+/* The flock's observation as a reduction: what one agent contributes, and how two partial
+ * results combine. Shared by the CPU backend (blocks in sequence) and the OpenCL kernels
+ * (a fixed tree), so both compute the same quantities with the same tie rules.
+ * Functions take and return structs by value: OpenCL C 1.2 has no generic address space. */
+#ifndef HERD_KERNELS_REDUCE_H
+#define HERD_KERNELS_REDUCE_H
+#include "agent.h"
+
+#ifdef HERD_OPENCL
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define HERD_KERNEL_MAX_DOGS 16 /* = HERD_MAX_DOGS in herd.h (checked there) */
+
+/* Doubles first, then 4-byte fields: one layout in C and OpenCL C. */
+typedef struct herd_flock_partial {
+  double sum_x, sum_y; /* positions summed in 64 bits: exact enough for any flock size */
+  float lo_x, lo_y, hi_x, hi_y;
+  herd_u32 in_goal, delivered;
+  float near_d2[HERD_KERNEL_MAX_DOGS];
+  herd_u32 near_id[HERD_KERNEL_MAX_DOGS];
+  float near_x[HERD_KERNEL_MAX_DOGS], near_y[HERD_KERNEL_MAX_DOGS];
+  float far_d2; /* second pass: the agent farthest from the centroid */
+  herd_u32 far_id;
+  float far_x, far_y;
+} herd_flock_partial;
+
+/* Nearest and farthest prefer the lower id on equal distance, so the result does not
+ * depend on the order in which agents are visited. */
+HERD_INLINE int herd_nearer(float d2, herd_u32 id, float best_d2, herd_u32 best_id) {
+  return d2 < best_d2 || (d2 == best_d2 && id < best_id);
+}
+
+HERD_INLINE int herd_farther(float d2, herd_u32 id, float best_d2, herd_u32 best_id) {
+  return d2 > best_d2 || (d2 == best_d2 && id < best_id);
+}
+
+HERD_INLINE herd_flock_partial herd_partial_empty(void) {
+  herd_flock_partial p;
+  p.sum_x = 0.0;
+  p.sum_y = 0.0;
+  p.lo_x = p.lo_y = INFINITY;
+  p.hi_x = p.hi_y = -INFINITY;
+  p.in_goal = p.delivered = 0u;
+  for (int d = 0; d < HERD_KERNEL_MAX_DOGS; ++d) {
+    p.near_d2[d] = INFINITY;
+    p.near_id[d] = 0xffffffffu;
+    p.near_x[d] = p.near_y[d] = 0.0f;
+  }
+  p.far_d2 = -1.0f;
+  p.far_id = 0xffffffffu;
+  p.far_x = p.far_y = 0.0f;
+  return p;
+}
+
+/* First pass: sums, extent, goal counts, the agent nearest to each dog. */
+HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, herd_vec2 pos, herd_u32 word,
+                                                HERD_GLOBAL const herd_vec2 *dogs, herd_u32 dog_count, herd_vec2 goal,
+                                                float goal_radius_m) {
+  p.sum_x += (double)pos.x;
+  p.sum_y += (double)pos.y;
+  p.lo_x = pos.x < p.lo_x ? pos.x : p.lo_x;
+  p.lo_y = pos.y < p.lo_y ? pos.y : p.lo_y;
+  p.hi_x = pos.x > p.hi_x ? pos.x : p.hi_x;
+  p.hi_y = pos.y > p.hi_y ? pos.y : p.hi_y;
+  p.in_goal += herd_in_goal(pos, goal, goal_radius_m) ? 1u : 0u;
+  p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
+  herd_u32 id = herd_agent_id(word);
+  for (herd_u32 d = 0; d < dog_count; ++d) {
+    float d2 = herd_v2_len2(herd_v2_sub(pos, dogs[d]));
+    if (herd_nearer(d2, id, p.near_d2[d], p.near_id[d])) {
+      p.near_d2[d] = d2;
+      p.near_id[d] = id;
+      p.near_x[d] = pos.x;
+      p.near_y[d] = pos.y;
+    }
+  }
+  return p;
+}
+
+HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_flock_partial b, herd_u32 dog_count) {
+  a.sum_x += b.sum_x;
+  a.sum_y += b.sum_y;
+  a.lo_x = b.lo_x < a.lo_x ? b.lo_x : a.lo_x;
+  a.lo_y = b.lo_y < a.lo_y ? b.lo_y : a.lo_y;
+  a.hi_x = b.hi_x > a.hi_x ? b.hi_x : a.hi_x;
+  a.hi_y = b.hi_y > a.hi_y ? b.hi_y : a.hi_y;
+  a.in_goal += b.in_goal;
+  a.delivered += b.delivered;
+  for (herd_u32 d = 0; d < dog_count; ++d) {
+    if (herd_nearer(b.near_d2[d], b.near_id[d], a.near_d2[d], a.near_id[d])) {
+      a.near_d2[d] = b.near_d2[d];
+      a.near_id[d] = b.near_id[d];
+      a.near_x[d] = b.near_x[d];
+      a.near_y[d] = b.near_y[d];
+    }
+  }
+  return a;
+}
+
+/* Second pass, once the centroid g is known: the agent farthest from it. */
+HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec2 pos, herd_u32 word, herd_vec2 g) {
+  float d2 = herd_v2_len2(herd_v2_sub(pos, g));
+  herd_u32 id = herd_agent_id(word);
+  if (herd_farther(d2, id, p.far_d2, p.far_id)) {
+    p.far_d2 = d2;
+    p.far_id = id;
+    p.far_x = pos.x;
+    p.far_y = pos.y;
+  }
+  return p;
+}
+
+HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_partial b) {
+  if (herd_farther(b.far_d2, b.far_id, a.far_d2, a.far_id)) {
+    a.far_d2 = b.far_d2;
+    a.far_id = b.far_id;
+    a.far_x = b.far_x;
+    a.far_y = b.far_y;
+  }
+  return a;
+}
+
+/* The centroid as the second pass measures from it: the same float on every backend. */
+HERD_INLINE herd_vec2 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
+  return herd_v2((float)(p.sum_x / (double)count), (float)(p.sum_y / (double)count));
+}
+
+#endif
