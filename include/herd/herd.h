@@ -118,6 +118,26 @@ typedef struct herd_observation {
   } nearest[HERD_MAX_DOGS];
 } herd_observation;
 
+/* ---- Devices ---------------------------------------------------------------------- */
+
+typedef struct herd_device_info {
+  int index; /* as `--device` takes it */
+  char platform[128];
+  char name[128];
+  const char *type; /* "GPU", "CPU", "accelerator" or "other" */
+  uint32_t compute_units;
+  uint64_t global_mem_bytes;
+  uint64_t max_alloc_bytes;
+  char opencl_c_version[64]; /* e.g. "OpenCL C 1.2 pocl" */
+  char driver_version[64];
+  bool gl_sharing; /* cl_khr_gl_sharing */
+  bool fp64;       /* cl_khr_fp64 */
+} herd_device_info;
+
+/* Lists the OpenCL devices (up to `max`). Fails, with a message naming the packages to
+ * install, when there is no OpenCL platform or this build has no OpenCL. */
+herd_status herd_devices(herd_device_info *out, int max, int *count, herd_error *err);
+
 /* ---- Simulation -------------------------------------------------------------------- */
 
 typedef enum herd_outcome {
@@ -141,7 +161,30 @@ typedef struct herd_dog_state {
 typedef struct herd_sim_desc {
   const herd_scenario *scenario; /* required */
   int threads;                   /* CPU threads; 0 = OpenMP's default */
+  const char *backend;           /* "cpu" (default), "opencl", or "auto": first GPU, else an
+                                    OpenCL CPU device, else "cpu" */
+  const char *device;            /* OpenCL device: index or name substring; NULL = $HERD_CL_DEVICE or 0 */
+  bool profile;                  /* time each stage (OpenCL profiling events) */
 } herd_sim_desc;
+
+/* Stages of a step, as --profile reports them. */
+typedef enum herd_stage {
+  HERD_STAGE_BIN,
+  HERD_STAGE_SORT,
+  HERD_STAGE_RANGES,
+  HERD_STAGE_REORDER,
+  HERD_STAGE_STEP,
+  HERD_STAGE_REDUCE,
+  HERD_STAGE_READBACK,
+  HERD_STAGE_COUNT
+} herd_stage;
+
+typedef struct herd_profile {
+  double seconds[HERD_STAGE_COUNT]; /* summed over the run */
+  uint64_t calls[HERD_STAGE_COUNT];
+} herd_profile;
+
+const char *herd_stage_name(herd_stage stage);
 
 typedef struct herd_sim herd_sim;
 
@@ -160,6 +203,16 @@ const char *herd_dog_mode_name(herd_dog_mode mode);
 
 /* Copies the sheep out, ordered by sheep id (0..N-1). Any pointer may be NULL. */
 herd_status herd_sim_read_sheep(herd_sim *sim, float *pos_xy, float *heading_xy, herd_error *err);
+
+/* The backend running the flock ("cpu" or "opencl") and its device, in words. */
+const char *herd_sim_backend(const herd_sim *sim);
+const char *herd_sim_device(const herd_sim *sim);
+
+/* Stage times so far; all zero unless the sim was created with profile = true. */
+herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
+
+/* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
+const char *herd_sim_backend_note(const herd_sim *sim);
 
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);

@@ -16,7 +16,9 @@ typedef struct herd_backend_desc {
   float goal_m[2]; /* target, for the in-goal count */
   float goal_radius_m;
   uint64_t seed;
-  int threads; /* 0 = the backend's default */
+  int threads;        /* 0 = the backend's default */
+  const char *device; /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
+  bool profile;       /* time each stage */
 } herd_backend_desc;
 
 typedef struct herd_backend_ops {
@@ -31,10 +33,22 @@ typedef struct herd_backend_ops {
   /* Copies the flock out in id order; either pointer may be NULL. */
   herd_status (*read_agents)(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err);
   size_t (*memory_bytes)(const herd_backend *b);
+  /* Stage times so far (zero unless created with profile). */
+  herd_status (*profile)(herd_backend *b, herd_profile *out, herd_error *err);
+  const char *(*device_name)(const herd_backend *b);
   void (*destroy)(herd_backend *b);
 } herd_backend_ops;
 
 extern const herd_backend_ops herd_cpu_backend;
+#ifdef HERD_WITH_OPENCL
+extern const herd_backend_ops herd_cl_backend;
+#endif
+
+/* Resolves "cpu", "opencl" or "auto" (first GPU, else an OpenCL CPU device, else cpu) to a
+ * backend and, for OpenCL, a device spec written into device_out. `note` gets a line for
+ * the user when auto chose or fell back; "" otherwise. */
+herd_status herd_backend_choose(const char *backend, const char *device, const herd_backend_ops **ops, char *device_out,
+                                size_t device_size, char *note, size_t note_size, herd_error *err);
 
 _Static_assert(HERD_KERNEL_MAX_DOGS == HERD_MAX_DOGS, "kernels/reduce.h and herd.h disagree on the dog limit");
 

@@ -8,6 +8,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 
 /* Prints "herd: <message>" on stderr and returns `status`. */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -13,6 +13,7 @@ static const char usage[] =
     "commands:\n"
     "  run [SCENARIO]       run a scenario headless and print a summary (the default command)\n"
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
+    "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
     "\n"
     "With no command, herd runs the built-in default scenario (Strömbom et al. 2014).\n"
     "Any scenario field can be overridden with --set PATH=VALUE, e.g. herd run --set sheep.count=80.\n"
@@ -94,5 +95,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
   if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
-  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: run, scenario; see herd --help)", cmd);
+  if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: run, scenario, devices; see herd --help)", cmd);
 }

@@ -24,6 +24,10 @@ static const char run_usage[] =
     "  --steps MAX        step limit (the scenario's max_steps)\n"
     "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=80 (repeatable)\n"
     "  --threads T        CPU threads (default: all cores); results do not depend on it\n"
+    "  --backend B        cpu (default), opencl, or auto (first GPU, else an OpenCL CPU\n"
+    "                     device, else cpu); see herd devices\n"
+    "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
+    "  --profile          print the time spent in each stage at the end\n"
     "  --csv FILE         write one row per step: observation and dog state\n"
     "  --force            let --csv replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
@@ -48,8 +52,8 @@ static double now_s(void) {
 typedef struct run_opts {
   scenario_args scenario;
   int threads;
-  const char *csv;
-  bool force, quiet;
+  const char *csv, *backend, *device;
+  bool force, quiet, profile;
 } run_opts;
 
 static int parse_threads(const char *text, int *out) {
@@ -75,6 +79,12 @@ static int parse_run(int argc, char **argv, run_opts *o) {
     } else if (strcmp(arg, "--threads") == 0) {
       if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
       if (parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--backend") == 0) {
+      if (!(o->backend = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--device") == 0) {
+      if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--profile") == 0) {
+      o->profile = true;
     } else if (strcmp(arg, "--csv") == 0) {
       if (!(o->csv = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--force") == 0) {
@@ -146,11 +156,25 @@ static double peak_memory_mib(void) {
   return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
 }
 
+static void profile_table(herd_sim *sim, uint32_t steps) {
+  herd_profile p;
+  herd_error err;
+  if (herd_sim_profile(sim, &p, &err) != HERD_OK) return;
+  double total = 0;
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k) total += p.seconds[k];
+  printf("\n%-10s %10s %12s %8s\n", "stage", "total ms", "ms per step", "share");
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k)
+    printf("%-10s %10.2f %12.4f %7.1f%%\n", herd_stage_name((herd_stage)k), 1e3 * p.seconds[k],
+           steps ? 1e3 * p.seconds[k] / steps : 0.0, total > 0 ? 100.0 * p.seconds[k] / total : 0.0);
+  printf("%-10s %10.2f %12.4f\n", "all", 1e3 * total, steps ? 1e3 * total / steps : 0.0);
+}
+
 static void summary(const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t steps = herd_sim_step_index(sim);
   printf("scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", name, sc->sheep.count, sc->dogs.count,
          sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
+  printf("backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
       printf("result: success: all %u sheep delivered (each came within %g m of the target)\n", o->count,
@@ -208,8 +232,11 @@ int cmd_run(int argc, char **argv) {
   FILE *csv = NULL;
   if (status == -1 && o.csv) csv = open_csv(o.csv, o.force, &status);
   herd_sim *sim = NULL;
-  if (status == -1 && herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = o.threads}, &sim, &err) != HERD_OK)
-    status = cli_fail(1, "%s", err.message);
+  herd_sim_desc desc = {
+      .scenario = &sc, .threads = o.threads, .backend = o.backend, .device = o.device, .profile = o.profile};
+  if (status == -1 && herd_sim_create(&desc, &sim, &err) != HERD_OK)
+    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1 && *herd_sim_backend_note(sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(sim));
   if (status == -1) {
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
@@ -219,6 +246,7 @@ int cmd_run(int argc, char **argv) {
     double wall_s = 0;
     status = simulate(sim, &sc, &o, csv, &wall_s);
     if (status == 0) summary(sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0 && o.profile) profile_table(sim, herd_sim_step_index(sim));
     int csv_status = finish_csv(csv, o.csv);
     csv = NULL;
     if (status == 0) status = csv_status;

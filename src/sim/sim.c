@@ -14,6 +14,7 @@ struct herd_sim {
   herd_scenario sc;
   const herd_backend_ops *ops;
   herd_backend *backend;
+  char backend_note[300];
   herd_strombom_dog_params dog_params;
   herd_dog_state dogs[HERD_MAX_DOGS];
   herd_vec2 dog_pos[HERD_MAX_DOGS];
@@ -86,7 +87,13 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   herd_sim *s = calloc(1, sizeof *s);
   if (!s) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the simulation");
   s->sc = *desc->scenario;
-  s->ops = &herd_cpu_backend;
+  char device[128];
+  herd_status st = herd_backend_choose(desc->backend, desc->device, &s->ops, device, sizeof device, s->backend_note,
+                                       sizeof s->backend_note, err);
+  if (st != HERD_OK) {
+    free(s);
+    return st;
+  }
   herd_backend_desc bd = {
       .count = s->sc.sheep.count,
       .model = model_params(&s->sc),
@@ -94,8 +101,10 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
       .goal_radius_m = s->sc.target.goal_radius_m,
       .seed = s->sc.seed,
       .threads = desc->threads,
+      .device = device,
+      .profile = desc->profile,
   };
-  herd_status st = s->ops->create(&bd, &s->backend, err);
+  st = s->ops->create(&bd, &s->backend, err);
   if (st == HERD_OK) {
     place_dogs(s);
     st = place_sheep(s, err);
@@ -156,3 +165,17 @@ herd_status herd_sim_read_sheep(herd_sim *s, float *pos_xy, float *heading_xy, h
 }
 
 size_t herd_sim_memory_bytes(const herd_sim *s) { return s->ops->memory_bytes(s->backend); }
+
+const char *herd_sim_backend(const herd_sim *s) { return s->ops->name; }
+const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
+const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
+
+herd_status herd_sim_profile(herd_sim *s, herd_profile *out, herd_error *err) {
+  return s->ops->profile(s->backend, out, err);
+}
+
+const char *herd_stage_name(herd_stage stage) {
+  static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",   "reorder",
+                                                      "step", "reduce", "read-back"};
+  return stage < HERD_STAGE_COUNT ? names[stage] : "?";
+}

@@ -3,6 +3,7 @@
  * the sort is a stable counting sort, and reductions combine fixed blocks in fixed order. */
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,18 @@ struct herd_backend {
   uint32_t *bucket;   /* per agent, from the bin pass */
   uint32_t *cell_end; /* per bucket: one past its last sorted agent */
   int threads;
+  char device[64];
+  herd_profile profile;
 };
+
+/* Adds the time since *since to `stage` when profiling, and restarts the clock. */
+static void lap(herd_backend *b, herd_stage stage, double *since) {
+  if (!b->desc.profile) return;
+  double now = omp_get_wtime();
+  b->profile.seconds[stage] += now - *since;
+  b->profile.calls[stage] += 1;
+  *since = now;
+}
 
 static void cpu_destroy(herd_backend *b) {
   if (!b) return;
@@ -50,6 +62,7 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   b->grid = herd_grid_for(&desc->model, desc->count);
   b->threads = desc->threads > 0 ? desc->threads : omp_get_max_threads();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
+  snprintf(b->device, sizeof b->device, "native CPU, %d thread%s", b->threads, b->threads == 1 ? "" : "s");
   size_t n = desc->count;
   bool ok = true;
   for (int i = 0; i < 2; ++i) {
@@ -99,8 +112,10 @@ static void cpu_sort(herd_backend *b) {
   uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u;
   const herd_vec2 *pos = b->pos[b->cur];
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
+  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
 #pragma omp parallel for num_threads(b->threads) schedule(static)
   for (uint32_t i = 0; i < n; ++i) bucket[i] = herd_bucket_of(&b->grid, pos[i]);
+  lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
   memset(cursor, 0, buckets * sizeof *cursor);
   for (uint32_t i = 0; i < n; ++i) ++cursor[bucket[i]];
@@ -117,8 +132,10 @@ static void cpu_sort(herd_backend *b) {
     b->heading[dst][to] = b->heading[src][i];
     b->agent[dst][to] = b->agent[src][i];
   }
+  lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
   mark_mixed_buckets(&b->grid, b->pos[dst], n, cursor, b->threads);
+  lap(b, HERD_STAGE_RANGES, &clock);
 }
 
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
@@ -131,6 +148,7 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
                             herd_error *err) {
   (void)err;
   cpu_sort(b);
+  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
   int src = 1 - b->cur, dst = b->cur;
   const herd_vec2 *pos = b->pos[src], *heading = b->heading[src];
   const uint32_t *agent = b->agent[src];
@@ -150,6 +168,7 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
       out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, b->desc.goal_radius_m);
     }
   }
+  lap(b, HERD_STAGE_STEP, &clock);
   return HERD_OK;
 }
 
@@ -181,6 +200,7 @@ static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t d
   uint32_t n = b->desc.count, blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   herd_flock_partial *part = malloc(blocks * sizeof *part);
   if (!part) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
+  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
 #pragma omp parallel for num_threads(b->threads) schedule(static)
   for (uint32_t k = 0; k < blocks; ++k)
     part[k] = reduce_block(b, dogs, dog_count, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK);
@@ -193,6 +213,7 @@ static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t d
   for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, part[k]);
   free(part);
   herd_observation_from_partial(&all, n, dog_count, obs);
+  lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
 }
 
@@ -211,6 +232,14 @@ static size_t cpu_memory_bytes(const herd_backend *b) {
   return n * (2 * 2 * sizeof(herd_vec2) + 3 * sizeof(uint32_t)) + ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
 }
 
+static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *err) {
+  (void)err;
+  *out = b->profile;
+  return HERD_OK;
+}
+
+static const char *cpu_device_name(const herd_backend *b) { return b->device; }
+
 const herd_backend_ops herd_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
@@ -219,5 +248,7 @@ const herd_backend_ops herd_cpu_backend = {
     .reduce = cpu_reduce,
     .read_agents = cpu_read_agents,
     .memory_bytes = cpu_memory_bytes,
+    .profile = cpu_profile,
+    .device_name = cpu_device_name,
     .destroy = cpu_destroy,
 };

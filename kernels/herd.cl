@@ -1,0 +1,214 @@
+/* herd's OpenCL kernels (OpenCL C 1.2). The model math comes from the same headers as the
+ * CPU backend; these kernels only arrange it over work-items. One step:
+ *   herd_bin -> (copy counts, herd_scan_* -> cell_end) -> herd_scatter -> herd_sort_buckets
+ *   -> herd_reorder -> herd_mark_mixed -> herd_step
+ * then the observation: herd_reduce_first -> herd_combine(0) -> herd_reduce_far -> herd_combine(1).
+ * No work-group collectives, no float atomics: integer atomics only count, and every order
+ * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree). */
+#include "reduce.h"
+#include "strombom.h"
+
+#ifndef HERD_SCAN_GROUP
+#define HERD_SCAN_GROUP 256 /* work-items per scan group; each scans 4 values */
+#endif
+#ifndef HERD_REDUCE_GROUP
+#define HERD_REDUCE_GROUP 64 /* work-items per reduction group */
+#endif
+#define HERD_SCAN_BLOCK (4 * HERD_SCAN_GROUP)
+#define HERD_REDUCE_PER_ITEM 64
+#define HERD_REDUCE_BLOCK (HERD_REDUCE_GROUP * HERD_REDUCE_PER_ITEM)
+
+/* ---- Sort by bucket --------------------------------------------------------------------- */
+
+__kernel void herd_bin(__global const float2 *pos, herd_grid grid, __global uint *key, __global uint *count) {
+  uint i = get_global_id(0);
+  if (i >= grid.count) return;
+  uint b = herd_bucket_of(&grid, pos[i]);
+  key[i] = b;
+  atomic_inc(&count[b]);
+}
+
+/* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks(__global uint *data, uint n,
+                                                                                            __global uint *sums) {
+  __local uint totals[HERD_SCAN_GROUP];
+  uint t = get_local_id(0), base = get_group_id(0) * HERD_SCAN_BLOCK + 4u * t;
+  uint v[4], run = 0;
+  for (uint k = 0; k < 4u; ++k) {
+    v[k] = base + k < n ? data[base + k] : 0u;
+    run += v[k];
+    v[k] = run;
+  }
+  totals[t] = run;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* Hillis-Steele over the per-item totals. */
+  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
+    uint add = t >= step ? totals[t - step] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    totals[t] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint before = t > 0 ? totals[t - 1] : 0u;
+  for (uint k = 0; k < 4u; ++k)
+    if (base + k < n) data[base + k] = v[k] + before;
+  if (t == HERD_SCAN_GROUP - 1) sums[get_group_id(0)] = totals[t];
+}
+
+/* Adds the scanned totals of all earlier blocks to each block after the first. */
+__kernel void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
+  uint i = get_global_id(0), block = i / HERD_SCAN_BLOCK;
+  if (i < n && block > 0) data[i] += scanned_sums[block - 1];
+}
+
+/* Places each agent in its bucket; the order inside a bucket is fixed by herd_sort_buckets. */
+__kernel void herd_scatter(__global const uint *key, __global const uint *cell_end, __global uint *count,
+                           __global uint *order, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint b = key[i];
+  order[(cell_end[b] & HERD_BUCKET_END_MASK) - atomic_dec(&count[b])] = i;
+}
+
+/* Restores the previous order inside each bucket: a stable sort, whatever order the
+ * atomics chose. Buckets hold a few agents, so insertion sort. */
+__kernel void herd_sort_buckets(__global const uint *cell_end, __global uint *order, uint buckets) {
+  uint b = get_global_id(0);
+  if (b >= buckets) return;
+  uint begin = herd_bucket_begin(cell_end, b), end = herd_bucket_end(cell_end, b);
+  for (uint i = begin + 1; i < end; ++i) {
+    uint v = order[i], j = i;
+    while (j > begin && order[j - 1] > v) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = v;
+  }
+}
+
+__kernel void herd_reorder(__global const uint *order, __global const float2 *pos, __global const float2 *heading,
+                           __global const uint *agent, __global float2 *out_pos, __global float2 *out_heading,
+                           __global uint *out_agent, uint n) {
+  uint i = get_global_id(0);
+  if (i >= n) return;
+  uint from = order[i];
+  out_pos[i] = pos[from];
+  out_heading[i] = heading[from];
+  out_agent[i] = agent[from];
+}
+
+/* Flags each bucket holding more than one cell (see grid.h). */
+__kernel void herd_mark_mixed(__global const float2 *pos, herd_grid grid, __global uint *cell_end) {
+  uint i = get_global_id(0);
+  if (i == 0 || i >= grid.count) return;
+  float2 p = pos[i], q = pos[i - 1];
+  uint b = herd_bucket_of(&grid, p);
+  if (b != herd_bucket_of(&grid, q)) return;
+  if (herd_in_cell(&grid, q, herd_cell_coord(p.x, grid.inv_cell_m), herd_cell_coord(p.y, grid.inv_cell_m))) return;
+  atomic_or(&cell_end[b], HERD_BUCKET_MIXED);
+}
+
+/* ---- The model -------------------------------------------------------------------------- */
+
+__kernel void herd_step(__global const float2 *pos, __global const float2 *heading, __global const uint *agent,
+                        __global const uint *cell_end, __global const float2 *dogs, uint dog_count,
+                        herd_strombom_params model, herd_grid grid, float2 goal, float goal_radius_m, ulong seed,
+                        uint step, __global float2 *out_pos, __global float2 *out_heading, __global uint *out_agent) {
+  uint i = get_global_id(0);
+  if (i >= grid.count) return;
+  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  herd_sheep_next next = herd_strombom_sheep(&model, &grid, pos, heading, cell_end, dogs, dog_count, i,
+                                             herd_agent_id(agent[i]), seed, step, scratch);
+  out_pos[i] = next.pos;
+  out_heading[i] = next.heading;
+  out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, goal_radius_m);
+}
+
+/* ---- The observation -------------------------------------------------------------------- */
+
+/* Folds tree[0..HERD_REDUCE_GROUP) into tree[0] in a fixed order. `far` picks the fold. */
+void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint dog_count, int far) {
+  for (uint s = HERD_REDUCE_GROUP / 2; s > 0; s >>= 1) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < s) tree[t] = far ? herd_far_fold(tree[t], tree[t + s]) : herd_partial_fold(tree[t], tree[t + s], dog_count);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* First pass: one partial per block of HERD_REDUCE_BLOCK agents; item t takes every
+ * HERD_REDUCE_GROUP-th agent of the block from t. */
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first(
+    __global const float2 *pos, __global const uint *agent, uint n, __global const float2 *dogs, uint dog_count,
+    float2 goal, float goal_radius_m, __global herd_flock_partial *partials) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
+    uint i = base + k * HERD_REDUCE_GROUP + t;
+    if (i < n) p = herd_partial_add(p, pos[i], agent[i], dogs, dog_count, goal, goal_radius_m);
+  }
+  tree[t] = p;
+  herd_tree_fold(tree, t, dog_count, 0);
+  if (t == 0) partials[get_group_id(0)] = tree[0];
+}
+
+/* Second pass: the agent farthest from the centroid of the first pass's total. */
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far(
+    __global const float2 *pos, __global const uint *agent, uint n, __global const herd_flock_partial *total,
+    __global herd_flock_partial *partials) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
+  float2 g = herd_partial_centroid(total[0], n);
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
+    uint i = base + k * HERD_REDUCE_GROUP + t;
+    if (i < n) p = herd_far_add(p, pos[i], agent[i], g);
+  }
+  tree[t] = p;
+  herd_tree_fold(tree, t, 0, 1);
+  if (t == 0) partials[get_group_id(0)] = tree[0];
+}
+
+/* One group folds all partials into total[0]: pass 0 the first-pass fields, pass 1 the
+ * farthest agent (keeping the first-pass fields). */
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_combine(
+    __global const herd_flock_partial *partials, uint count, uint dog_count, int far,
+    __global herd_flock_partial *total) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0);
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = t; k < count; k += HERD_REDUCE_GROUP)
+    p = far ? herd_far_fold(p, partials[k]) : herd_partial_fold(p, partials[k], dog_count);
+  tree[t] = p;
+  herd_tree_fold(tree, t, dog_count, far);
+  if (t != 0) return;
+  if (far) {
+    herd_flock_partial all = total[0];
+    all = herd_far_fold(all, tree[0]);
+    total[0] = all;
+  } else {
+    total[0] = tree[0];
+  }
+}
+
+/* ---- For tests and analysis ------------------------------------------------------------- */
+
+/* The k nearest of every sorted agent, ascending by (distance, index): row i of `out`
+ * (k entries, 0xffffffff past the end) lists sorted indices. */
+__kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end, herd_grid grid, uint k,
+                       __global uint *out) {
+  uint i = get_global_id(0);
+  if (i >= grid.count) return;
+  herd_neighbour best[HERD_MAX_NEIGHBOURS];
+  uint found = herd_grid_knn(&grid, pos, cell_end, i, best, k);
+  /* The selection is a heap: sort it (selection sort, k is small) for a canonical row. */
+  for (uint a = 0; a < found; ++a) {
+    uint m = a;
+    for (uint c = a + 1; c < found; ++c)
+      if (herd_neighbour_before(best[c].d2, best[c].j, best[m].d2, best[m].j)) m = c;
+    herd_neighbour t = best[a];
+    best[a] = best[m];
+    best[m] = t;
+    out[(size_t)i * k + a] = best[a].j;
+  }
+  for (uint a = found; a < k; ++a) out[(size_t)i * k + a] = 0xffffffffu;
+}

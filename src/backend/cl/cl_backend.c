@@ -1,0 +1,552 @@
+/* The OpenCL backend: the flock lives in device buffers; each step sends the dogs' few
+ * floats down and, in reduce, reads the ~300-byte observation back. Kernels and the model
+ * math are in kernels/herd.cl and the headers it includes (the same as the CPU backend's). */
+#include "cl_backend.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/error.h"
+#include "cl_util.h"
+
+#define SCAN_GROUP 256u
+#define SCAN_BLOCK (4u * SCAN_GROUP)
+#define REDUCE_GROUP 64u
+#define REDUCE_BLOCK (REDUCE_GROUP * 64u)
+#define SIMPLE_GROUP 64u
+#define MAX_SCAN_LEVELS 6
+#define MAX_PENDING_EVENTS 64
+
+extern const char herd_embedded_kernels[];
+
+enum kernel_id {
+  K_BIN,
+  K_SCAN_BLOCKS,
+  K_SCAN_ADD,
+  K_SCATTER,
+  K_SORT_BUCKETS,
+  K_REORDER,
+  K_MARK_MIXED,
+  K_STEP,
+  K_REDUCE_FIRST,
+  K_REDUCE_FAR,
+  K_COMBINE,
+  K_KNN,
+  K_COUNT
+};
+
+static const char *const kernel_names[K_COUNT] = {
+    "herd_bin",        "herd_scan_blocks", "herd_scan_add",     "herd_scatter",    "herd_sort_buckets", "herd_reorder",
+    "herd_mark_mixed", "herd_step",        "herd_reduce_first", "herd_reduce_far", "herd_combine",      "herd_knn",
+};
+
+typedef struct pending_event {
+  cl_event event;
+  herd_stage stage;
+} pending_event;
+
+struct herd_backend {
+  herd_backend_desc desc;
+  herd_grid grid;
+  uint32_t buckets;
+  herd_device_info info;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  cl_program program;
+  cl_kernel kernels[K_COUNT];
+  /* State, double-buffered as in the CPU backend: sorted into [1-cur], stepped into [cur]. */
+  cl_mem pos[2], heading[2], agent[2];
+  int cur;
+  cl_mem key, order, count, cell_end, dogs, partials, total;
+  cl_mem scan_sums[MAX_SCAN_LEVELS];
+  herd_vec2 dogs_sent[HERD_MAX_DOGS];
+  uint32_t dogs_sent_count;
+  bool dogs_valid;
+  size_t bytes;
+  herd_profile profile;
+  pending_event pending[MAX_PENDING_EVENTS];
+  int pending_count;
+};
+
+/* ---- Errors ----------------------------------------------------------------------------- */
+
+static herd_status cl_fail(herd_backend *b, herd_error *err, const char *call, cl_int rc) {
+  return herd_fail(err, HERD_E_BACKEND, "OpenCL: %s: %s (%d) on device \"%s\"", call, herd_cl_error_name(rc), rc,
+                   b->info.name);
+}
+
+#define CL_TRY(call_text, expr)                                      \
+  do {                                                               \
+    cl_int rc_ = (expr);                                             \
+    if (rc_ != CL_SUCCESS) return cl_fail(b, err, (call_text), rc_); \
+  } while (0)
+
+/* ---- Profiling -------------------------------------------------------------------------- */
+
+static void collect_profile(herd_backend *b) {
+  for (int k = 0; k < b->pending_count; ++k) {
+    cl_ulong start = 0, end = 0;
+    cl_event e = b->pending[k].event;
+    if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS && end >= start) {
+      b->profile.seconds[b->pending[k].stage] += 1e-9 * (double)(end - start);
+      b->profile.calls[b->pending[k].stage] += 1;
+    }
+    clReleaseEvent(e);
+  }
+  b->pending_count = 0;
+}
+
+/* An event to time this command with, or NULL when not profiling. */
+static cl_event *event_for(herd_backend *b, herd_stage stage) {
+  if (!b->desc.profile) return NULL;
+  if (b->pending_count == MAX_PENDING_EVENTS) {
+    clFinish(b->queue);
+    collect_profile(b);
+  }
+  b->pending[b->pending_count].stage = stage;
+  return &b->pending[b->pending_count++].event;
+}
+
+/* ---- Launching -------------------------------------------------------------------------- */
+
+static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+#define MEM(x) sizeof(cl_mem), (const void *)&(x)
+#define VAL(x) sizeof(x), (const void *)&(x)
+
+/* Runs kernel `id` over `items` work-items in groups of `group` (the global size rounded
+ * up: the kernels guard their index, as PoCL has no non-uniform work-groups). */
+static herd_status launch(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
+                          herd_error *err) {
+  size_t global = round_up(items ? items : 1, group);
+  cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, NULL, &global, &group, 0, NULL, event_for(b, stage));
+  if (rc != CL_SUCCESS) {
+    char call[80];
+    snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", kernel_names[id]);
+    if (b->desc.profile) --b->pending_count;
+    return cl_fail(b, err, call, rc);
+  }
+  return HERD_OK;
+}
+
+/* Binds `n_args` arguments, given as (size_t size, const void *value) pairs (MEM, VAL),
+ * then launches. */
+static herd_status run_kernel(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
+                              herd_error *err, int n_args, ...) {
+  va_list ap;
+  va_start(ap, n_args);
+  cl_int rc = CL_SUCCESS;
+  for (int a = 0; a < n_args && rc == CL_SUCCESS; ++a) {
+    size_t size = va_arg(ap, size_t);
+    const void *value = va_arg(ap, const void *);
+    rc = clSetKernelArg(b->kernels[id], (cl_uint)a, size, value);
+  }
+  va_end(ap);
+  if (rc != CL_SUCCESS) {
+    char call[80];
+    snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_names[id]);
+    return cl_fail(b, err, call, rc);
+  }
+  return launch(b, id, items, group, stage, err);
+}
+
+/* ---- Setup ------------------------------------------------------------------------------ */
+
+static char *read_text_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *text = size >= 0 ? malloc((size_t)size + 1) : NULL;
+  if (text && fread(text, 1, (size_t)size, f) == (size_t)size) {
+    text[size] = '\0';
+  } else {
+    free(text);
+    text = NULL;
+  }
+  fclose(f);
+  return text;
+}
+
+/* Builds the program from the embedded source, or from $HERD_KERNEL_DIR/herd.cl. */
+static herd_status build_program(herd_backend *b, herd_error *err) {
+  const char *dir = getenv("HERD_KERNEL_DIR");
+  char options[600];
+  char *loaded = NULL;
+  const char *source = herd_embedded_kernels;
+  int w = snprintf(options, sizeof options, "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u", SCAN_GROUP,
+                   REDUCE_GROUP);
+  if (dir && *dir) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/herd.cl", dir);
+    if (!(loaded = read_text_file(path))) return herd_fail(err, HERD_E_INPUT, "HERD_KERNEL_DIR: cannot read %s", path);
+    source = loaded;
+    snprintf(options + w, sizeof options - (size_t)w, " -I%s", dir);
+  }
+  cl_int rc;
+  b->program = clCreateProgramWithSource(b->context, 1, &source, NULL, &rc);
+  free(loaded);
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateProgramWithSource", rc);
+  rc = clBuildProgram(b->program, 1, &b->device, options, NULL, NULL);
+  if (rc == CL_SUCCESS) return HERD_OK;
+  char log[800] = "";
+  clGetProgramBuildInfo(b->program, b->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+  return herd_fail(err, HERD_E_BACKEND, "OpenCL: building the kernels failed on \"%s\" (%s): %s", b->info.name,
+                   herd_cl_error_name(rc), log);
+}
+
+static herd_status create_kernels(herd_backend *b, herd_error *err) {
+  for (int k = 0; k < K_COUNT; ++k) {
+    cl_int rc;
+    b->kernels[k] = clCreateKernel(b->program, kernel_names[k], &rc);
+    if (rc != CL_SUCCESS) {
+      char call[80];
+      snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[k]);
+      return cl_fail(b, err, call, rc);
+    }
+  }
+  size_t fits = 0;
+  clGetKernelWorkGroupInfo(b->kernels[K_REDUCE_FIRST], b->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof fits, &fits, NULL);
+  if (fits < REDUCE_GROUP)
+    return herd_fail(err, HERD_E_BACKEND,
+                     "OpenCL: device \"%s\" runs at most %zu work-items of the reduction; herd needs %u", b->info.name,
+                     fits, REDUCE_GROUP);
+  return HERD_OK;
+}
+
+/* Bytes of device memory for `n` sheep, computed before allocating anything. */
+static size_t device_bytes(uint32_t n, uint32_t buckets) {
+  size_t per_agent = 2 * (2 * sizeof(cl_float2) + sizeof(cl_uint)) + 2 * sizeof(cl_uint); /* state, key, order */
+  size_t scan = 0;
+  for (size_t len = buckets; len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
+    scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
+  size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
+  return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
+         HERD_MAX_DOGS * sizeof(cl_float2) + SCAN_BLOCK * sizeof(cl_uint);
+}
+
+static herd_status check_fits(herd_backend *b, herd_error *err) {
+  size_t need = device_bytes(b->desc.count, b->buckets);
+  size_t largest = (size_t)b->desc.count * sizeof(cl_float2);
+  if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
+  if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
+    return herd_fail(err, HERD_E_INPUT,
+                     "%u sheep need %zu MiB of device memory (largest buffer %zu MiB); device \"%s\" has %llu MiB "
+                     "(largest buffer %llu MiB)",
+                     b->desc.count, need >> 20, largest >> 20, b->info.name,
+                     (unsigned long long)(b->info.global_mem_bytes >> 20),
+                     (unsigned long long)(b->info.max_alloc_bytes >> 20));
+  return HERD_OK;
+}
+
+static herd_status alloc(herd_backend *b, cl_mem *out, size_t bytes, herd_error *err) {
+  cl_int rc;
+  *out = clCreateBuffer(b->context, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &rc);
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateBuffer", rc);
+  b->bytes += bytes;
+  return HERD_OK;
+}
+
+static herd_status create_buffers(herd_backend *b, herd_error *err) {
+  size_t n = b->desc.count;
+  herd_status s = HERD_OK;
+  for (int i = 0; i < 2 && s == HERD_OK; ++i) {
+    s = alloc(b, &b->pos[i], n * sizeof(cl_float2), err);
+    if (s == HERD_OK) s = alloc(b, &b->heading[i], n * sizeof(cl_float2), err);
+    if (s == HERD_OK) s = alloc(b, &b->agent[i], n * sizeof(cl_uint), err);
+  }
+  if (s == HERD_OK) s = alloc(b, &b->key, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->order, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->dogs, HERD_MAX_DOGS * sizeof(cl_float2), err);
+  size_t blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+  if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
+  if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
+  size_t len = b->buckets;
+  for (int level = 0; s == HERD_OK && level < MAX_SCAN_LEVELS; ++level) {
+    len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK;
+    s = alloc(b, &b->scan_sums[level], len * sizeof(cl_uint), err);
+    if (len <= 1) break;
+  }
+  return s;
+}
+
+static void cl_destroy(herd_backend *b) {
+  if (!b) return;
+  if (b->queue) clFinish(b->queue);
+  collect_profile(b);
+  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->heading[0], &b->heading[1], &b->agent[0], &b->agent[1], &b->key,
+                    &b->order,  &b->count,  &b->cell_end,   &b->dogs,       &b->partials, &b->total};
+  for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
+    if (*mems[k]) clReleaseMemObject(*mems[k]);
+  for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
+    if (b->scan_sums[k]) clReleaseMemObject(b->scan_sums[k]);
+  for (int k = 0; k < K_COUNT; ++k)
+    if (b->kernels[k]) clReleaseKernel(b->kernels[k]);
+  if (b->program) clReleaseProgram(b->program);
+  if (b->queue) clReleaseCommandQueue(b->queue);
+  if (b->context) clReleaseContext(b->context);
+  free(b);
+}
+
+static herd_status create_context(herd_backend *b, herd_error *err) {
+  cl_int rc;
+  b->context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &rc);
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateContext", rc);
+  cl_command_queue_properties props = b->desc.profile ? CL_QUEUE_PROFILING_ENABLE : 0;
+  b->queue = clCreateCommandQueue(b->context, b->device, props, &rc);
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateCommandQueue", rc);
+  return HERD_OK;
+}
+
+static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
+  herd_backend *b = calloc(1, sizeof *b);
+  if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
+  b->desc = *desc;
+  b->grid = herd_grid_for(&desc->model, desc->count);
+  b->buckets = b->grid.table_mask + 1u;
+  herd_status s = herd_cl_choose_device(desc->device, &b->device, &b->info, err);
+  if (s == HERD_OK && !b->info.fp64)
+    s = herd_fail(err, HERD_E_BACKEND,
+                  "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's centroid sums need; choose another "
+                  "--device or --backend cpu",
+                  b->info.name);
+  if (s == HERD_OK) s = check_fits(b, err);
+  if (s == HERD_OK) s = create_context(b, err);
+  if (s == HERD_OK) s = build_program(b, err);
+  if (s == HERD_OK) s = create_kernels(b, err);
+  if (s == HERD_OK) s = create_buffers(b, err);
+  if (s != HERD_OK) {
+    cl_destroy(b);
+    return s;
+  }
+  *out = b;
+  return HERD_OK;
+}
+
+/* ---- State in and out ------------------------------------------------------------------- */
+
+static herd_status cl_upload(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
+  size_t n = b->desc.count;
+  uint32_t *agent = malloc(n * sizeof *agent);
+  if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
+  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
+  for (uint32_t i = 0; i < n; ++i)
+    agent[i] = i | (herd_in_goal(pos[i], goal, b->desc.goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
+  b->cur = 0;
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, n * sizeof *pos, pos, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->heading[0], CL_TRUE, 0, n * sizeof *heading, heading, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL);
+  free(agent);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(flock)", rc);
+}
+
+/* Reads back state buffer set `which` (0 or 1) as it lies on the device. */
+static herd_status read_state(herd_backend *b, int which, herd_vec2 *pos, herd_vec2 *heading, uint32_t *agent,
+                              herd_error *err) {
+  size_t n = b->desc.count;
+  if (pos)
+    CL_TRY("clEnqueueReadBuffer(pos)",
+           clEnqueueReadBuffer(b->queue, b->pos[which], CL_TRUE, 0, n * sizeof *pos, pos, 0, NULL, NULL));
+  if (heading)
+    CL_TRY("clEnqueueReadBuffer(heading)",
+           clEnqueueReadBuffer(b->queue, b->heading[which], CL_TRUE, 0, n * sizeof *heading, heading, 0, NULL, NULL));
+  if (agent)
+    CL_TRY("clEnqueueReadBuffer(agent)",
+           clEnqueueReadBuffer(b->queue, b->agent[which], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL));
+  return HERD_OK;
+}
+
+static herd_status cl_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
+  size_t n = b->desc.count;
+  herd_vec2 *p = malloc(n * sizeof *p), *h = malloc(n * sizeof *h);
+  uint32_t *a = malloc(n * sizeof *a);
+  herd_status s = (p && h && a) ? read_state(b, b->cur, p, h, a, err)
+                                : herd_fail(err, HERD_E_MEMORY, "out of memory reading the flock back");
+  for (size_t i = 0; s == HERD_OK && i < n; ++i) {
+    uint32_t id = herd_agent_id(a[i]);
+    if (pos) pos[id] = p[i];
+    if (heading) heading[id] = h[i];
+  }
+  free(p);
+  free(h);
+  free(a);
+  return s;
+}
+
+/* Sends the dogs down when they changed since last sent (one small write per step). */
+static herd_status send_dogs(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_error *err) {
+  if (b->dogs_valid && dog_count == b->dogs_sent_count && memcmp(dogs, b->dogs_sent, dog_count * sizeof *dogs) == 0)
+    return HERD_OK;
+  memcpy(b->dogs_sent, dogs, dog_count * sizeof *dogs);
+  b->dogs_sent_count = dog_count;
+  b->dogs_valid = true;
+  if (dog_count == 0) return HERD_OK;
+  /* Non-blocking: dogs_sent stays untouched until the next call, after the queue drained. */
+  CL_TRY("clEnqueueWriteBuffer(dogs)", clEnqueueWriteBuffer(b->queue, b->dogs, CL_FALSE, 0, dog_count * sizeof *dogs,
+                                                            b->dogs_sent, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  return HERD_OK;
+}
+
+/* ---- The step --------------------------------------------------------------------------- */
+
+/* Inclusive scan of `n` values of `data` in place, level by level. */
+static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
+  uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_RANGES, err, 3,
+                             MEM(data), VAL(n), MEM(b->scan_sums[level]));
+  if (s != HERD_OK || blocks <= 1) return s;
+  if (level + 1 >= MAX_SCAN_LEVELS) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
+  s = scan(b, b->scan_sums[level], blocks, level + 1, err);
+  if (s != HERD_OK) return s;
+  return run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(data), VAL(n),
+                    MEM(b->scan_sums[level]));
+}
+
+/* Bin, stable sort by bucket into [1-cur], cell ranges: the grid of this step. */
+static herd_status build_grid(herd_backend *b, herd_error *err) {
+  uint32_t n = b->desc.count, zero = 0;
+  int src = b->cur, dst = 1 - b->cur;
+  CL_TRY("clEnqueueFillBuffer(count)",
+         clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
+                             event_for(b, HERD_STAGE_BIN)));
+  herd_status s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(b->grid),
+                             MEM(b->key), MEM(b->count));
+  if (s != HERD_OK) return s;
+  CL_TRY("clEnqueueCopyBuffer(count)",
+         clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
+                             event_for(b, HERD_STAGE_RANGES)));
+  s = scan(b, b->cell_end, b->buckets, 0, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
+                   MEM(b->order), VAL(n));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
+                   MEM(b->order), VAL(b->buckets));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 8, MEM(b->order), MEM(b->pos[src]),
+                   MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]),
+                   VAL(n));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(b->grid),
+                   MEM(b->cell_end));
+  return s;
+}
+
+static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err) {
+  herd_status s = send_dogs(b, dogs, dog_count, err);
+  if (s == HERD_OK) s = build_grid(b, err);
+  if (s != HERD_OK) return s;
+  int src = 1 - b->cur, dst = b->cur;
+  cl_float2 goal = {{b->desc.goal_m[0], b->desc.goal_m[1]}};
+  cl_float goal_r = b->desc.goal_radius_m;
+  cl_ulong seed = b->desc.seed;
+  cl_uint step_index = step;
+  return run_kernel(b, K_STEP, b->desc.count, SIMPLE_GROUP, HERD_STAGE_STEP, err, 15, MEM(b->pos[src]),
+                    MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->cell_end), MEM(b->dogs), VAL(dog_count),
+                    VAL(b->desc.model), VAL(b->grid), VAL(goal), VAL(goal_r), VAL(seed), VAL(step_index),
+                    MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
+}
+
+/* ---- The observation -------------------------------------------------------------------- */
+
+static herd_status cl_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
+                             herd_error *err) {
+  uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+  cl_float2 goal = {{b->desc.goal_m[0], b->desc.goal_m[1]}};
+  cl_float goal_r = b->desc.goal_radius_m;
+  cl_int first = 0, far = 1;
+  cl_mem pos = b->pos[b->cur], agent = b->agent[b->cur];
+  herd_status s = send_dogs(b, dogs, dog_count, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REDUCE_FIRST, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos),
+                   MEM(agent), VAL(n), MEM(b->dogs), VAL(dog_count), VAL(goal), VAL(goal_r), MEM(b->partials));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
+                   VAL(dog_count), VAL(first), MEM(b->total));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REDUCE_FAR, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(pos),
+                   MEM(agent), VAL(n), MEM(b->total), MEM(b->partials));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
+                   VAL(dog_count), VAL(far), MEM(b->total));
+  if (s != HERD_OK) return s;
+  herd_flock_partial total;
+  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_TRUE, 0, sizeof total, &total,
+                                                                 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  if (b->desc.profile) collect_profile(b);
+  herd_observation_from_partial(&total, n, dog_count, obs);
+  return HERD_OK;
+}
+
+static size_t cl_memory_bytes(const herd_backend *b) { return b->bytes; }
+
+static herd_status cl_profile(herd_backend *b, herd_profile *out, herd_error *err) {
+  (void)err;
+  *out = b->profile;
+  return HERD_OK;
+}
+
+static const char *cl_device_name(const herd_backend *b) { return b->info.name; }
+
+herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_error *err) {
+  size_t n = b->desc.count;
+  memset(out, 0, sizeof *out);
+  out->grid = b->grid;
+  out->pos = malloc(n * sizeof *out->pos);
+  out->heading = malloc(n * sizeof *out->heading);
+  out->agent = malloc(n * sizeof *out->agent);
+  out->cell_end = malloc(b->buckets * sizeof *out->cell_end);
+  if (!out->pos || !out->heading || !out->agent || !out->cell_end)
+    return herd_fail(err, HERD_E_MEMORY, "out of memory reading the grid back");
+  herd_status s = build_grid(b, err);
+  if (s == HERD_OK) s = read_state(b, 1 - b->cur, out->pos, out->heading, out->agent, err);
+  if (s == HERD_OK)
+    CL_TRY("clEnqueueReadBuffer(cell_end)",
+           clEnqueueReadBuffer(b->queue, b->cell_end, CL_TRUE, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
+                               NULL));
+  return s;
+}
+
+herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *err) {
+  size_t n = b->desc.count, bytes = n * k * sizeof(cl_uint);
+  cl_mem rows;
+  herd_status s = alloc(b, &rows, bytes, err);
+  if (s != HERD_OK) return s;
+  int sorted = 1 - b->cur; /* as left by the last build_grid */
+  s = run_kernel(b, K_KNN, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 5, MEM(b->pos[sorted]), MEM(b->cell_end),
+                 VAL(b->grid), VAL(k), MEM(rows));
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, rows, CL_TRUE, 0, bytes, out, 0, NULL, NULL) : CL_SUCCESS;
+  clReleaseMemObject(rows);
+  b->bytes -= bytes;
+  if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueReadBuffer(knn)", rc);
+  return s;
+}
+
+void herd_cl_grid_copy_free(herd_cl_grid_copy *copy) {
+  free(copy->pos);
+  free(copy->heading);
+  free(copy->agent);
+  free(copy->cell_end);
+}
+
+const herd_backend_ops herd_cl_backend = {
+    .name = "opencl",
+    .create = cl_create,
+    .upload = cl_upload,
+    .step = cl_step,
+    .reduce = cl_reduce,
+    .read_agents = cl_read_agents,
+    .memory_bytes = cl_memory_bytes,
+    .profile = cl_profile,
+    .device_name = cl_device_name,
+    .destroy = cl_destroy,
+};

@@ -1,0 +1,22 @@
+/* Inside the OpenCL backend, for tests that compare its grid with the CPU backend's. */
+#ifndef HERD_BACKEND_CL_CL_BACKEND_H
+#define HERD_BACKEND_CL_CL_BACKEND_H
+#include "../backend.h"
+
+/* Host copies of the device's grid after bin and sort (malloc'd; free with
+ * herd_cl_grid_copy_free). Same layout as herd_cpu_grid_view. */
+typedef struct herd_cl_grid_copy {
+  herd_grid grid;
+  herd_vec2 *pos, *heading;
+  uint32_t *agent, *cell_end;
+} herd_cl_grid_copy;
+
+/* Bins and sorts the current flock on the device, and reads the result back. */
+herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_error *err);
+void herd_cl_grid_copy_free(herd_cl_grid_copy *copy);
+
+/* After herd_cl_read_grid: the k nearest of every sorted agent, computed on the device, as
+ * rows of k sorted indices ascending by (distance, index), UINT32_MAX past the end. */
+herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *err);
+
+#endif

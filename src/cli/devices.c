@@ -1,0 +1,38 @@
+/* `herd devices`: every OpenCL platform and device, as --device takes them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "herd/herd.h"
+
+static const char devices_usage[] =
+    "usage: herd devices\n"
+    "\n"
+    "Lists every OpenCL platform and device with the index --device takes: type, compute units,\n"
+    "global memory, largest allocation, OpenCL C version, and whether it has cl_khr_gl_sharing\n"
+    "(the viewer can share buffers with OpenGL) and cl_khr_fp64 (needed by herd's reductions).\n";
+
+int cmd_devices(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(devices_usage, stdout);
+      return 0;
+    }
+    return cli_fail(EXIT_BAD_INPUT, "devices: unknown option %s (see herd devices --help)", argv[i]);
+  }
+  herd_device_info infos[64];
+  int count = 0;
+  herd_error err;
+  if (herd_devices(infos, 64, &count, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+  const char *platform = "";
+  for (int k = 0; k < count; ++k) {
+    const herd_device_info *d = &infos[k];
+    if (strcmp(platform, d->platform) != 0) printf("platform: %s\n", platform = d->platform);
+    printf("  [%d] %s\n", d->index, d->name);
+    printf("      type %s, %u compute units, %.1f GiB global memory, %.1f GiB max allocation\n", d->type,
+           d->compute_units, d->global_mem_bytes / 1073741824.0, d->max_alloc_bytes / 1073741824.0);
+    printf("      %s, driver %s, cl_khr_gl_sharing %s, cl_khr_fp64 %s\n", d->opencl_c_version, d->driver_version,
+           d->gl_sharing ? "yes" : "no", d->fp64 ? "yes" : "no");
+  }
+  return 0;
+}
