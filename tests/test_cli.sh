@@ -185,5 +185,49 @@ check "herd scenario --set exits 0" status_is 0
 check "herd scenario --set shows the override" stdout_has '"count": 200,'
 check "herd scenario --seed shows the seed" stdout_has '"seed": 42,'
 
+# ---- Backends and devices -------------------------------------------------------------------
+
+run run --backend gpu --steps 5
+check "--backend with an unknown name exits 2" status_is 2
+check "--backend error lists the backends" stderr_has "allowed: cpu, opencl, auto"
+
+# No OpenCL platform at all: the ICD loader finds none when its vendor folder is empty.
+mkdir -p "$tmp/no-vendors"
+OCL_ICD_VENDORS="$tmp/no-vendors" run run --backend opencl --steps 5
+check "--backend opencl without a platform exits 1" status_is 1
+check "no platform: the message names the Debian package" stderr_has "pocl-opencl-icd"
+OCL_ICD_VENDORS="$tmp/no-vendors" run run --backend auto --steps 5
+check "--backend auto without a platform still runs" status_is 0
+check "--backend auto says it fell back" stderr_has "auto:"
+check "--backend auto ran on the native backend" stdout_has "backend: cpu"
+OCL_ICD_VENDORS="$tmp/no-vendors" run devices
+check "herd devices without a platform exits 1 naming the package" eval 'status_is 1 && stderr_has pocl-opencl-icd'
+
+if "$HERD" devices >/dev/null 2>&1; then
+  run devices
+  check "herd devices lists a device with its index" stdout_has "[0]"
+  check "herd devices reports fp64 and GL sharing" eval 'stdout_has cl_khr_fp64 && stdout_has cl_khr_gl_sharing'
+
+  run run --backend opencl --steps 20 --profile
+  check "--backend opencl runs" status_is 0
+  check "--profile prints the stage table" eval 'stdout_has "read-back" && stdout_has "ms per step"'
+
+  run run --backend opencl --device no-such-device --steps 5
+  check "--device with no match exits 2 listing the devices" eval 'status_is 2 && stderr_has "no such OpenCL device"'
+  HERD_CL_DEVICE=99 run run --backend opencl --steps 5
+  check "HERD_CL_DEVICE is used like --device" eval 'status_is 2 && stderr_has "--device 99"'
+
+  run run --backend opencl --set sheep.count=100000000 --set sheep.neighbours=5 --steps 1
+  check "a flock too large for the device exits 2 before allocating" eval 'status_is 2 && stderr_has "MiB of device memory"'
+
+  mkdir -p "$tmp/kernels"
+  cp kernels/*.h "$tmp/kernels/"
+  sed 's/uint b = herd_bucket_of(&grid, pos\[i\]);/uint b = no_such_function(pos[i]);/' kernels/herd.cl >"$tmp/kernels/herd.cl"
+  HERD_KERNEL_DIR="$tmp/kernels" run run --backend opencl --steps 5
+  check "a kernel build failure exits 1 with the build log" eval 'status_is 1 && stderr_has "building the kernels failed" && stderr_has no_such_function'
+else
+  echo "no OpenCL device: OpenCL checks skipped"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
