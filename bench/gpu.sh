@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The device benchmark, prepared to run once on a GPU machine (bench/results/README.md):
+# builds Release, then measures the OpenCL backend on the first GPU (or $HERD_CL_DEVICE):
+#   1. all-active, N = 10^3 ... 10^6: time per step (target: 10^6 in <= 1 ms)
+#   2. herding, N = 10^4 with the dog and the per-step observation read-back (target:
+#      >= 20,000 steps/s)
+#   3. the per-stage profile at N = 10^6
+#   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
+# Prints tables and writes CSV and text into $OUT (the device tool's folder) or, without it,
+# bench/results/gpu/. Takes a few minutes; nothing here installs packages (the GPU machine
+# has no network): it needs cmake, gcc, pkg-config, libjansson-dev and the OpenCL headers
+# and ICD loader already present.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/bench/results/gpu}
+sizes=${GPU_BENCH_SIZES:-"1000:2000 10000:2000 100000:500 1000000:200"}
+herding_steps=${GPU_BENCH_HERDING_STEPS:-20000}
+profile_steps=${GPU_BENCH_PROFILE_STEPS:-100}
+mkdir -p "$out"
+exec > >(tee "$out/gpu-bench.txt") 2>&1
+
+echo "== machine"
+date -u
+uname -srm
+lscpu | grep -E "Model name|^CPU\(s\)" || true
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
+
+echo "== build"
+"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
+herd=$root/build/herd
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$root/build/pocl-cache}
+"$herd" devices | tee "$out/devices.txt"
+device=${HERD_CL_DEVICE:-}
+if [ -z "$device" ]; then
+  device=$(awk '/^  \[[0-9]+\]/ { idx = substr($1, 2, length($1) - 2) } /type GPU/ { print idx; exit }' "$out/devices.txt")
+fi
+[ -n "$device" ] || { echo "no GPU among the OpenCL devices; set HERD_CL_DEVICE to choose one"; exit 1; }
+echo "device: $device"
+
+echo "== 1. all-active (OpenCL)"
+"$root/bench/all-active.sh" --no-build --backends opencl --device "$device" --sizes "$sizes" \
+  --out "$out/all-active-gpu.csv"
+
+echo "== 2. herding, N = 10^4, dog + per-step observation read-back"
+"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" --quiet |
+  tee "$out/herding-1e4.txt"
+
+echo "== 3. per-stage profile, all-active N = 10^6"
+"$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile \
+  --set sheep.count=1000000 --set field.size_m=6000 | tee "$out/profile-1e6.txt"
+
+echo "== 4. native CPU backend, all cores"
+"$root/bench/all-active.sh" --no-build --backends cpu --threads "$(nproc)" --sizes "100000:20 1000000:4" \
+  --out "$out/all-active-cpu.csv"
+echo "results in $out"
