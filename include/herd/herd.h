@@ -149,7 +149,8 @@ typedef enum herd_outcome {
 typedef enum herd_dog_mode {
   HERD_DOG_COLLECT = 0, /* fetching the sheep farthest from the flock */
   HERD_DOG_DRIVE,       /* pushing the flock toward the target */
-  HERD_DOG_WAIT         /* a sheep is closer than 3 r_a: standing still */
+  HERD_DOG_WAIT,        /* a sheep is closer than 3 r_a: standing still */
+  HERD_DOG_MANUAL       /* steered by the user (herd_sim_steer_dog) */
 } herd_dog_mode;
 
 typedef struct herd_dog_state {
@@ -158,6 +159,15 @@ typedef struct herd_dog_state {
   herd_dog_mode mode;
 } herd_dog_state;
 
+/* OpenGL buffers for the OpenCL backend to share (cl_khr_gl_sharing): it then keeps the
+ * flock's state in them, so a renderer draws it with no copy. Each buffer must hold the
+ * whole flock: N float2 positions, N float2 headings, N uint agent words. */
+typedef struct herd_gl_share {
+  void *gl_context; /* the current GLXContext */
+  void *display;    /* its X11 Display */
+  unsigned pos_buffer, heading_buffer, agent_buffer;
+} herd_gl_share;
+
 typedef struct herd_sim_desc {
   const herd_scenario *scenario; /* required */
   int threads;                   /* CPU threads; 0 = OpenMP's default */
@@ -165,6 +175,8 @@ typedef struct herd_sim_desc {
                                     OpenCL CPU device, else "cpu" */
   const char *device;            /* OpenCL device: index or name substring; NULL = $HERD_CL_DEVICE or 0 */
   bool profile;                  /* time each stage (OpenCL profiling events) */
+  const herd_gl_share *gl_share; /* share these GL buffers (OpenCL devices with
+                                    cl_khr_gl_sharing only); NULL = no sharing */
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */
@@ -213,6 +225,24 @@ herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
 
 /* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
 const char *herd_sim_backend_note(const herd_sim *sim);
+
+/* The flock as the backend holds it (not in id order): N float2 positions, N float2
+ * headings and N agent words (id in the low 28 bits; bit 31 delivered, bit 30 moved in the
+ * last step). The pointers stay valid until the next step; on a device they point at a host
+ * copy made by this call. For drawing without buffer sharing. */
+herd_status herd_sim_map_state(herd_sim *sim, const float **pos_xy, const float **heading_xy, const uint32_t **agent,
+                               herd_error *err);
+
+/* True when the flock lives in the GL buffers of desc.gl_share. */
+bool herd_sim_shares_gl(const herd_sim *sim);
+
+/* Hands dog `index` to the user: from the next step on it moves toward (x, y) at its
+ * speed, in mode HERD_DOG_MANUAL; herd_sim_release_dog gives it back to its strategy. */
+void herd_sim_steer_dog(herd_sim *sim, uint32_t index, float x, float y);
+void herd_sim_release_dog(herd_sim *sim, uint32_t index);
+
+/* The scenario the simulation runs. */
+const herd_scenario *herd_sim_scenario(const herd_sim *sim);
 
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);

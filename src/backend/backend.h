@@ -16,9 +16,10 @@ typedef struct herd_backend_desc {
   float goal_m[2]; /* target, for the in-goal count */
   float goal_radius_m;
   uint64_t seed;
-  int threads;        /* 0 = the backend's default */
-  const char *device; /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
-  bool profile;       /* time each stage */
+  int threads;                   /* 0 = the backend's default */
+  const char *device;            /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
+  bool profile;                  /* time each stage */
+  const herd_gl_share *gl_share; /* OpenCL with cl_khr_gl_sharing: keep the state in these */
 } herd_backend_desc;
 
 typedef struct herd_backend_ops {
@@ -32,6 +33,11 @@ typedef struct herd_backend_ops {
                         herd_error *err);
   /* Copies the flock out in id order; either pointer may be NULL. */
   herd_status (*read_agents)(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err);
+  /* The state in the backend's own order, valid until the next step (herd_sim_map_state). */
+  herd_status (*map_state)(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading, const uint32_t **agent,
+                           herd_error *err);
+  /* True when the state lives in the GL buffers of desc.gl_share. */
+  bool (*shares_gl)(const herd_backend *b);
   size_t (*memory_bytes)(const herd_backend *b);
   /* Stage times so far (zero unless created with profile). */
   herd_status (*profile)(herd_backend *b, herd_profile *out, herd_error *err);

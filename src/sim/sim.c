@@ -1,4 +1,5 @@
 /* The run loop: owns a backend and the dogs, and implements the herd_sim API. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,7 +22,22 @@ struct herd_sim {
   herd_observation obs;
   uint32_t step;
   herd_outcome outcome;
+  bool manual[HERD_MAX_DOGS]; /* steered by the user toward manual_aim */
+  float manual_aim[HERD_MAX_DOGS][2];
 };
+
+/* A user-steered dog moves straight toward its aim at its usual speed, without noise. */
+static void steer_manually(herd_sim *s, uint32_t d) {
+  herd_dog_state *dog = &s->dogs[d];
+  float dx = s->manual_aim[d][0] - dog->pos[0], dy = s->manual_aim[d][1] - dog->pos[1];
+  float dist = sqrtf(dx * dx + dy * dy), step = s->dog_params.speed_m_per_step;
+  dog->mode = HERD_DOG_MANUAL;
+  if (dist <= 0.0f) return;
+  float move = dist < step ? dist : step;
+  dog->heading[0] = dx / dist, dog->heading[1] = dy / dist;
+  dog->pos[0] += move * dog->heading[0];
+  dog->pos[1] += move * dog->heading[1];
+}
 
 static herd_strombom_params model_params(const herd_scenario *sc) {
   herd_strombom_params m;
@@ -103,6 +119,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
       .threads = desc->threads,
       .device = device,
       .profile = desc->profile,
+      .gl_share = desc->gl_share,
   };
   st = s->ops->create(&bd, &s->backend, err);
   if (st == HERD_OK) {
@@ -128,7 +145,10 @@ void herd_sim_destroy(herd_sim *s) {
 herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (s->outcome != HERD_RUNNING) return HERD_OK;
   for (uint32_t d = 0; d < s->sc.dogs.count; ++d) {
-    herd_strombom_dog_step(&s->dog_params, &s->obs, d, s->sc.seed, s->step, &s->dogs[d]);
+    if (s->manual[d])
+      steer_manually(s, d);
+    else
+      herd_strombom_dog_step(&s->dog_params, &s->obs, d, s->sc.seed, s->step, &s->dogs[d]);
     s->dog_pos[d] = herd_v2(s->dogs[d].pos[0], s->dogs[d].pos[1]);
   }
   herd_status st = s->ops->step(s->backend, s->dog_pos, s->sc.dogs.count, s->step, err);
@@ -155,6 +175,7 @@ const char *herd_dog_mode_name(herd_dog_mode mode) {
     case HERD_DOG_COLLECT: return "collect";
     case HERD_DOG_DRIVE: return "drive";
     case HERD_DOG_WAIT: return "wait";
+    case HERD_DOG_MANUAL: return "manual";
   }
   return "?";
 }
@@ -167,6 +188,28 @@ herd_status herd_sim_read_sheep(herd_sim *s, float *pos_xy, float *heading_xy, h
 size_t herd_sim_memory_bytes(const herd_sim *s) { return s->ops->memory_bytes(s->backend); }
 
 const char *herd_sim_backend(const herd_sim *s) { return s->ops->name; }
+
+herd_status herd_sim_map_state(herd_sim *s, const float **pos_xy, const float **heading_xy, const uint32_t **agent,
+                               herd_error *err) {
+  const herd_vec2 *pos, *heading;
+  herd_status st = s->ops->map_state(s->backend, &pos, &heading, agent, err);
+  if (st == HERD_OK) *pos_xy = (const float *)pos, *heading_xy = (const float *)heading;
+  return st;
+}
+
+bool herd_sim_shares_gl(const herd_sim *s) { return s->ops->shares_gl(s->backend); }
+
+void herd_sim_steer_dog(herd_sim *s, uint32_t index, float x, float y) {
+  if (index >= s->sc.dogs.count) return;
+  s->manual[index] = true;
+  s->manual_aim[index][0] = x, s->manual_aim[index][1] = y;
+}
+
+void herd_sim_release_dog(herd_sim *s, uint32_t index) {
+  if (index < s->sc.dogs.count) s->manual[index] = false;
+}
+
+const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
 const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
 const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
 

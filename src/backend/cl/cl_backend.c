@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <CL/cl_gl.h>
+
 #include "../../core/error.h"
 #include "cl_util.h"
 
@@ -66,6 +68,9 @@ struct herd_backend {
   uint32_t dogs_sent_count;
   bool dogs_valid;
   size_t bytes;
+  bool gl_shared;                   /* pos[0], heading[0], agent[0] are GL buffers (the state lives in [0]) */
+  herd_vec2 *map_pos, *map_heading; /* host copies for map_state */
+  uint32_t *map_agent;
   herd_profile profile;
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
@@ -252,10 +257,23 @@ static herd_status alloc(herd_backend *b, cl_mem *out, size_t bytes, herd_error 
   return HERD_OK;
 }
 
+static herd_status share(herd_backend *b, cl_mem *out, unsigned gl_buffer, herd_error *err) {
+  cl_int rc;
+  *out = clCreateFromGLBuffer(b->context, CL_MEM_READ_WRITE, gl_buffer, &rc);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clCreateFromGLBuffer", rc);
+}
+
 static herd_status create_buffers(herd_backend *b, herd_error *err) {
   size_t n = b->desc.count;
   herd_status s = HERD_OK;
+  const herd_gl_share *gl = b->desc.gl_share;
   for (int i = 0; i < 2 && s == HERD_OK; ++i) {
+    if (i == 0 && b->gl_shared) {
+      s = share(b, &b->pos[0], gl->pos_buffer, err);
+      if (s == HERD_OK) s = share(b, &b->heading[0], gl->heading_buffer, err);
+      if (s == HERD_OK) s = share(b, &b->agent[0], gl->agent_buffer, err);
+      continue;
+    }
     s = alloc(b, &b->pos[i], n * sizeof(cl_float2), err);
     if (s == HERD_OK) s = alloc(b, &b->heading[i], n * sizeof(cl_float2), err);
     if (s == HERD_OK) s = alloc(b, &b->agent[i], n * sizeof(cl_uint), err);
@@ -292,12 +310,34 @@ static void cl_destroy(herd_backend *b) {
   if (b->program) clReleaseProgram(b->program);
   if (b->queue) clReleaseCommandQueue(b->queue);
   if (b->context) clReleaseContext(b->context);
+  free(b->map_pos);
+  free(b->map_heading);
+  free(b->map_agent);
   free(b);
 }
 
+/* With desc.gl_share on a device that has cl_khr_gl_sharing (decided from its extension
+ * string alone: PoCL ends the process inside clCreateFromGLBuffer), the context is created
+ * on the current GL context. */
 static herd_status create_context(herd_backend *b, herd_error *err) {
   cl_int rc;
-  b->context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &rc);
+  const herd_gl_share *gl = b->desc.gl_share;
+  b->gl_shared = gl && b->info.gl_sharing;
+  if (b->gl_shared) {
+    cl_platform_id platform;
+    CL_TRY("clGetDeviceInfo(CL_DEVICE_PLATFORM)",
+           clGetDeviceInfo(b->device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL));
+    cl_context_properties props[] = {CL_GL_CONTEXT_KHR,
+                                     (cl_context_properties)gl->gl_context,
+                                     CL_GLX_DISPLAY_KHR,
+                                     (cl_context_properties)gl->display,
+                                     CL_CONTEXT_PLATFORM,
+                                     (cl_context_properties)platform,
+                                     0};
+    b->context = clCreateContext(props, 1, &b->device, NULL, NULL, &rc);
+  } else {
+    b->context = clCreateContext(NULL, 1, &b->device, NULL, NULL, &rc);
+  }
   if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateContext", rc);
   cl_command_queue_properties props = b->desc.profile ? CL_QUEUE_PROFILING_ENABLE : 0;
   b->queue = clCreateCommandQueue(b->context, b->device, props, &rc);
@@ -330,9 +370,31 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   return HERD_OK;
 }
 
+/* ---- Sharing with OpenGL ---------------------------------------------------------------- */
+
+/* Around every use of the state: GL must have finished with the buffers (the renderer
+ * calls glFinish before stepping), and GL may draw them once released and finished. */
+static herd_status gl_acquire(herd_backend *b, herd_error *err) {
+  if (!b->gl_shared) return HERD_OK;
+  cl_mem mems[3] = {b->pos[0], b->heading[0], b->agent[0]};
+  CL_TRY("clEnqueueAcquireGLObjects", clEnqueueAcquireGLObjects(b->queue, 3, mems, 0, NULL, NULL));
+  return HERD_OK;
+}
+
+static herd_status gl_release(herd_backend *b, herd_status status, herd_error *err) {
+  if (!b->gl_shared) return status;
+  cl_mem mems[3] = {b->pos[0], b->heading[0], b->agent[0]};
+  cl_int rc = clEnqueueReleaseGLObjects(b->queue, 3, mems, 0, NULL, NULL);
+  if (rc == CL_SUCCESS) rc = clFinish(b->queue);
+  if (status == HERD_OK && rc != CL_SUCCESS) return cl_fail(b, err, "clEnqueueReleaseGLObjects", rc);
+  return status;
+}
+
+static bool cl_shares_gl(const herd_backend *b) { return b->gl_shared; }
+
 /* ---- State in and out ------------------------------------------------------------------- */
 
-static herd_status cl_upload(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
+static herd_status upload_flock(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
   size_t n = b->desc.count;
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
@@ -365,7 +427,7 @@ static herd_status read_state(herd_backend *b, int which, herd_vec2 *pos, herd_v
   return HERD_OK;
 }
 
-static herd_status cl_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
+static herd_status read_flock(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
   size_t n = b->desc.count;
   herd_vec2 *p = malloc(n * sizeof *p), *h = malloc(n * sizeof *h);
   uint32_t *a = malloc(n * sizeof *a);
@@ -441,7 +503,8 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
   return s;
 }
 
-static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err) {
+static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step,
+                              herd_error *err) {
   herd_status s = send_dogs(b, dogs, dog_count, err);
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
@@ -458,8 +521,8 @@ static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_
 
 /* ---- The observation -------------------------------------------------------------------- */
 
-static herd_status cl_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
-                             herd_error *err) {
+static herd_status reduce_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
+                                herd_error *err) {
   uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   cl_float2 goal = {{b->desc.goal_m[0], b->desc.goal_m[1]}};
   cl_float goal_r = b->desc.goal_radius_m;
@@ -487,6 +550,48 @@ static herd_status cl_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t do
   return HERD_OK;
 }
 
+/* ---- The ops, each bracketed by the GL hand-over when the state is shared ---------------- */
+
+static herd_status cl_upload(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = upload_flock(b, pos, heading, err);
+  return gl_release(b, s, err);
+}
+
+static herd_status cl_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = read_flock(b, pos, heading, err);
+  return gl_release(b, s, err);
+}
+
+static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err) {
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = step_flock(b, dogs, dog_count, step, err);
+  return gl_release(b, s, err);
+}
+
+static herd_status cl_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
+                             herd_error *err) {
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = reduce_flock(b, dogs, dog_count, obs, err);
+  return gl_release(b, s, err);
+}
+
+static herd_status cl_map_state(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading,
+                                const uint32_t **agent, herd_error *err) {
+  size_t n = b->desc.count;
+  if (!b->map_pos) b->map_pos = malloc(n * sizeof *b->map_pos);
+  if (!b->map_heading) b->map_heading = malloc(n * sizeof *b->map_heading);
+  if (!b->map_agent) b->map_agent = malloc(n * sizeof *b->map_agent);
+  if (!b->map_pos || !b->map_heading || !b->map_agent)
+    return herd_fail(err, HERD_E_MEMORY, "out of memory copying the flock for drawing");
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = read_state(b, b->cur, b->map_pos, b->map_heading, b->map_agent, err);
+  s = gl_release(b, s, err);
+  if (s == HERD_OK) *pos = b->map_pos, *heading = b->map_heading, *agent = b->map_agent;
+  return s;
+}
+
 static size_t cl_memory_bytes(const herd_backend *b) { return b->bytes; }
 
 static herd_status cl_profile(herd_backend *b, herd_profile *out, herd_error *err) {
@@ -507,8 +612,10 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
   out->cell_end = malloc(b->buckets * sizeof *out->cell_end);
   if (!out->pos || !out->heading || !out->agent || !out->cell_end)
     return herd_fail(err, HERD_E_MEMORY, "out of memory reading the grid back");
-  herd_status s = build_grid(b, err);
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = build_grid(b, err);
   if (s == HERD_OK) s = read_state(b, 1 - b->cur, out->pos, out->heading, out->agent, err);
+  s = gl_release(b, s, err);
   if (s == HERD_OK)
     CL_TRY("clEnqueueReadBuffer(cell_end)",
            clEnqueueReadBuffer(b->queue, b->cell_end, CL_TRUE, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
@@ -545,6 +652,8 @@ const herd_backend_ops herd_cl_backend = {
     .step = cl_step,
     .reduce = cl_reduce,
     .read_agents = cl_read_agents,
+    .map_state = cl_map_state,
+    .shares_gl = cl_shares_gl,
     .memory_bytes = cl_memory_bytes,
     .profile = cl_profile,
     .device_name = cl_device_name,

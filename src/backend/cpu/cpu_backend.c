@@ -227,6 +227,20 @@ static herd_status cpu_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *h
   return HERD_OK;
 }
 
+static herd_status cpu_map_state(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading,
+                                 const uint32_t **agent, herd_error *err) {
+  (void)err;
+  *pos = b->pos[b->cur];
+  *heading = b->heading[b->cur];
+  *agent = b->agent[b->cur];
+  return HERD_OK;
+}
+
+static bool cpu_shares_gl(const herd_backend *b) {
+  (void)b;
+  return false;
+}
+
 static size_t cpu_memory_bytes(const herd_backend *b) {
   size_t n = b->desc.count;
   return n * (2 * 2 * sizeof(herd_vec2) + 3 * sizeof(uint32_t)) + ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
@@ -247,6 +261,8 @@ const herd_backend_ops herd_cpu_backend = {
     .step = cpu_step,
     .reduce = cpu_reduce,
     .read_agents = cpu_read_agents,
+    .map_state = cpu_map_state,
+    .shares_gl = cpu_shares_gl,
     .memory_bytes = cpu_memory_bytes,
     .profile = cpu_profile,
     .device_name = cpu_device_name,
