@@ -13,6 +13,14 @@ packages=(
   opencl-headers    # OpenCL C headers
   pocl-opencl-icd   # an OpenCL runtime on the CPU, so the OpenCL backend runs and is tested anywhere
   clinfo            # lists OpenCL platforms, for users checking their drivers
+  libglfw3-dev      # the viewer's window (GLFW 3.3, X11)
+  libglew-dev       # OpenGL function loading
+  libcglm-dev       # the viewer's camera matrices
+  libstb-dev        # stb_easy_font for the HUD text
+  libpng-dev        # screenshots
+  libgl1-mesa-dri   # Mesa's llvmpipe: OpenGL 4.5 without a GPU
+  xvfb              # a virtual display: the viewer's tests run under xvfb-run
+  xauth             # needed by xvfb-run
 )
 
 missing=()

@@ -71,6 +71,30 @@ herd_status herd_backend_choose(const char *backend, const char *device, const h
 #endif
 }
 
+herd_status herd_choose_backend(const char *backend, const char *device, herd_backend_choice *out,
+                                herd_error *err) {
+  memset(out, 0, sizeof *out);
+  const herd_backend_ops *ops;
+  char spec[128];
+  herd_status s = herd_backend_choose(backend, device, &ops, spec, sizeof spec, out->note, sizeof out->note, err);
+  if (s != HERD_OK) return s;
+  snprintf(out->backend, sizeof out->backend, "%s", ops->name);
+#ifdef HERD_WITH_OPENCL
+  if (ops == &herd_cl_backend) {
+    cl_device_id id;
+    herd_device_info info;
+    s = herd_cl_choose_device(spec, &id, &info, err);
+    if (s != HERD_OK) return s;
+    snprintf(out->device, sizeof out->device, "%d", info.index);
+    snprintf(out->device_name, sizeof out->device_name, "%s", info.name);
+    herd_cl_device_extensions(id, out->extensions, sizeof out->extensions);
+    return HERD_OK;
+  }
+#endif
+  snprintf(out->device_name, sizeof out->device_name, "native CPU");
+  return HERD_OK;
+}
+
 herd_status herd_devices(herd_device_info *out, int max, int *count, herd_error *err) {
 #ifdef HERD_WITH_OPENCL
   return herd_cl_devices(NULL, out, max, count, err);

@@ -9,6 +9,10 @@
 int cmd_run(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+
+/* --threads T: 0 and sets *out, or prints the error and returns EXIT_BAD_INPUT. */
+int parse_threads(const char *text, int *out);
 
 /* Prints "herd: <message>" on stderr and returns `status`. */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

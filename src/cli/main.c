@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "cli.h"
+#ifdef HERD_WITH_GL
+#include "../render/render.h"
+#endif
 
 static const char usage[] =
     "herd — simulate large flocks and the dogs that herd them\n"
@@ -11,11 +14,14 @@ static const char usage[] =
     "usage: herd [COMMAND] [OPTIONS]\n"
     "\n"
     "commands:\n"
-    "  run [SCENARIO]       run a scenario headless and print a summary (the default command)\n"
+    "  view [SCENARIO]      show the flock in a window, steer the dog by hand (the default\n"
+    "                       command where there is a display)\n"
+    "  run [SCENARIO]       run a scenario headless and print a summary (the default elsewhere)\n"
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
     "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
     "\n"
-    "With no command, herd runs the built-in default scenario (Strömbom et al. 2014).\n"
+    "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
+    "window, or runs it headless where there is no display.\n"
     "Any scenario field can be overridden with --set PATH=VALUE, e.g. herd run --set sheep.count=80.\n"
     "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n";
 
@@ -85,8 +91,20 @@ void scenario_args_free(scenario_args *a) {
   free(a->sets);
 }
 
+/* The main job: the viewer where a display is available, else a headless run. */
+static int default_command(int argc, char **argv) {
+#ifdef HERD_WITH_GL
+  char why[300];
+  if (herd_display_available(why, sizeof why)) return cmd_view(argc, argv);
+  fprintf(stderr, "herd: %s; running headless (herd run)\n", why);
+#else
+  fprintf(stderr, "herd: this build has no viewer (HERD_WITH_GL=OFF); running headless (herd run)\n");
+#endif
+  return cmd_run(argc, argv);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) return cmd_run(argc, argv);
+  if (argc < 2) return default_command(argc, argv);
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     fputs(usage, stdout);
@@ -96,5 +114,10 @@ int main(int argc, char **argv) {
   if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
   if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
-  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: run, scenario, devices; see herd --help)", cmd);
+#ifdef HERD_WITH_GL
+  if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
+#else
+  if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
+#endif
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: view, run, scenario, devices; see herd --help)", cmd);
 }

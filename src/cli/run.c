@@ -56,7 +56,7 @@ typedef struct run_opts {
   bool force, quiet, profile;
 } run_opts;
 
-static int parse_threads(const char *text, int *out) {
+int parse_threads(const char *text, int *out) {
   char *end;
   errno = 0;
   long t = strtol(text, &end, 10);

@@ -185,3 +185,12 @@ herd_status herd_cl_choose_device(const char *spec, cl_device_id *id, herd_devic
   *info = infos[chosen];
   return HERD_OK;
 }
+
+void herd_cl_device_extensions(cl_device_id id, char *out, size_t size) {
+  out[0] = '\0';
+  size_t got = 0;
+  if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &got) != CL_SUCCESS || got == 0) return;
+  char *all = calloc(1, got + 1);
+  if (all && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, got, all, NULL) == CL_SUCCESS) snprintf(out, size, "%s", all);
+  free(all);
+}

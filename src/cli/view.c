@@ -1,0 +1,352 @@
+/* `herd view`: the flock in a window, steered by hand if you like; or, with --screenshot,
+ * one rendered frame written to a PNG with no interaction. */
+#define _POSIX_C_SOURCE 200809L
+#include <GL/glew.h>
+/* glew.h before any other GL header. */
+#include <GLFW/glfw3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../render/render.h"
+#include "cli.h"
+
+static const char view_usage[] =
+    "usage: herd view [SCENARIO] [OPTIONS]\n"
+    "\n"
+    "Shows the flock in a window (default: the built-in Strömbom et al. 2014 scenario).\n"
+    "\n"
+    "options:\n"
+    "  --seed S, --steps N, --set PATH=VALUE   as for herd run (--steps: the step limit; with\n"
+    "                     --screenshot, the steps taken before the picture)\n"
+    "  --backend B, --device D, --threads T    as for herd run\n"
+    "  --no-share         copy the flock to OpenGL each frame even if the device could share\n"
+    "  --size WxH         window or picture size in pixels (default 1280x800)\n"
+    "  --screenshot FILE  run --steps steps, render one frame into FILE (PNG) and exit\n"
+    "  --hud              draw the HUD text into the --screenshot too\n"
+    "  --force            let --screenshot replace an existing file\n"
+    "\n"
+    "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
+    "F fit the view to the flock, M manual dog (follows the mouse), H help, Esc quit;\n"
+    "mouse wheel zooms about the cursor, dragging pans.\n";
+
+static const char key_help[] =
+    "Space pause/resume   .  one step   + / -  steps per frame\n"
+    "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
+    "wheel zoom   drag pan   H hide help   Esc quit";
+
+typedef struct view_opts {
+  scenario_args scenario;
+  int threads, width, height;
+  const char *backend, *device, *screenshot;
+  bool no_share, force, steps_given, hud;
+} view_opts;
+
+typedef struct viewer {
+  view_opts *opts;
+  herd_scenario sc;
+  herd_backend_choice choice;
+  bool share;
+  char share_why[160];
+  herd_window *win;
+  herd_renderer *renderer;
+  herd_gl_share gl;
+  herd_sim *sim;
+  herd_camera cam;
+  bool paused, step_once, manual, help, dragging;
+  int steps_per_frame;
+  double drag_x, drag_y;
+  double fps, steps_per_s, meter_start;
+  uint32_t meter_frames, meter_steps;
+} viewer;
+
+/* ---- Options ------------------------------------------------------------------------------ */
+
+static int parse_size(const char *text, view_opts *o) {
+  int w, h;
+  char tail;
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
+    return cli_fail(EXIT_BAD_INPUT, "--size: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)",
+                    text);
+  o->width = w, o->height = h;
+  return 0;
+}
+
+static int parse_view(int argc, char **argv, view_opts *o) {
+  for (int i = 1; i < argc; ++i) {
+    int status = -1;
+    const char *arg = argv[i], *v;
+    if (strcmp(arg, "--steps") == 0) o->steps_given = true;
+    if (scenario_args_take(&o->scenario, argc, argv, &i, &status)) {
+      if (status != -1) return status;
+    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(view_usage, stdout);
+      return 0;
+    } else if (strcmp(arg, "--threads") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--backend") == 0) {
+      if (!(o->backend = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--device") == 0) {
+      if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--size") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_size(v, o)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--screenshot") == 0) {
+      if (!(o->screenshot = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--no-share") == 0) {
+      o->no_share = true;
+    } else if (strcmp(arg, "--force") == 0) {
+      o->force = true;
+    } else if (strcmp(arg, "--hud") == 0) {
+      o->hud = true;
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "view: unknown option %s (see herd view --help)", arg);
+    }
+  }
+  return -1;
+}
+
+/* ---- The simulation inside the viewer ---------------------------------------------------- */
+
+static int start_sim(viewer *v) {
+  herd_error err;
+  herd_sim_desc desc = {.scenario = &v->sc,
+                        .threads = v->opts->threads,
+                        .backend = v->choice.backend,
+                        .device = v->choice.device,
+                        .gl_share = v->share ? &v->gl : NULL};
+  if (herd_sim_create(&desc, &v->sim, &err) != HERD_OK)
+    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  return 0;
+}
+
+/* Steps the screenshot's --steps (the scenario's step limit), stopping early on success. */
+static int run_steps(viewer *v, uint32_t steps) {
+  herd_error err;
+  while (herd_sim_step_index(v->sim) < steps && herd_sim_outcome(v->sim) == HERD_RUNNING)
+    if (herd_sim_step(v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+  return 0;
+}
+
+static void hud_text(const viewer *v, char *out, size_t size) {
+  const herd_observation *o = herd_sim_observation(v->sim);
+  const char *mode = herd_sim_dog_count(v->sim) ? herd_dog_mode_name(herd_sim_dog(v->sim, 0)->mode) : "none";
+  const char *outcome = herd_sim_outcome(v->sim) == HERD_SUCCEEDED    ? "  HERDED"
+                        : herd_sim_outcome(v->sim) == HERD_STEP_LIMIT ? "  step limit reached"
+                                                                      : "";
+  int w = snprintf(out, size,
+                   "step %u  %.0f steps/s  %.0f fps  N %u  delivered %u/%u  dog %s%s%s\n"
+                   "%s (%s)  %s  seed %llu  %d step%s/frame\n",
+                   herd_sim_step_index(v->sim), v->steps_per_s, v->fps, o->count, o->delivered, o->count, mode, outcome,
+                   v->paused ? "  PAUSED" : "", herd_sim_backend(v->sim), herd_sim_device(v->sim), v->share_why,
+                   (unsigned long long)v->sc.seed, v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s");
+  if (w > 0 && (size_t)w < size) snprintf(out + w, size - (size_t)w, "%s", v->help ? key_help : "H help");
+}
+
+/* ---- Screenshot ---------------------------------------------------------------------------- */
+
+static int screenshot(viewer *v) {
+  /* Without --steps, the picture of the start. */
+  int status = run_steps(v, v->opts->steps_given ? v->sc.max_steps : 0);
+  if (status) return status;
+  herd_error err;
+  int w = v->opts->width, h = v->opts->height;
+  uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
+  if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
+  herd_camera cam = herd_camera_for_sim(v->sim, w, h);
+  herd_status st = herd_renderer_update(v->renderer, v->sim, &err);
+  char hud[1024] = "";
+  if (v->opts->hud) hud_text(v, hud, sizeof hud);
+  if (st == HERD_OK) st = herd_renderer_snapshot(v->renderer, v->sim, &cam, w, h, hud, rgba, &err);
+  if (st == HERD_OK) st = herd_write_png(v->opts->screenshot, rgba, w, h, v->opts->force, &err);
+  free(rgba);
+  if (st != HERD_OK) return cli_fail(st == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  float origin[2];
+  herd_camera_to_world(&cam, 0, 0, w, h, origin);
+  printf("screenshot: %s, %d x %d pixels, step %u, %.4f m per pixel, pixel (0, 0) at world (%.3f, %.3f) m\n",
+         v->opts->screenshot, w, h, herd_sim_step_index(v->sim), cam.metres_per_px, origin[0], origin[1]);
+  return 0;
+}
+
+/* ---- Interaction ---------------------------------------------------------------------------- */
+
+static void fit(viewer *v) {
+  int w, h;
+  glfwGetFramebufferSize(herd_window_glfw(v->win), &w, &h);
+  const herd_observation *o = herd_sim_observation(v->sim);
+  v->cam = herd_camera_fit(o->extent_min, o->extent_max, w, h);
+}
+
+static void restart(viewer *v) {
+  herd_sim_destroy(v->sim);
+  v->sim = NULL;
+  v->sc.seed += 1;
+  if (start_sim(v) != 0) {
+    glfwSetWindowShouldClose(herd_window_glfw(v->win), GLFW_TRUE);
+    return;
+  }
+  printf("herd view: restarted with seed %llu\n", (unsigned long long)v->sc.seed);
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
+  (void)scancode, (void)mods;
+  viewer *v = glfwGetWindowUserPointer(w);
+  if (action == GLFW_RELEASE) return;
+  switch (key) {
+    case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
+    case GLFW_KEY_SPACE: v->paused = !v->paused; break;
+    case GLFW_KEY_PERIOD: v->step_once = true, v->paused = true; break;
+    case GLFW_KEY_EQUAL:
+    case GLFW_KEY_KP_ADD: v->steps_per_frame = v->steps_per_frame < 1024 ? v->steps_per_frame * 2 : 1024; break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT: v->steps_per_frame = v->steps_per_frame > 1 ? v->steps_per_frame / 2 : 1; break;
+    case GLFW_KEY_R: restart(v); break;
+    case GLFW_KEY_F: fit(v); break;
+    case GLFW_KEY_H: v->help = !v->help; break;
+    case GLFW_KEY_M:
+      v->manual = !v->manual;
+      if (!v->manual) herd_sim_release_dog(v->sim, 0);
+      break;
+    default: break;
+  }
+}
+
+static void on_scroll(GLFWwindow *w, double dx, double dy) {
+  (void)dx;
+  viewer *v = glfwGetWindowUserPointer(w);
+  double x, y;
+  int fw, fh, ww, wh;
+  glfwGetCursorPos(w, &x, &y);
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glfwGetWindowSize(w, &ww, &wh);
+  double sx = ww ? (double)fw / ww : 1.0, sy = wh ? (double)fh / wh : 1.0;
+  herd_camera_zoom_at(&v->cam, x * sx, y * sy, fw, fh, dy > 0 ? 0.85f : 1.0f / 0.85f);
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods) {
+  (void)mods;
+  viewer *v = glfwGetWindowUserPointer(w);
+  if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+  v->dragging = action == GLFW_PRESS;
+  glfwGetCursorPos(w, &v->drag_x, &v->drag_y);
+}
+
+static void on_cursor(GLFWwindow *w, double x, double y) {
+  viewer *v = glfwGetWindowUserPointer(w);
+  if (!v->dragging) return;
+  int fw, fh, ww, wh;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glfwGetWindowSize(w, &ww, &wh);
+  herd_camera_pan(&v->cam, (x - v->drag_x) * (ww ? (double)fw / ww : 1.0),
+                  (y - v->drag_y) * (wh ? (double)fh / wh : 1.0));
+  v->drag_x = x, v->drag_y = y;
+}
+
+/* The manual dog heads for the world point under the cursor. */
+static void steer_to_cursor(viewer *v) {
+  GLFWwindow *w = herd_window_glfw(v->win);
+  double x, y;
+  int fw, fh, ww, wh;
+  glfwGetCursorPos(w, &x, &y);
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glfwGetWindowSize(w, &ww, &wh);
+  float world[2];
+  herd_camera_to_world(&v->cam, x * (ww ? (double)fw / ww : 1.0), y * (wh ? (double)fh / wh : 1.0), fw, fh, world);
+  herd_sim_steer_dog(v->sim, 0, world[0], world[1]);
+}
+
+static int advance(viewer *v) {
+  herd_error err;
+  bool go = !v->paused || v->step_once;
+  int steps = v->step_once ? 1 : v->steps_per_frame;
+  v->step_once = false;
+  if (!go || herd_sim_outcome(v->sim) != HERD_RUNNING) return 0;
+  if (v->share) glFinish(); /* OpenCL may take the shared buffers only once GL is done with them */
+  for (int k = 0; k < steps && herd_sim_outcome(v->sim) == HERD_RUNNING; ++k) {
+    if (v->manual) steer_to_cursor(v);
+    if (herd_sim_step(v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    ++v->meter_steps;
+  }
+  return 0;
+}
+
+static void measure(viewer *v) {
+  double now = glfwGetTime();
+  ++v->meter_frames;
+  if (now - v->meter_start < 0.5) return;
+  v->fps = v->meter_frames / (now - v->meter_start);
+  v->steps_per_s = v->meter_steps / (now - v->meter_start);
+  v->meter_frames = v->meter_steps = 0;
+  v->meter_start = now;
+  char title[160];
+  snprintf(title, sizeof title, "herd: step %u, %.0f fps, %.0f steps/s", herd_sim_step_index(v->sim), v->fps,
+           v->steps_per_s);
+  glfwSetWindowTitle(herd_window_glfw(v->win), title);
+}
+
+static int interact(viewer *v) {
+  GLFWwindow *w = herd_window_glfw(v->win);
+  glfwSetWindowUserPointer(w, v);
+  glfwSetKeyCallback(w, on_key);
+  glfwSetScrollCallback(w, on_scroll);
+  glfwSetMouseButtonCallback(w, on_button);
+  glfwSetCursorPosCallback(w, on_cursor);
+  int fw, fh;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  v->cam = herd_camera_for_sim(v->sim, fw, fh);
+  v->steps_per_frame = 1;
+  v->meter_start = glfwGetTime();
+  herd_error err;
+  char hud[1024];
+  while (!glfwWindowShouldClose(w)) {
+    int status = advance(v);
+    if (status) return status;
+    if (herd_renderer_update(v->renderer, v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    glfwGetFramebufferSize(w, &fw, &fh);
+    hud_text(v, hud, sizeof hud);
+    herd_renderer_draw(v->renderer, v->sim, &v->cam, fw, fh, hud);
+    glfwSwapBuffers(w);
+    glfwPollEvents();
+    measure(v);
+  }
+  return 0;
+}
+
+/* ---- The command ------------------------------------------------------------------------------ */
+
+static int open_view(viewer *v) {
+  herd_error err;
+  view_opts *o = v->opts;
+  if (herd_choose_backend(o->backend, o->device, &v->choice, &err) != HERD_OK)
+    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (*v->choice.note) fprintf(stderr, "herd: %s\n", v->choice.note);
+  v->share = herd_share_decide(v->choice.backend, v->choice.extensions, o->no_share, v->share_why, sizeof v->share_why);
+  herd_window_desc wd = {.width = o->width, .height = o->height, .hidden = o->screenshot != NULL, .title = "herd"};
+  if (herd_window_open(&wd, &v->win, &err) != HERD_OK) return cli_fail(1, "view: %s", err.message);
+  if (herd_renderer_create(v->sc.sheep.count, &v->renderer, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+  v->gl = herd_renderer_share(v->renderer, v->win);
+  int status = start_sim(v);
+  if (status) return status;
+  if (v->share && !herd_sim_shares_gl(v->sim)) snprintf(v->share_why, sizeof v->share_why, "copy: sharing refused");
+  if (!o->screenshot)
+    printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->sim), herd_sim_device(v->sim), v->share_why);
+  return 0;
+}
+
+int cmd_view(int argc, char **argv) {
+  view_opts o = {.width = 1280, .height = 800};
+  viewer v = {.opts = &o};
+  int status = parse_view(argc, argv, &o);
+  herd_error err;
+  if (status == -1 &&
+      herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.sc, &err) != HERD_OK)
+    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1) {
+    status = open_view(&v);
+    if (status == 0) status = o.screenshot ? screenshot(&v) : interact(&v);
+  }
+  herd_sim_destroy(v.sim);
+  if (v.renderer) herd_renderer_destroy(v.renderer);
+  herd_window_close(v.win);
+  scenario_args_free(&o.scenario);
+  return status == -1 ? 0 : status;
+}

@@ -1,0 +1,99 @@
+/* Drawing a herd_sim with OpenGL 3.3 core: a GLFW window (visible, or hidden for offscreen
+ * work), a renderer that draws the flock instanced from its buffers, a 2D camera, the HUD,
+ * PNG output, and the decision whether the OpenCL device may share buffers with GL.
+ * Uses only the public API of the simulation (herd.h). */
+#ifndef HERD_RENDER_RENDER_H
+#define HERD_RENDER_RENDER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "herd/herd.h"
+
+/* ---- Window and context -------------------------------------------------------------- */
+
+typedef struct herd_window herd_window;
+
+typedef struct herd_window_desc {
+  int width, height; /* 0 = 1280 x 800 */
+  bool hidden;       /* offscreen work: screenshots, recording */
+  const char *title;
+} herd_window_desc;
+
+/* Opens a window with a current GL 3.3 core context. Fails with a message that says why: no
+ * display, a GL below 3.3 (naming what was found), GLEW failing. */
+herd_status herd_window_open(const herd_window_desc *desc, herd_window **out, herd_error *err);
+void herd_window_close(herd_window *w);
+struct GLFWwindow *herd_window_glfw(herd_window *w);
+
+/* The GLX context and X display of the current context, for OpenCL sharing. */
+herd_gl_share herd_window_share_handles(herd_window *w);
+
+/* True when a display can be opened; otherwise `why` says what is missing. */
+bool herd_display_available(char *why, size_t why_size);
+
+/* ---- Buffer sharing ------------------------------------------------------------------- */
+
+/* Whether to share the flock's buffers between OpenCL and GL, decided from the device's
+ * extension string alone (PoCL ends the process inside clCreateFromGLBuffer, so nothing
+ * else may be tried). `why` gets the reason in a few words. */
+bool herd_share_decide(const char *backend, const char *device_extensions, bool no_share, char *why, size_t why_size);
+
+/* True when `list` (space-separated names) holds exactly the name `ext`. */
+bool herd_has_extension(const char *list, const char *ext);
+
+/* ---- Camera -------------------------------------------------------------------------- */
+
+typedef struct herd_camera {
+  float center[2];     /* world metres at the middle of the view */
+  float metres_per_px; /* zoom */
+} herd_camera;
+
+/* The camera that shows the rectangle [lo, hi] whole in a w x h view, with a margin. */
+herd_camera herd_camera_fit(const float lo[2], const float hi[2], int w, int h);
+void herd_camera_zoom_at(herd_camera *c, double px, double py, int w, int h, float factor);
+void herd_camera_pan(herd_camera *c, double dx_px, double dy_px);
+void herd_camera_to_world(const herd_camera *c, double px, double py, int w, int h, float out[2]);
+void herd_camera_to_pixel(const herd_camera *c, const float world[2], int w, int h, double out[2]);
+
+/* The view to start from: the field, the target's goal circle and the flock. */
+herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h);
+
+/* ---- Renderer ------------------------------------------------------------------------- */
+
+typedef struct herd_renderer herd_renderer;
+
+/* Creates the GL objects for a flock of `count` sheep (needs a current GL context). */
+herd_status herd_renderer_create(uint32_t count, herd_renderer **out, herd_error *err);
+void herd_renderer_destroy(herd_renderer *r);
+
+/* The renderer's agent buffers, for herd_sim_desc.gl_share. */
+herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w);
+
+/* Brings the flock into the agent buffers: a copy unless the sim shares them. */
+herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err);
+
+/* Draws field, target, flock, dogs and `hud` text into the bound framebuffer. */
+void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
+
+/* Renders one frame into an offscreen w x h framebuffer and reads it back as RGBA, top row
+ * first, into `rgba` (w * h * 4 bytes). */
+herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
+                                   const char *hud, uint8_t *rgba, herd_error *err);
+
+/* The colours the renderer uses, so tests and docs can find things in a picture. */
+typedef struct herd_palette {
+  uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], hud[3];
+} herd_palette;
+extern const herd_palette herd_colors;
+
+/* Body lengths in metres: sheep, dog. */
+#define HERD_SHEEP_BODY_M 1.6f
+#define HERD_DOG_BODY_M 4.0f
+
+/* ---- PNG ------------------------------------------------------------------------------ */
+
+/* Writes RGBA pixels (top row first) as a PNG; never replaces a file unless `force`. */
+herd_status herd_write_png(const char *path, const uint8_t *rgba, int w, int h, bool force, herd_error *err);
+
+#endif
