@@ -185,6 +185,14 @@ check "herd scenario --set exits 0" status_is 0
 check "herd scenario --set shows the override" stdout_has '"count": 200,'
 check "herd scenario --seed shows the seed" stdout_has '"seed": 42,'
 
+# ---- No display ------------------------------------------------------------------------------
+
+DISPLAY= run
+check "herd with no command and no display runs headless" eval 'status_is 0 && stdout_has "result: success"'
+check "... saying why in one line" eval 'stderr_has "no display" && stderr_has "running headless" && [ "$(wc -l <"$tmp/err")" -eq 1 ]'
+DISPLAY= run view
+check "herd view without a display exits 1 saying so" eval 'status_is 1 && stderr_has "no display"'
+
 # ---- Backends and devices -------------------------------------------------------------------
 
 run run --backend gpu --steps 5

@@ -1,16 +1,18 @@
 /* The Strömbom dog's decisions from hand-made observations. */
 #include <math.h>
 
+#include "sim_util.h"
 #include "steer/strombom_dog.h"
 #include "test.h"
 
-#define TESTS(X)                           \
-  X(waits_while_a_sheep_is_within_3_ra)    \
-  X(drives_a_cohesive_flock)               \
-  X(collects_the_farthest_sheep)           \
-  X(cohesion_threshold_is_ra_n_two_thirds) \
-  X(step_is_delta_s_toward_the_aim)        \
-  X(noise_turns_the_step_by_at_most_asin_e)
+#define TESTS(X)                            \
+  X(waits_while_a_sheep_is_within_3_ra)     \
+  X(drives_a_cohesive_flock)                \
+  X(collects_the_farthest_sheep)            \
+  X(cohesion_threshold_is_ra_n_two_thirds)  \
+  X(step_is_delta_s_toward_the_aim)         \
+  X(noise_turns_the_step_by_at_most_asin_e) \
+  X(a_user_steered_dog_follows_its_aim)
 TESTS(DECLARE_TEST)
 
 static herd_strombom_dog_params params(uint32_t n) {
@@ -95,6 +97,23 @@ static void noise_turns_the_step_by_at_most_asin_e(void) {
   }
   CHECK_MSG(max_turn <= asin(0.3) + 1e-4, "turned %g rad", max_turn);
   CHECK(varied);
+}
+
+static void a_user_steered_dog_follows_its_aim(void) {
+  herd_scenario sc = scenario_with(NULL, 0);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_error err;
+  herd_sim_steer_dog(sim, 0, 30, 40); /* the dog starts at (0, 0): 50 m away */
+  for (int s = 0; s < 10; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  const herd_dog_state *dog = herd_sim_dog(sim, 0);
+  CHECK(dog->mode == HERD_DOG_MANUAL);
+  CHECK(fabsf(dog->pos[0] - 9.0f) < 1e-4f && fabsf(dog->pos[1] - 12.0f) < 1e-4f); /* 10 steps of 1.5 m */
+  for (int s = 0; s < 40; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(fabsf(dog->pos[0] - 30.0f) < 1e-4f && fabsf(dog->pos[1] - 40.0f) < 1e-4f); /* arrived, stays */
+  herd_sim_release_dog(sim, 0);
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(dog->mode != HERD_DOG_MANUAL);
+  herd_sim_destroy(sim);
 }
 
 int main(void) { TEST_MAIN(TESTS); }
