@@ -141,16 +141,15 @@ herd_status herd_devices(herd_device_info *out, int max, int *count, herd_error 
 /* A backend and device resolved before a sim is made (the viewer must know whether the
  * device can share buffers with OpenGL before it creates them). */
 typedef struct herd_backend_choice {
-  char backend[16];      /* "cpu" or "opencl": give it and device to herd_sim_desc */
-  char device[16];       /* the OpenCL device index; "" for cpu */
+  char backend[16]; /* "cpu" or "opencl": give it and device to herd_sim_desc */
+  char device[16];  /* the OpenCL device index; "" for cpu */
   char device_name[128];
   char extensions[4096]; /* the OpenCL device's extension string; "" for cpu */
   char note[300];        /* what auto chose, or "" */
 } herd_backend_choice;
 
 /* Resolves --backend (NULL = "cpu") and --device as herd_sim_create would. */
-herd_status herd_choose_backend(const char *backend, const char *device, herd_backend_choice *out,
-                                herd_error *err);
+herd_status herd_choose_backend(const char *backend, const char *device, herd_backend_choice *out, herd_error *err);
 
 /* ---- Simulation -------------------------------------------------------------------- */
 

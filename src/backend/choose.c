@@ -71,8 +71,7 @@ herd_status herd_backend_choose(const char *backend, const char *device, const h
 #endif
 }
 
-herd_status herd_choose_backend(const char *backend, const char *device, herd_backend_choice *out,
-                                herd_error *err) {
+herd_status herd_choose_backend(const char *backend, const char *device, herd_backend_choice *out, herd_error *err) {
   memset(out, 0, sizeof *out);
   const herd_backend_ops *ops;
   char spec[128];
