@@ -25,21 +25,24 @@ static const char view_usage[] =
     "  --screenshot FILE  run --steps steps, render one frame into FILE (PNG) and exit\n"
     "  --hud              draw the HUD text into the --screenshot too\n"
     "  --force            let --screenshot replace an existing file\n"
+    "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
     "F fit the view to the flock, M manual dog (follows the mouse), H help, Esc quit;\n"
     "mouse wheel zooms about the cursor, dragging pans.\n";
 
 static const char key_help[] =
-    "Space pause/resume   .  one step   + / -  steps per frame\n"
+    "\nSpace pause/resume   .  one step   + / -  steps per frame\n"
     "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
     "wheel zoom   drag pan   H hide help   Esc quit";
 
 typedef struct view_opts {
   scenario_args scenario;
   int threads, width, height;
+  long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *backend, *device, *screenshot;
   bool no_share, force, steps_given, hud;
+  uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
 } view_opts;
 
 typedef struct viewer {
@@ -98,6 +101,12 @@ static int parse_view(int argc, char **argv, view_opts *o) {
       o->force = true;
     } else if (strcmp(arg, "--hud") == 0) {
       o->hud = true;
+    } else if (strcmp(arg, "--frames") == 0) {
+      char *end;
+      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+      o->frames = strtol(v, &end, 10);
+      if (*end || end == v || o->frames < 1 || o->frames > 100000000)
+        return cli_fail(EXIT_BAD_INPUT, "--frames: \"%s\" is not allowed (allowed: an integer from 1 to 100000000)", v);
     } else {
       return cli_fail(EXIT_BAD_INPUT, "view: unknown option %s (see herd view --help)", arg);
     }
@@ -131,12 +140,14 @@ static void hud_text(const viewer *v, char *out, size_t size) {
   const herd_observation *o = herd_sim_observation(v->sim);
   const char *mode = herd_sim_dog_count(v->sim) ? herd_dog_mode_name(herd_sim_dog(v->sim, 0)->mode) : "none";
   const char *outcome = herd_sim_outcome(v->sim) == HERD_SUCCEEDED    ? "  HERDED"
-                        : herd_sim_outcome(v->sim) == HERD_STEP_LIMIT ? "  step limit reached"
+                        : herd_sim_outcome(v->sim) == HERD_STEP_LIMIT ? "  step limit"
                                                                       : "";
+  char rates[80] = "";
+  if (v->fps > 0) snprintf(rates, sizeof rates, "  %.0f steps/s  %.0f fps", v->steps_per_s, v->fps);
   int w = snprintf(out, size,
-                   "step %u  %.0f steps/s  %.0f fps  N %u  delivered %u/%u  dog %s%s%s\n"
-                   "%s (%s)  %s  seed %llu  %d step%s/frame\n",
-                   herd_sim_step_index(v->sim), v->steps_per_s, v->fps, o->count, o->delivered, o->count, mode, outcome,
+                   "step %u%s  N %u  delivered %u  dog %s%s%s\n"
+                   "%s (%s)  %s\nseed %llu  %d step%s/frame  ",
+                   herd_sim_step_index(v->sim), rates, o->count, o->delivered, mode, outcome,
                    v->paused ? "  PAUSED" : "", herd_sim_backend(v->sim), herd_sim_device(v->sim), v->share_why,
                    (unsigned long long)v->sc.seed, v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s");
   if (w > 0 && (size_t)w < size) snprintf(out + w, size - (size_t)w, "%s", v->help ? key_help : "H help");
@@ -145,8 +156,7 @@ static void hud_text(const viewer *v, char *out, size_t size) {
 /* ---- Screenshot ---------------------------------------------------------------------------- */
 
 static int screenshot(viewer *v) {
-  /* Without --steps, the picture of the start. */
-  int status = run_steps(v, v->opts->steps_given ? v->sc.max_steps : 0);
+  int status = run_steps(v, v->opts->screenshot_steps);
   if (status) return status;
   herd_error err;
   int w = v->opts->width, h = v->opts->height;
@@ -293,11 +303,12 @@ static int interact(viewer *v) {
   int fw, fh;
   glfwGetFramebufferSize(w, &fw, &fh);
   v->cam = herd_camera_for_sim(v->sim, fw, fh);
-  v->steps_per_frame = 1;
   v->meter_start = glfwGetTime();
   herd_error err;
   char hud[1024];
-  while (!glfwWindowShouldClose(w)) {
+  double start = glfwGetTime();
+  uint32_t first_step = herd_sim_step_index(v->sim);
+  for (long frame = 0; !glfwWindowShouldClose(w) && (v->opts->frames == 0 || frame < v->opts->frames); ++frame) {
     int status = advance(v);
     if (status) return status;
     if (herd_renderer_update(v->renderer, v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
@@ -307,6 +318,13 @@ static int interact(viewer *v) {
     glfwSwapBuffers(w);
     glfwPollEvents();
     measure(v);
+  }
+  if (v->opts->frames) {
+    glFinish();
+    double seconds = glfwGetTime() - start;
+    printf("frames: %ld in %.3f s, %.1f frames/s, %.1f steps/s (%u sheep, %s)\n", v->opts->frames, seconds,
+           v->opts->frames / seconds, (herd_sim_step_index(v->sim) - first_step) / seconds, v->sc.sheep.count,
+           v->share_why);
   }
   return 0;
 }
@@ -334,12 +352,17 @@ static int open_view(viewer *v) {
 
 int cmd_view(int argc, char **argv) {
   view_opts o = {.width = 1280, .height = 800};
-  viewer v = {.opts = &o};
+  viewer v = {.opts = &o, .steps_per_frame = 1};
   int status = parse_view(argc, argv, &o);
   herd_error err;
   if (status == -1 &&
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.sc, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1 && o.screenshot) {
+    /* --steps counts the steps before the picture (none without it), not a step limit. */
+    o.screenshot_steps = o.steps_given ? v.sc.max_steps : 0;
+    v.sc.max_steps = 1000000000u;
+  }
   if (status == -1) {
     status = open_view(&v);
     if (status == 0) status = o.screenshot ? screenshot(&v) : interact(&v);
