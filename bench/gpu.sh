@@ -6,6 +6,7 @@
 #      >= 20,000 steps/s)
 #   3. the per-stage profile at N = 10^6
 #   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
+#   5. the viewer's frames/s (under Xvfb, when it is installed)
 # Prints tables and writes CSV and text into $OUT (the device tool's folder) or, without it,
 # bench/results/gpu/. Takes a few minutes; nothing here installs packages (the GPU machine
 # has no network): it needs cmake, gcc, pkg-config, libjansson-dev and the OpenCL headers
@@ -52,4 +53,11 @@ echo "== 3. per-stage profile, all-active N = 10^6"
 echo "== 4. native CPU backend, all cores"
 "$root/bench/all-active.sh" --no-build --backends cpu --threads "$(nproc)" --sizes "100000:20 1000000:4" \
   --out "$out/all-active-cpu.csv"
+echo "== 5. viewer frames/s, one step per frame (under Xvfb GL is Mesa's: the copy path)"
+if command -v xvfb-run >/dev/null || [ -n "${DISPLAY:-}" ]; then
+  "$root/bench/fps.sh" --no-build --backends opencl --sizes "10000:600 100000:200 1000000:40" \
+    --out "$out/fps-gpu.csv" || echo "viewer benchmark failed"
+else
+  echo "no display and no xvfb-run: skipped"
+fi
 echo "results in $out"
