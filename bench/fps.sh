@@ -27,7 +27,7 @@ fi
 herd=$root/build/herd
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$root/build/pocl-cache}
 wrap=()
-[ -n "${DISPLAY:-}" ] || wrap=(xvfb-run -a -s "-screen 0 1400x900x24")
+[ -n "${DISPLAY:-}" ] || wrap=(xvfb-run -a -s "-screen 0 1400x900x24 -noreset")
 
 mkdir -p "$(dirname "$out")"
 echo "backend,n,frames,seconds,frames_per_s,path" >"$out"

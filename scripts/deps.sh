@@ -21,6 +21,7 @@ packages=(
   libgl1-mesa-dri   # Mesa's llvmpipe: OpenGL 4.5 without a GPU
   xvfb              # a virtual display: the viewer's tests run under xvfb-run
   xauth             # needed by xvfb-run
+  ffmpeg            # herd record: video encoding (H.264, VP9, GIF)
 )
 
 missing=()

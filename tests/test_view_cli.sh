@@ -20,7 +20,11 @@ check() {
   fi
 }
 differs() { ! cmp -s "$1" "$2"; }
-png_size() { python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]) if d[:8]==b"\x89PNG\r\n\x1a\n" else "not-png")' "$1"; }
+# WxH from a PNG's header (signature, then the IHDR chunk's big-endian width and height).
+png_size() {
+  [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo not-png; return; }
+  od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d\n", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'
+}
 
 run view --screenshot "$tmp/a.png" --size 320x200 --steps 10
 check "--screenshot exits 0" [ "$rc" -eq 0 ]

@@ -10,6 +10,10 @@ int cmd_run(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/* --size WxH: 0 and sets the size, or prints the error and returns EXIT_BAD_INPUT. */
+int parse_size(const char *text, int *width, int *height);
 
 /* --threads T: 0 and sets *out, or prints the error and returns EXIT_BAD_INPUT. */
 int parse_threads(const char *text, int *out);

@@ -17,6 +17,7 @@ static const char usage[] =
     "  view [SCENARIO]      show the flock in a window, steer the dog by hand (the default\n"
     "                       command where there is a display)\n"
     "  run [SCENARIO]       run a scenario headless and print a summary (the default elsewhere)\n"
+    "  record [SCENARIO]    render a run into a video (.mp4, .webm, .gif) through ffmpeg\n"
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
     "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
     "\n"
@@ -41,6 +42,16 @@ const char *option_value(int argc, char **argv, int *i) {
     return NULL;
   }
   return argv[++*i];
+}
+
+int parse_size(const char *text, int *width, int *height) {
+  int w, h;
+  char tail;
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
+    return cli_fail(EXIT_BAD_INPUT, "--size: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)",
+                    text);
+  *width = w, *height = h;
+  return 0;
 }
 
 static char *make_set(const char *path, const char *value) {
@@ -116,8 +127,11 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
 #ifdef HERD_WITH_GL
   if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
+  if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);
 #else
+  if (strcmp(cmd, "record") == 0) return cli_fail(1, "record: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
   if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
 #endif
-  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: view, run, scenario, devices; see herd --help)", cmd);
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: view, run, record, scenario, devices; see herd --help)",
+                  cmd);
 }

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "../render/render.h"
 #include "cli.h"
+#include "session.h"
 
 static const char view_usage[] =
     "usage: herd view [SCENARIO] [OPTIONS]\n"
@@ -28,12 +29,14 @@ static const char view_usage[] =
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
-    "F fit the view to the flock, M manual dog (follows the mouse), H help, Esc quit;\n"
+    "F fit the view to the flock, M manual dog (follows the mouse), V start/stop recording\n"
+    "the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
     "mouse wheel zooms about the cursor, dragging pans.\n";
 
 static const char key_help[] =
     "\nSpace pause/resume   .  one step   + / -  steps per frame\n"
     "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
+    "V start/stop recording to herd-DATE-TIME.mp4\n"
     "wheel zoom   drag pan   H hide help   Esc quit";
 
 typedef struct view_opts {
@@ -47,33 +50,19 @@ typedef struct view_opts {
 
 typedef struct viewer {
   view_opts *opts;
-  herd_scenario sc;
-  herd_backend_choice choice;
-  bool share;
-  char share_why[160];
-  herd_window *win;
-  herd_renderer *renderer;
-  herd_gl_share gl;
-  herd_sim *sim;
+  gl_session g;
   herd_camera cam;
   bool paused, step_once, manual, help, dragging;
   int steps_per_frame;
   double drag_x, drag_y;
   double fps, steps_per_s, meter_start;
+  herd_recorder *recorder; /* V: recording the window's view */
+  char recording[64];
+  int record_w, record_h;
   uint32_t meter_frames, meter_steps;
 } viewer;
 
 /* ---- Options ------------------------------------------------------------------------------ */
-
-static int parse_size(const char *text, view_opts *o) {
-  int w, h;
-  char tail;
-  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
-    return cli_fail(EXIT_BAD_INPUT, "--size: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)",
-                    text);
-  o->width = w, o->height = h;
-  return 0;
-}
 
 static int parse_view(int argc, char **argv, view_opts *o) {
   for (int i = 1; i < argc; ++i) {
@@ -92,7 +81,7 @@ static int parse_view(int argc, char **argv, view_opts *o) {
     } else if (strcmp(arg, "--device") == 0) {
       if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--size") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_size(v, o)) return EXIT_BAD_INPUT;
+      if (!(v = option_value(argc, argv, &i)) || parse_size(v, &o->width, &o->height)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--screenshot") == 0) {
       if (!(o->screenshot = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--no-share") == 0) {
@@ -116,41 +105,21 @@ static int parse_view(int argc, char **argv, view_opts *o) {
 
 /* ---- The simulation inside the viewer ---------------------------------------------------- */
 
-static int start_sim(viewer *v) {
-  herd_error err;
-  herd_sim_desc desc = {.scenario = &v->sc,
-                        .threads = v->opts->threads,
-                        .backend = v->choice.backend,
-                        .device = v->choice.device,
-                        .gl_share = v->share ? &v->gl : NULL};
-  if (herd_sim_create(&desc, &v->sim, &err) != HERD_OK)
-    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
-  return 0;
-}
-
 /* Steps the screenshot's --steps (the scenario's step limit), stopping early on success. */
 static int run_steps(viewer *v, uint32_t steps) {
   herd_error err;
-  while (herd_sim_step_index(v->sim) < steps && herd_sim_outcome(v->sim) == HERD_RUNNING)
-    if (herd_sim_step(v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+  while (herd_sim_step_index(v->g.sim) < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING)
+    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
   return 0;
 }
 
 static void hud_text(const viewer *v, char *out, size_t size) {
-  const herd_observation *o = herd_sim_observation(v->sim);
-  const char *mode = herd_sim_dog_count(v->sim) ? herd_dog_mode_name(herd_sim_dog(v->sim, 0)->mode) : "none";
-  const char *outcome = herd_sim_outcome(v->sim) == HERD_SUCCEEDED    ? "  HERDED"
-                        : herd_sim_outcome(v->sim) == HERD_STEP_LIMIT ? "  step limit"
-                                                                      : "";
-  char rates[80] = "";
+  char rates[80] = "", status[600];
   if (v->fps > 0) snprintf(rates, sizeof rates, "  %.0f steps/s  %.0f fps", v->steps_per_s, v->fps);
-  int w = snprintf(out, size,
-                   "step %u%s  N %u  delivered %u  dog %s%s%s\n"
-                   "%s (%s)  %s\nseed %llu  %d step%s/frame  ",
-                   herd_sim_step_index(v->sim), rates, o->count, o->delivered, mode, outcome,
-                   v->paused ? "  PAUSED" : "", herd_sim_backend(v->sim), herd_sim_device(v->sim), v->share_why,
-                   (unsigned long long)v->sc.seed, v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s");
-  if (w > 0 && (size_t)w < size) snprintf(out + w, size - (size_t)w, "%s", v->help ? key_help : "H help");
+  gl_session_status(&v->g, rates, status, sizeof status);
+  snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s", status, (unsigned long long)v->g.sc.seed,
+           v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
+           v->help ? key_help : "H help");
 }
 
 /* ---- Screenshot ---------------------------------------------------------------------------- */
@@ -162,18 +131,18 @@ static int screenshot(viewer *v) {
   int w = v->opts->width, h = v->opts->height;
   uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
   if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
-  herd_camera cam = herd_camera_for_sim(v->sim, w, h);
-  herd_status st = herd_renderer_update(v->renderer, v->sim, &err);
+  herd_camera cam = herd_camera_for_sim(v->g.sim, w, h);
+  herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   char hud[1024] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
-  if (st == HERD_OK) st = herd_renderer_snapshot(v->renderer, v->sim, &cam, w, h, hud, rgba, &err);
+  if (st == HERD_OK) st = herd_renderer_snapshot(v->g.renderer, v->g.sim, &cam, w, h, hud, rgba, &err);
   if (st == HERD_OK) st = herd_write_png(v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
   if (st != HERD_OK) return cli_fail(st == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   float origin[2];
   herd_camera_to_world(&cam, 0, 0, w, h, origin);
   printf("screenshot: %s, %d x %d pixels, step %u, %.4f m per pixel, pixel (0, 0) at world (%.3f, %.3f) m\n",
-         v->opts->screenshot, w, h, herd_sim_step_index(v->sim), cam.metres_per_px, origin[0], origin[1]);
+         v->opts->screenshot, w, h, herd_sim_step_index(v->g.sim), cam.metres_per_px, origin[0], origin[1]);
   return 0;
 }
 
@@ -181,20 +150,64 @@ static int screenshot(viewer *v) {
 
 static void fit(viewer *v) {
   int w, h;
-  glfwGetFramebufferSize(herd_window_glfw(v->win), &w, &h);
-  const herd_observation *o = herd_sim_observation(v->sim);
+  glfwGetFramebufferSize(herd_window_glfw(v->g.win), &w, &h);
+  const herd_observation *o = herd_sim_observation(v->g.sim);
   v->cam = herd_camera_fit(o->extent_min, o->extent_max, w, h);
 }
 
 static void restart(viewer *v) {
-  herd_sim_destroy(v->sim);
-  v->sim = NULL;
-  v->sc.seed += 1;
-  if (start_sim(v) != 0) {
-    glfwSetWindowShouldClose(herd_window_glfw(v->win), GLFW_TRUE);
+  herd_sim_destroy(v->g.sim);
+  v->g.sim = NULL;
+  v->g.sc.seed += 1;
+  if (gl_session_start_sim(&v->g) != 0) {
+    glfwSetWindowShouldClose(herd_window_glfw(v->g.win), GLFW_TRUE);
     return;
   }
-  printf("herd view: restarted with seed %llu\n", (unsigned long long)v->sc.seed);
+  printf("herd view: restarted with seed %llu\n", (unsigned long long)v->g.sc.seed);
+}
+
+/* V: starts recording the window's view to a new timestamped file, or stops it. */
+static void toggle_recording(viewer *v) {
+  herd_error err;
+  if (v->recorder) {
+    uint32_t frames = 0;
+    herd_status st = herd_recorder_close(v->recorder, &frames, &err);
+    v->recorder = NULL;
+    if (st != HERD_OK)
+      fprintf(stderr, "herd: recording failed: %s\n", err.message);
+    else
+      printf("herd view: recorded %u frames to %s\n", frames, v->recording);
+    return;
+  }
+  time_t now = time(NULL);
+  struct tm local;
+  localtime_r(&now, &local);
+  strftime(v->recording, sizeof v->recording, "herd-%Y%m%d-%H%M%S.mp4", &local);
+  int fw, fh;
+  glfwGetFramebufferSize(herd_window_glfw(v->g.win), &fw, &fh);
+  /* H.264 in yuv420p wants even sizes; the window may be odd. */
+  v->record_w = fw & ~1, v->record_h = fh & ~1;
+  herd_recorder_desc d = {.path = v->recording, .width = v->record_w, .height = v->record_h, .fps = 30};
+  if (herd_recorder_check(&d, &err) != HERD_OK || herd_recorder_open(&d, &v->recorder, &err) != HERD_OK) {
+    fprintf(stderr, "herd: cannot record: %s\n", err.message);
+    v->recorder = NULL;
+    return;
+  }
+  printf("herd view: recording to %s (press V again to stop)\n", v->recording);
+}
+
+/* The frame just drawn (the back buffer) into the recording. */
+static void capture_window(viewer *v) {
+  if (!v->recorder) return;
+  herd_error err;
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glReadBuffer(GL_BACK);
+  if (herd_recorder_capture(v->recorder, &err) != HERD_OK) {
+    fprintf(stderr, "herd: recording stopped: %s\n", err.message);
+    uint32_t frames;
+    herd_recorder_close(v->recorder, &frames, &err);
+    v->recorder = NULL;
+  }
 }
 
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
@@ -212,9 +225,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     case GLFW_KEY_R: restart(v); break;
     case GLFW_KEY_F: fit(v); break;
     case GLFW_KEY_H: v->help = !v->help; break;
+    case GLFW_KEY_V: toggle_recording(v); break;
     case GLFW_KEY_M:
       v->manual = !v->manual;
-      if (!v->manual) herd_sim_release_dog(v->sim, 0);
+      if (!v->manual) herd_sim_release_dog(v->g.sim, 0);
       break;
     default: break;
   }
@@ -253,7 +267,7 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
 
 /* The manual dog heads for the world point under the cursor. */
 static void steer_to_cursor(viewer *v) {
-  GLFWwindow *w = herd_window_glfw(v->win);
+  GLFWwindow *w = herd_window_glfw(v->g.win);
   double x, y;
   int fw, fh, ww, wh;
   glfwGetCursorPos(w, &x, &y);
@@ -261,7 +275,7 @@ static void steer_to_cursor(viewer *v) {
   glfwGetWindowSize(w, &ww, &wh);
   float world[2];
   herd_camera_to_world(&v->cam, x * (ww ? (double)fw / ww : 1.0), y * (wh ? (double)fh / wh : 1.0), fw, fh, world);
-  herd_sim_steer_dog(v->sim, 0, world[0], world[1]);
+  herd_sim_steer_dog(v->g.sim, 0, world[0], world[1]);
 }
 
 static int advance(viewer *v) {
@@ -269,11 +283,11 @@ static int advance(viewer *v) {
   bool go = !v->paused || v->step_once;
   int steps = v->step_once ? 1 : v->steps_per_frame;
   v->step_once = false;
-  if (!go || herd_sim_outcome(v->sim) != HERD_RUNNING) return 0;
-  if (v->share) glFinish(); /* OpenCL may take the shared buffers only once GL is done with them */
-  for (int k = 0; k < steps && herd_sim_outcome(v->sim) == HERD_RUNNING; ++k) {
+  if (!go || herd_sim_outcome(v->g.sim) != HERD_RUNNING) return 0;
+  if (v->g.share) glFinish(); /* OpenCL may take the shared buffers only once GL is done with them */
+  for (int k = 0; k < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING; ++k) {
     if (v->manual) steer_to_cursor(v);
-    if (herd_sim_step(v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     ++v->meter_steps;
   }
   return 0;
@@ -288,13 +302,13 @@ static void measure(viewer *v) {
   v->meter_frames = v->meter_steps = 0;
   v->meter_start = now;
   char title[160];
-  snprintf(title, sizeof title, "herd: step %u, %.0f fps, %.0f steps/s", herd_sim_step_index(v->sim), v->fps,
+  snprintf(title, sizeof title, "herd: step %u, %.0f fps, %.0f steps/s", herd_sim_step_index(v->g.sim), v->fps,
            v->steps_per_s);
-  glfwSetWindowTitle(herd_window_glfw(v->win), title);
+  glfwSetWindowTitle(herd_window_glfw(v->g.win), title);
 }
 
 static int interact(viewer *v) {
-  GLFWwindow *w = herd_window_glfw(v->win);
+  GLFWwindow *w = herd_window_glfw(v->g.win);
   glfwSetWindowUserPointer(w, v);
   glfwSetKeyCallback(w, on_key);
   glfwSetScrollCallback(w, on_scroll);
@@ -302,29 +316,31 @@ static int interact(viewer *v) {
   glfwSetCursorPosCallback(w, on_cursor);
   int fw, fh;
   glfwGetFramebufferSize(w, &fw, &fh);
-  v->cam = herd_camera_for_sim(v->sim, fw, fh);
+  v->cam = herd_camera_for_sim(v->g.sim, fw, fh);
   v->meter_start = glfwGetTime();
   herd_error err;
   char hud[1024];
   double start = glfwGetTime();
-  uint32_t first_step = herd_sim_step_index(v->sim);
+  uint32_t first_step = herd_sim_step_index(v->g.sim);
   for (long frame = 0; !glfwWindowShouldClose(w) && (v->opts->frames == 0 || frame < v->opts->frames); ++frame) {
     int status = advance(v);
     if (status) return status;
-    if (herd_renderer_update(v->renderer, v->sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    if (herd_renderer_update(v->g.renderer, v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     glfwGetFramebufferSize(w, &fw, &fh);
     hud_text(v, hud, sizeof hud);
-    herd_renderer_draw(v->renderer, v->sim, &v->cam, fw, fh, hud);
+    herd_renderer_draw(v->g.renderer, v->g.sim, &v->cam, fw, fh, hud);
+    capture_window(v);
     glfwSwapBuffers(w);
     glfwPollEvents();
     measure(v);
   }
+  if (v->recorder) toggle_recording(v); /* quitting finishes the video */
   if (v->opts->frames) {
     glFinish();
     double seconds = glfwGetTime() - start;
     printf("frames: %ld in %.3f s, %.1f frames/s, %.1f steps/s (%u sheep, %s)\n", v->opts->frames, seconds,
-           v->opts->frames / seconds, (herd_sim_step_index(v->sim) - first_step) / seconds, v->sc.sheep.count,
-           v->share_why);
+           v->opts->frames / seconds, (herd_sim_step_index(v->g.sim) - first_step) / seconds, v->g.sc.sheep.count,
+           v->g.share_why);
   }
   return 0;
 }
@@ -332,22 +348,18 @@ static int interact(viewer *v) {
 /* ---- The command ------------------------------------------------------------------------------ */
 
 static int open_view(viewer *v) {
-  herd_error err;
   view_opts *o = v->opts;
-  if (herd_choose_backend(o->backend, o->device, &v->choice, &err) != HERD_OK)
-    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
-  if (*v->choice.note) fprintf(stderr, "herd: %s\n", v->choice.note);
-  v->share = herd_share_decide(v->choice.backend, v->choice.extensions, o->no_share, v->share_why, sizeof v->share_why);
-  herd_window_desc wd = {.width = o->width, .height = o->height, .hidden = o->screenshot != NULL, .title = "herd"};
-  if (herd_window_open(&wd, &v->win, &err) != HERD_OK) return cli_fail(1, "view: %s", err.message);
-  if (herd_renderer_create(v->sc.sheep.count, &v->renderer, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
-  v->gl = herd_renderer_share(v->renderer, v->win);
-  int status = start_sim(v);
-  if (status) return status;
-  if (v->share && !herd_sim_shares_gl(v->sim)) snprintf(v->share_why, sizeof v->share_why, "copy: sharing refused");
-  if (!o->screenshot)
-    printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->sim), herd_sim_device(v->sim), v->share_why);
-  return 0;
+  gl_session_desc d = {.backend = o->backend,
+                       .device = o->device,
+                       .threads = o->threads,
+                       .width = o->width,
+                       .height = o->height,
+                       .no_share = o->no_share,
+                       .hidden = o->screenshot != NULL};
+  int status = gl_session_open(&v->g, &d);
+  if (status == 0 && !o->screenshot)
+    printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
+  return status;
 }
 
 int cmd_view(int argc, char **argv) {
@@ -356,20 +368,18 @@ int cmd_view(int argc, char **argv) {
   int status = parse_view(argc, argv, &o);
   herd_error err;
   if (status == -1 &&
-      herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.sc, &err) != HERD_OK)
+      herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   if (status == -1 && o.screenshot) {
     /* --steps counts the steps before the picture (none without it), not a step limit. */
-    o.screenshot_steps = o.steps_given ? v.sc.max_steps : 0;
-    v.sc.max_steps = 1000000000u;
+    o.screenshot_steps = o.steps_given ? v.g.sc.max_steps : 0;
+    v.g.sc.max_steps = 1000000000u;
   }
   if (status == -1) {
     status = open_view(&v);
     if (status == 0) status = o.screenshot ? screenshot(&v) : interact(&v);
   }
-  herd_sim_destroy(v.sim);
-  if (v.renderer) herd_renderer_destroy(v.renderer);
-  herd_window_close(v.win);
+  gl_session_close(&v.g);
   scenario_args_free(&o.scenario);
   return status == -1 ? 0 : status;
 }

@@ -76,6 +76,11 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
 /* Draws field, target, flock, dogs and `hud` text into the bound framebuffer. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
 
+/* Renders one frame into the renderer's offscreen w x h framebuffer and leaves it bound
+ * (for herd_recorder_capture). */
+herd_status herd_renderer_render_offscreen(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
+                                           const char *hud, herd_error *err);
+
 /* Renders one frame into an offscreen w x h framebuffer and reads it back as RGBA, top row
  * first, into `rgba` (w * h * 4 bytes). */
 herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
@@ -90,6 +95,33 @@ extern const herd_palette herd_colors;
 /* Body lengths in metres: sheep, dog. */
 #define HERD_SHEEP_BODY_M 1.6f
 #define HERD_DOG_BODY_M 4.0f
+
+/* ---- Video ------------------------------------------------------------------------------ */
+
+typedef struct herd_recorder herd_recorder;
+
+typedef struct herd_recorder_desc {
+  const char *path; /* .mp4 (H.264, yuv420p), .webm (VP9) or .gif (generated palette) */
+  int width, height;
+  int fps;    /* frames per second of the video; 0 = 30 */
+  bool force; /* replace an existing file */
+} herd_recorder_desc;
+
+/* Everything that can be checked before anything starts: the container, ffmpeg and its
+ * encoder, the output folder, an existing file. Creates nothing. */
+herd_status herd_recorder_check(const herd_recorder_desc *desc, herd_error *err);
+
+/* Starts ffmpeg reading raw frames from a pipe (needs a current GL context). */
+herd_status herd_recorder_open(const herd_recorder_desc *desc, herd_recorder **out, herd_error *err);
+
+/* Queues the bound read framebuffer's lower-left width x height pixels as the next frame.
+ * Reads back asynchronously through a ring of pixel buffer objects: the frame reaches ffmpeg
+ * a few captures later, or at close. */
+herd_status herd_recorder_capture(herd_recorder *rec, herd_error *err);
+
+/* Writes the frames in flight, closes ffmpeg's input and waits for it to finish the file.
+ * Frees the recorder whatever happens; *frames gets the frames written. */
+herd_status herd_recorder_close(herd_recorder *rec, uint32_t *frames, herd_error *err);
 
 /* ---- PNG ------------------------------------------------------------------------------ */
 

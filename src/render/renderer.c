@@ -311,7 +311,8 @@ static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
   if (quads <= 0) return;
   glUseProgram(r->hud_program);
   glUniform2f(glGetUniformLocation(r->hud_program, "screen"), (float)w, (float)h);
-  glUniform1f(glGetUniformLocation(r->hud_program, "scale"), HUD_SCALE);
+  /* Large text on large frames, small on small ones (a short GIF, say). */
+  glUniform1f(glGetUniformLocation(r->hud_program, "scale"), h >= 600 ? HUD_SCALE : 1.0f);
   glBindVertexArray(r->hud_vao);
   glBindBuffer(GL_ARRAY_BUFFER, r->hud_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 4 * 16, r->hud_vertices);
@@ -349,12 +350,19 @@ static herd_status ensure_fbo(herd_renderer *r, int w, int h, herd_error *err) {
   return HERD_OK;
 }
 
-herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
-                                   const char *hud, uint8_t *rgba, herd_error *err) {
+herd_status herd_renderer_render_offscreen(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
+                                           const char *hud, herd_error *err) {
   herd_status st = ensure_fbo(r, w, h, err);
   if (st != HERD_OK) return st;
   glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
   herd_renderer_draw(r, sim, cam, w, h, hud);
+  return HERD_OK;
+}
+
+herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
+                                   const char *hud, uint8_t *rgba, herd_error *err) {
+  herd_status st = herd_renderer_render_offscreen(r, sim, cam, w, h, hud, err);
+  if (st != HERD_OK) return st;
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);

@@ -32,7 +32,9 @@ bool herd_display_available(char *why, size_t why_size) {
     snprintf(why, why_size, "cannot open display %s: %s", display, glfw_last_error);
     return false;
   }
-  glfwTerminate();
+  /* GLFW stays initialised (herd_window_close ends it): closing the display connection here
+   * would let an X server with no other client reset itself, and a window opened a moment
+   * later would find no display. */
   return true;
 }
 

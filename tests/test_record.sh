@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# herd record as a user runs it (under a display: ctest wraps it in tests/with_xvfb.sh):
+# frame counts, size, codec and pixel format by ffprobe; changing frames; identical
+# framemd5 for the same seed; a SIGINT that still leaves a playable video; and every error
+# case with its message, leaving no file where none should be. Exit 77 (skipped) without a
+# display or ffmpeg.
+#   bash tests/test_record.sh PATH_TO_HERD
+set -u
+HERD=${1:?usage: bash tests/test_record.sh PATH_TO_HERD}
+[ -n "${DISPLAY:-}" ] || { echo "no display: skipped"; exit 77; }
+command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg: skipped"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-record.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0 rc=0
+run() { "$HERD" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+check() {
+  local name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else
+    failed=$((failed + 1))
+    echo "FAILED: $name (exit $rc)"
+    echo "  stdout: $(head -c 300 "$tmp/out")"
+    echo "  stderr: $(head -c 300 "$tmp/err")"
+  fi
+}
+probe() { # FILE FIELD: one stream field, frames counted by decoding
+  ffprobe -v error -count_frames -select_streams v:0 -show_entries "stream=$2" -of default=nw=1:nk=1 "$1"
+}
+md5s() { ffmpeg -v error -i "$1" -f framemd5 - | grep -v '^#'; }
+is() { [ "$1" = "$2" ]; }
+differs() { ! cmp -s "$1" "$2"; }
+has() { grep -qF -- "$1" "$2"; }
+absent() { [ ! -e "$1" ]; }
+
+# ---- A recording ----------------------------------------------------------------------------
+run record -o "$tmp/a.mp4" --steps 59 --size 320x240 --seed 3
+check "record exits 0" is "$rc" 0
+check "60 frames for steps 0..59" is "$(probe "$tmp/a.mp4" nb_read_frames)" 60
+check "width as asked" is "$(probe "$tmp/a.mp4" width)" 320
+check "height as asked" is "$(probe "$tmp/a.mp4" height)" 240
+check "H.264" is "$(probe "$tmp/a.mp4" codec_name)" h264
+check "yuv420p" is "$(probe "$tmp/a.mp4" pix_fmt)" yuv420p
+md5s "$tmp/a.mp4" >"$tmp/a.md5"
+check "the first and last frames differ" differs <(head -1 "$tmp/a.md5" | awk '{print $NF}') <(tail -1 "$tmp/a.md5" | awk '{print $NF}')
+
+run record -o "$tmp/b.mp4" --steps 59 --size 320x240 --seed 3
+md5s "$tmp/b.mp4" >"$tmp/b.md5"
+check "the same seed gives identical frames (framemd5)" cmp -s "$tmp/a.md5" "$tmp/b.md5"
+run record -o "$tmp/c.mp4" --steps 59 --size 320x240 --seed 4
+md5s "$tmp/c.mp4" >"$tmp/c.md5"
+check "another seed gives other frames" differs "$tmp/a.md5" "$tmp/c.md5"
+
+run record -o "$tmp/e.webm" --steps 20 --every 4 --size 160x120
+check "webm: VP9" is "$(probe "$tmp/e.webm" codec_name)" vp9
+check "--every 4 over 20 steps: 6 frames" is "$(probe "$tmp/e.webm" nb_read_frames)" 6
+run record -o "$tmp/g.gif" --steps 9 --size 160x120 --hud
+check "gif: GIF" is "$(probe "$tmp/g.gif" codec_name)" gif
+check "gif: 10 frames" is "$(probe "$tmp/g.gif" nb_read_frames)" 10
+
+# ---- Interrupted ----------------------------------------------------------------------------
+"$HERD" record -o "$tmp/i.mp4" --steps 1000000 --size 160x120 --set "target.position_m=[-1e6,-1e6]" \
+  >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 50); do [ -s "$tmp/i.mp4" ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+frames=$(sed -n 's/^wrote \([0-9]*\) frames.*/\1/p' "$tmp/out")
+check "SIGINT exits 130" is "$rc" 130
+check "SIGINT says how many frames" has "the video is complete with" "$tmp/err"
+check "the interrupted video plays, with that many frames" is "$(probe "$tmp/i.mp4" nb_read_frames)" "${frames:-none}"
+
+# ---- Errors, each before the simulation starts ------------------------------------------------
+run record -o "$tmp/a.mp4" --steps 5 --size 320x240
+check "an existing file is refused (exit 2)" is "$rc" 2
+check "... saying so" has "file exists" "$tmp/err"
+check "... and left as it was" cmp -s <(md5s "$tmp/a.mp4") "$tmp/a.md5"
+run record -o "$tmp/a.mp4" --steps 5 --size 320x240 --force
+check "--force replaces it" is "$rc" 0
+run record -o "$tmp/no/such/folder/x.mp4" --steps 5
+check "a missing folder is refused (exit 2)" eval 'is "$rc" 2 && has "does not exist" "$tmp/err"'
+run record -o "$tmp/x.avi" --steps 5
+check "an unknown video type is refused (exit 2)" eval 'is "$rc" 2 && has "allowed: .mp4, .webm, .gif" "$tmp/err" && absent "$tmp/x.avi"'
+run record -o "$tmp/odd.mp4" --size 321x240 --steps 5
+check "an odd size for H.264 is refused (exit 2)" eval 'is "$rc" 2 && has "even" "$tmp/err" && absent "$tmp/odd.mp4"'
+run record --steps 5
+check "-o is required (exit 2)" is "$rc" 2
+
+mkdir -p "$tmp/nobin"
+PATH="$tmp/nobin" run record -o "$tmp/n.mp4" --steps 5
+check "no ffmpeg: exit 1 naming the package" eval 'is "$rc" 1 && has "apt install ffmpeg" "$tmp/err" && absent "$tmp/n.mp4"'
+
+# A stand-in ffmpeg with no encoders at all, then one that dies after a few frames.
+mkdir -p "$tmp/fake"
+cat >"$tmp/fake/ffmpeg" <<'FAKE'
+#!/usr/bin/env bash
+if [ "${FAKE_MODE:-}" = "no-encoders" ]; then echo " V..... gif   GIF"; exit 0; fi
+case " $* " in *" -encoders "*) echo " V....D libx264   H.264"; exit 0 ;; esac
+out="${!#}"
+head -c 500000 >"$out"
+echo "av_interleaved_write_frame(): No space left on device" >&2
+exit 1
+FAKE
+chmod +x "$tmp/fake/ffmpeg"
+FAKE_MODE=no-encoders PATH="$tmp/fake:$PATH" run record -o "$tmp/m.mp4" --steps 5
+check "a missing encoder: exit 1 naming it" eval 'is "$rc" 1 && has "no libx264 encoder" "$tmp/err" && absent "$tmp/m.mp4"'
+PATH="$tmp/fake:$PATH" run record -o "$tmp/d.mp4" --steps 200 --size 320x240
+check "ffmpeg dying mid-run: nonzero exit" eval '[ "$rc" -ne 0 ]'
+check "... with ffmpeg's last message" has "No space left on device" "$tmp/err"
+check "... naming the partial file, left in place" eval 'has "$tmp/d.mp4" "$tmp/err" && [ -s "$tmp/d.mp4" ]'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
