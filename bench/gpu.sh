@@ -7,6 +7,7 @@
 #   3. the per-stage profile at N = 10^6
 #   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
 #   5. the viewer's frames/s (under Xvfb, when it is installed)
+#   6. herd bench (tables, plots, the scaling exponent) for the GPU and all CPU cores
 # Prints tables and writes CSV and text into $OUT (the device tool's folder) or, without it,
 # bench/results/gpu/. Takes a few minutes; nothing here installs packages (the GPU machine
 # has no network): it needs cmake, gcc, pkg-config, libjansson-dev and the OpenCL headers
@@ -53,6 +54,10 @@ echo "== 3. per-stage profile, all-active N = 10^6"
 echo "== 4. native CPU backend, all cores"
 "$root/bench/all-active.sh" --no-build --backends cpu --threads "$(nproc)" --sizes "100000:20 1000000:4" \
   --out "$out/all-active-cpu.csv"
+echo "== 6. herd bench: the CPU backend on all cores and the GPU, 10^3 to 10^6"
+"$herd" bench --backends "cpu,opencl:$device" --threads "$(nproc)" --budget 240 --out "$out/herd-bench" ||
+  echo "herd bench failed"
+
 echo "== 5. viewer frames/s, one step per frame (under Xvfb GL is Mesa's: the copy path)"
 if command -v xvfb-run >/dev/null || [ -n "${DISPLAY:-}" ]; then
   "$root/bench/fps.sh" --no-build --backends opencl --sizes "10000:600 100000:200 1000000:40" \

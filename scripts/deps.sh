@@ -22,6 +22,7 @@ packages=(
   xvfb              # a virtual display: the viewer's tests run under xvfb-run
   xauth             # needed by xvfb-run
   ffmpeg            # herd record: video encoding (H.264, VP9, GIF)
+  gnuplot-nox       # herd bench: the plots
 )
 
 missing=()

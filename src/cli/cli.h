@@ -9,6 +9,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 

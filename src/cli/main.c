@@ -20,6 +20,7 @@ static const char usage[] =
     "  record [SCENARIO]    render a run into a video (.mp4, .webm, .gif) through ffmpeg\n"
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
     "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
+    "  bench                time steps against flock size per backend; tables and plots\n"
     "\n"
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
@@ -125,6 +126,7 @@ int main(int argc, char **argv) {
   if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
   if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
+  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
 #ifdef HERD_WITH_GL
   if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);
@@ -132,6 +134,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "record") == 0) return cli_fail(1, "record: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
   if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
 #endif
-  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: view, run, record, scenario, devices; see herd --help)",
-                  cmd);
+  return cli_fail(EXIT_BAD_INPUT,
+                  "%s: unknown command (known: view, run, record, scenario, devices, bench; see herd --help)", cmd);
 }

@@ -1,0 +1,507 @@
+/* `herd bench`: time per step against flock size, per backend, device and thread count,
+ * with per-stage times, memory, a fitted scaling exponent, CSV, Markdown and gnuplot plots. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "herd/herd.h"
+
+#define MAX_CONFIGS 32
+#define MAX_SIZES 16
+#define MAX_REPEATS 50
+
+static const char bench_usage[] =
+    "usage: herd bench [OPTIONS]\n"
+    "\n"
+    "Times the simulation against flock size on each backend, device and thread count, and\n"
+    "writes results.csv, summary.md, machine.md and PNG plots (gnuplot) into --out.\n"
+    "\n"
+    "options:\n"
+    "  --backends LIST    cpu, opencl, opencl:DEVICE, comma-separated (default: cpu, plus opencl\n"
+    "                     when a device exists)\n"
+    "  --sizes LIST       flock sizes, e.g. 1e3,1e4,1e5 (default 1e3,3e3,1e4,3e4,5e4,1e5,3e5,1e6)\n"
+    "  --workload W       all-active (every sheep does the full update; default) or herding\n"
+    "                     (the default scenario, scaled to N at the same density)\n"
+    "  --steps S          steps per repeat (default: about 5e5 / N, at least 1)\n"
+    "  --repeat R         timed repeats per configuration (default 5), after 2 warm-up steps\n"
+    "  --threads LIST     CPU thread counts (default: 1 and all cores)\n"
+    "  --budget SECONDS   stop adding larger sizes when the next would pass this (default 540)\n"
+    "  --out DIR          where to write (default bench-out; files in it are replaced)\n";
+
+typedef struct bench_config {
+  char backend[16], device[64], label[96];
+  int threads;
+} bench_config;
+
+typedef struct bench_opts {
+  char command[600]; /* as typed, for the report */
+  bench_config configs[MAX_CONFIGS];
+  int config_count;
+  double sizes[MAX_SIZES];
+  int size_count;
+  bool all_active;
+  long steps, repeat;
+  double budget_s;
+  const char *out;
+} bench_opts;
+
+typedef struct bench_row {
+  const bench_config *config;
+  uint32_t n, steps;
+  double seconds[MAX_REPEATS];
+  int repeats;
+  double median, min, max;
+  double stage_ms[HERD_STAGE_COUNT]; /* per step, over the timed repeats */
+  double peak_mib, device_mib;
+} bench_row;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* ---- Options ---------------------------------------------------------------------------- */
+
+static int parse_list(const char *option, const char *text, double *out, int max, int *count, double lo, double hi) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", text);
+  *count = 0;
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *end;
+    double v = strtod(tok, &end);
+    if (end == tok || *end || !(v >= lo && v <= hi) || v != floor(v) || *count == max)
+      return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: up to %d integers from %g to %g)", option,
+                      tok, max, lo, hi);
+    out[(*count)++] = v;
+  }
+  return *count ? 0 : cli_fail(EXIT_BAD_INPUT, "%s: empty list", option);
+}
+
+static void add_config(bench_opts *o, const char *backend, const char *device, int threads) {
+  if (o->config_count == MAX_CONFIGS) return;
+  bench_config *c = &o->configs[o->config_count++];
+  snprintf(c->backend, sizeof c->backend, "%s", backend);
+  snprintf(c->device, sizeof c->device, "%s", device ? device : "");
+  c->threads = threads;
+}
+
+/* Expands --backends and --threads into configurations. */
+static int make_configs(bench_opts *o, const char *backends, const char *threads) {
+  double t[8];
+  int nt = 0;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (threads) {
+    if (parse_list("--threads", threads, t, 8, &nt, 1, 1024)) return EXIT_BAD_INPUT;
+  } else {
+    t[nt++] = 1;
+    if (cores > 1) t[nt++] = (double)cores;
+  }
+  herd_device_info info[4];
+  int devices = 0;
+  herd_error err;
+  bool have_cl = herd_devices(info, 4, &devices, &err) == HERD_OK && devices > 0;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", backends ? backends : (have_cl ? "cpu,opencl" : "cpu"));
+  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (strcmp(tok, "cpu") == 0) {
+      for (int k = 0; k < nt; ++k) add_config(o, "cpu", NULL, (int)t[k]);
+    } else if (strncmp(tok, "opencl", 6) == 0 && (tok[6] == '\0' || tok[6] == ':')) {
+      add_config(o, "opencl", tok[6] ? tok + 7 : NULL, 0);
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "--backends: \"%s\" is not a backend (allowed: cpu, opencl, opencl:DEVICE)", tok);
+    }
+  }
+  return 0;
+}
+
+static int parse_bench(int argc, char **argv, bench_opts *o) {
+  const char *backends = NULL, *threads = NULL, *v;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    int count;
+    double one[1];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      fputs(bench_usage, stdout);
+      return 0;
+    } else if (strcmp(arg, "--backends") == 0) {
+      if (!(backends = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--threads") == 0) {
+      if (!(threads = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--sizes") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_list("--sizes", v, o->sizes, MAX_SIZES, &o->size_count, 2, 1e8))
+        return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--workload") == 0) {
+      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+      if (strcmp(v, "all-active") != 0 && strcmp(v, "herding") != 0)
+        return cli_fail(EXIT_BAD_INPUT, "--workload: \"%s\" is not a workload (allowed: all-active, herding)", v);
+      o->all_active = strcmp(v, "all-active") == 0;
+    } else if (strcmp(arg, "--steps") == 0 || strcmp(arg, "--repeat") == 0) {
+      bool steps = strcmp(arg, "--steps") == 0;
+      if (!(v = option_value(argc, argv, &i)) || parse_list(arg, v, one, 1, &count, 1, steps ? 1e6 : MAX_REPEATS))
+        return EXIT_BAD_INPUT;
+      *(steps ? &o->steps : &o->repeat) = (long)one[0];
+    } else if (strcmp(arg, "--budget") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_list("--budget", v, one, 1, &count, 1, 86400))
+        return EXIT_BAD_INPUT;
+      o->budget_s = one[0];
+    } else if (strcmp(arg, "--out") == 0) {
+      if (!(o->out = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "bench: unknown option %s (see herd bench --help)", arg);
+    }
+  }
+  return make_configs(o, backends, threads) ? EXIT_BAD_INPUT : -1;
+}
+
+/* ---- Measuring -------------------------------------------------------------------------- */
+
+/* The workload's scenario for N sheep: the same density at every N. */
+static int workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
+  char count[48], field[48], neighbours[48];
+  snprintf(count, sizeof count, "sheep.count=%u", n);
+  /* all-active: one sheep per 4 m^2 in the spawn square (a third of the field); herding:
+   * the default scenario's density, 100 sheep in 50 m x 50 m. */
+  snprintf(field, sizeof field, "field.size_m=%.3f", o->all_active ? 3.0 * sqrt(4.0 * n) : 150.0 * sqrt(n / 100.0));
+  snprintf(neighbours, sizeof neighbours, "sheep.neighbours=%u", n > 50 ? 50u : n - 1);
+  const char *sets[] = {count, field, neighbours, "sheep.dog_radius_m=1e9", "target.position_m=[-1e7,-1e7]"};
+  herd_error err;
+  if (herd_scenario_load(NULL, sets, o->all_active ? 5 : 3, sc, &err) != HERD_OK)
+    return cli_fail(1, "bench workload: %s", err.message);
+  sc->max_steps = 1000000000u; /* the bench decides how long to run */
+  return 0;
+}
+
+/* Resets the process's peak resident set (Linux: "5" into clear_refs), so each
+ * configuration reports its own peak. */
+static void reset_peak_memory(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (f) fputs("5", f), fclose(f);
+}
+
+static double peak_memory_mib(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  double kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "VmHWM:", 6) == 0) kib = strtod(line + 6, NULL);
+  if (f) fclose(f);
+  return kib / 1024.0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *row) {
+  herd_scenario sc;
+  if (workload(o, n, &sc)) return 1;
+  reset_peak_memory();
+  herd_sim *sim;
+  herd_error err;
+  herd_sim_desc desc = {.scenario = &sc,
+                        .threads = c->threads,
+                        .backend = c->backend,
+                        .device = *c->device ? c->device : NULL,
+                        .profile = true};
+  if (herd_sim_create(&desc, &sim, &err) != HERD_OK) return cli_fail(1, "%s: %s", c->label, err.message);
+  memset(row, 0, sizeof *row);
+  row->config = c;
+  row->n = n;
+  row->steps = (uint32_t)(o->steps ? o->steps : fmax(1.0, round(5e5 / n)));
+  herd_profile before, after;
+  int status = 0;
+  for (int w = 0; w < 2 && !status; ++w) status = herd_sim_step(sim, &err) != HERD_OK;
+  status = status || herd_sim_profile(sim, &before, &err) != HERD_OK;
+  for (int r = 0; r < o->repeat && !status; ++r) {
+    double t0 = now_s();
+    for (uint32_t s = 0; s < row->steps && !status; ++s) status = herd_sim_step(sim, &err) != HERD_OK;
+    row->seconds[row->repeats++] = (now_s() - t0) / row->steps;
+  }
+  status = status || herd_sim_profile(sim, &after, &err) != HERD_OK;
+  if (status) {
+    herd_sim_destroy(sim);
+    return cli_fail(1, "%s, N = %u: %s", c->label, n, err.message);
+  }
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k)
+    row->stage_ms[k] = 1e3 * (after.seconds[k] - before.seconds[k]) / ((double)row->steps * row->repeats);
+  double sorted[MAX_REPEATS];
+  memcpy(sorted, row->seconds, row->repeats * sizeof *sorted);
+  qsort(sorted, row->repeats, sizeof *sorted, cmp_double);
+  row->min = sorted[0], row->max = sorted[row->repeats - 1];
+  row->median =
+      row->repeats % 2 ? sorted[row->repeats / 2] : 0.5 * (sorted[row->repeats / 2 - 1] + sorted[row->repeats / 2]);
+  row->device_mib = herd_sim_memory_bytes(sim) / 1048576.0;
+  row->peak_mib = peak_memory_mib();
+  if (strcmp(c->backend, "opencl") == 0) snprintf(c->label, sizeof c->label, "opencl (%s)", herd_sim_device(sim));
+  herd_sim_destroy(sim);
+  return 0;
+}
+
+/* ---- Writing ---------------------------------------------------------------------------- */
+
+static FILE *open_out(const bench_opts *o, const char *name) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s", o->out, name);
+  FILE *f = fopen(path, "w");
+  if (!f) cli_fail(1, "%s: cannot write: %s", path, strerror(errno));
+  return f;
+}
+
+static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
+  FILE *f = open_out(o, "results.csv");
+  if (!f) return 1;
+  fprintf(f, "backend,device,threads,n,repeat,steps,seconds_per_step,agent_steps_per_second");
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k) fprintf(f, ",%s_ms_per_step", herd_stage_name((herd_stage)k));
+  fprintf(f, ",peak_host_mib,device_mib\n");
+  for (int i = 0; i < count; ++i) {
+    const bench_row *r = &rows[i];
+    /* The label without commas, so that plain comma-splitting tools read the file right. */
+    char label[96];
+    snprintf(label, sizeof label, "%s", r->config->label);
+    for (char *c = label; *c; ++c)
+      if (*c == ',') *c = ';';
+    for (int k = 0; k < r->repeats; ++k) {
+      fprintf(f, "%s,%s,%d,%u,%d,%u,%.6e,%.6e", r->config->backend, label, r->config->threads, r->n, k + 1, r->steps,
+              r->seconds[k], r->n / r->seconds[k]);
+      for (int s = 0; s < HERD_STAGE_COUNT; ++s) fprintf(f, ",%.4f", r->stage_ms[s]);
+      fprintf(f, ",%.1f,%.1f\n", r->peak_mib, r->device_mib);
+    }
+  }
+  return fclose(f) != 0;
+}
+
+/* Least-squares slope of log(time) on log(N) over one configuration's rows. */
+static double fit_alpha(const bench_row *rows, int count, const bench_config *c, double *lo, double *hi) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int m = 0;
+  *lo = INFINITY, *hi = 0;
+  for (int i = 0; i < count; ++i) {
+    if (rows[i].config != c) continue;
+    double x = log((double)rows[i].n), y = log(rows[i].median);
+    sx += x, sy += y, sxx += x * x, sxy += x * y, ++m;
+    *lo = fmin(*lo, rows[i].n), *hi = fmax(*hi, rows[i].n);
+  }
+  return m >= 2 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : NAN;
+}
+
+static int write_summary(const bench_opts *o, const bench_row *rows, int count, const char *dropped) {
+  FILE *f = open_out(o, "summary.md");
+  if (!f) return 1;
+  time_t now = time(NULL);
+  char when[64];
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  fprintf(f, "# herd bench\n\n`%s`, %s. No number here is edited by hand.\n\n", o->command, when);
+  fprintf(f,
+          "Workload: **%s**, %s. n = 50 nearest neighbours, r_a = 2 m, r_s = %s; %ld timed "
+          "repeats after 2 warm-up steps; time per step is the median of the repeats. The same model source and "
+          "seeds run on every backend; the test suite checks that the backends agree in distribution "
+          "(tests/test_opencl.c).\n\n",
+          o->all_active ? "all-active" : "herding",
+          o->all_active ? "every sheep does the full update every step, one sheep per 4 m²"
+                        : "the default scenario scaled to N at 100 sheep per 2500 m²",
+          o->all_active ? "10⁹ m" : "65 m", o->repeat);
+  fprintf(
+      f,
+      "| configuration | N | steps | ms/step (median) | min–max | agent-steps/s | peak host MiB | agent+grid MiB |\n");
+  fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int i = 0; i < count; ++i) {
+    const bench_row *r = &rows[i];
+    fprintf(f, "| %s | %u | %u | %.3f | %.3f–%.3f | %.3g | %.1f | %.1f |\n", r->config->label, r->n, r->steps,
+            1e3 * r->median, 1e3 * r->min, 1e3 * r->max, r->n / r->median, r->peak_mib, r->device_mib);
+  }
+  fprintf(f, "\n## Scaling exponent α (time per step ∝ N^α)\n\n");
+  for (int c = 0; c < o->config_count; ++c) {
+    double lo, hi, a = fit_alpha(rows, count, &o->configs[c], &lo, &hi);
+    if (!isnan(a)) fprintf(f, "- %s: α = %.3f over N = %.0f to %.0f\n", o->configs[c].label, a, lo, hi);
+  }
+  if (*dropped) fprintf(f, "\n%s\n", dropped);
+  fprintf(f,
+          "\nThe CPU backend runs flocks under 2048 sheep on one thread whatever --threads says (a parallel "
+          "region costs more than the work there).\n");
+  fprintf(f, "\nPlots: time_per_step.png, stages.png, speedup.png. Machine: machine.md.\n");
+  return fclose(f) != 0;
+}
+
+static void read_first_line(const char *path, const char *key, char *out, size_t size) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  out[0] = '\0';
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, key, strlen(key)) != 0) continue;
+    char *v = strchr(line, key[strlen(key) - 1] == '=' ? '=' : ':');
+    v = v ? v + 1 : line;
+    while (*v == ' ' || *v == '\t' || *v == '"') ++v;
+    snprintf(out, size, "%.*s", (int)(size - 1), v);
+    out[strcspn(out, "\"\n")] = '\0';
+    break;
+  }
+  if (f) fclose(f);
+}
+
+static int write_machine(const bench_opts *o) {
+  FILE *f = open_out(o, "machine.md");
+  if (!f) return 1;
+  char cpu[256], mem[64], os[128];
+  read_first_line("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+  read_first_line("/proc/meminfo", "MemTotal:", mem, sizeof mem);
+  read_first_line("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
+  struct utsname u;
+  uname(&u);
+  fprintf(f, "# Machine\n\n- CPU: %s\n- cores online: %ld\n- memory: %s\n- OS: %s (kernel %s %s)\n- compiler: %s\n",
+          cpu, sysconf(_SC_NPROCESSORS_ONLN), mem, os, u.release, u.machine,
+#ifdef __VERSION__
+          "GCC-compatible " __VERSION__
+#else
+          "unknown"
+#endif
+  );
+  herd_device_info info[16];
+  int count = 0;
+  herd_error err;
+  if (herd_devices(info, 16, &count, &err) != HERD_OK) fprintf(f, "- OpenCL: %s\n", err.message);
+  for (int k = 0; k < count; ++k)
+    fprintf(f, "- OpenCL device %d: %s (%s, %s), %u compute units, %.1f GiB, %s, driver %s\n", k, info[k].name,
+            info[k].type, info[k].platform, info[k].compute_units, info[k].global_mem_bytes / 1073741824.0,
+            info[k].opencl_c_version, info[k].driver_version);
+  return fclose(f) != 0;
+}
+
+/* ---- Plots ------------------------------------------------------------------------------ */
+
+static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
+  FILE *gp = open_out(o, "plots.gp");
+  if (!gp) return 1;
+  fprintf(gp, "set terminal pngcairo size 900,600 noenhanced\nset grid\nset key left top\n");
+  /* Time per step, log-log, a line per configuration. */
+  fprintf(gp,
+          "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'sheep N'\n"
+          "set ylabel 'time per step (ms), median'\nset title 'herd bench: time per step'\nplot ");
+  for (int c = 0; c < o->config_count; ++c)
+    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", o->configs[c].label);
+  fprintf(gp, "\n");
+  for (int c = 0; c < o->config_count; ++c) {
+    for (int i = 0; i < count; ++i)
+      if (rows[i].config == &o->configs[c]) fprintf(gp, "%u %.6g\n", rows[i].n, 1e3 * rows[i].median);
+    fprintf(gp, "e\n");
+  }
+  /* Speed-up over the 1-thread CPU backend at each N. */
+  const bench_config *base = NULL;
+  for (int c = 0; c < o->config_count && !base; ++c)
+    if (strcmp(o->configs[c].backend, "cpu") == 0 && o->configs[c].threads == 1) base = &o->configs[c];
+  fprintf(gp,
+          "set output 'speedup.png'\nunset logscale y\nset ylabel 'speed-up over the CPU backend, 1 thread'\n"
+          "set title 'herd bench: speed-up'\nplot ");
+  for (int c = 0; c < o->config_count; ++c)
+    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", o->configs[c].label);
+  fprintf(gp, "\n");
+  for (int c = 0; c < o->config_count; ++c) {
+    for (int i = 0; i < count && base; ++i) {
+      if (rows[i].config != &o->configs[c]) continue;
+      for (int j = 0; j < count; ++j)
+        if (rows[j].config == base && rows[j].n == rows[i].n)
+          fprintf(gp, "%u %.6g\n", rows[i].n, rows[j].median / rows[i].median);
+    }
+    fprintf(gp, "e\n");
+  }
+  /* Stacked stages at each configuration's largest N. */
+  fprintf(gp,
+          "set output 'stages.png'\nunset logscale\nset style data histograms\nset style histogram rowstacked\n"
+          "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -20\nset key outside right\n"
+          "set ylabel 'ms per step'\nset xlabel ''\nset title 'herd bench: time per stage at the largest N'\nplot ");
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k)
+    fprintf(gp, "%s'-' using 2:xtic(1) title '%s'", k ? ", " : "", herd_stage_name((herd_stage)k));
+  fprintf(gp, "\n");
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k) {
+    for (int c = 0; c < o->config_count; ++c) {
+      const bench_row *last = NULL;
+      for (int i = 0; i < count; ++i)
+        if (rows[i].config == &o->configs[c]) last = &rows[i];
+      if (!last) continue;
+      if (strcmp(o->configs[c].backend, "cpu") == 0)
+        fprintf(gp, "\"cpu %dt, N=%u\" %.6g\n", o->configs[c].threads, last->n, last->stage_ms[k]);
+      else
+        fprintf(gp, "\"opencl, N=%u\" %.6g\n", last->n, last->stage_ms[k]);
+    }
+    fprintf(gp, "e\n");
+  }
+  if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->out);
+  char cmd[700];
+  snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", o->out);
+  int rc = system(cmd);
+  if (rc != 0)
+    return cli_fail(1, "gnuplot failed (is gnuplot installed? apt install gnuplot-nox); see %s/gnuplot.log", o->out);
+  snprintf(cmd, sizeof cmd, "%s/gnuplot.log", o->out);
+  remove(cmd); /* only kept to explain a failure */
+  return 0;
+}
+
+/* ---- The command -------------------------------------------------------------------------- */
+
+int cmd_bench(int argc, char **argv) {
+  static bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.all_active = true, o.repeat = 5, o.budget_s = 540, o.out = "bench-out";
+  static const double default_sizes[] = {1e3, 3e3, 1e4, 3e4, 5e4, 1e5, 3e5, 1e6};
+  memcpy(o.sizes, default_sizes, sizeof default_sizes);
+  o.size_count = 8;
+  int status = parse_bench(argc, argv, &o);
+  if (status != -1) return status;
+  size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd bench");
+  for (int i = 1; i < argc && typed < sizeof o.command; ++i)
+    typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
+  if (mkdir(o.out, 0755) != 0 && errno != EEXIST)
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: %s", o.out, strerror(errno));
+  static bench_row rows[MAX_CONFIGS * MAX_SIZES];
+  int count = 0;
+  char dropped[1200] = "";
+  double start = now_s();
+  printf("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
+  for (int c = 0; c < o.config_count; ++c) {
+    bench_config *cfg = &o.configs[c];
+    if (strcmp(cfg->backend, "cpu") == 0)
+      snprintf(cfg->label, sizeof cfg->label, "cpu, %d thread%s", cfg->threads, cfg->threads == 1 ? "" : "s");
+    else
+      snprintf(cfg->label, sizeof cfg->label, "opencl");
+    double per_agent_step = 0; /* seconds, from this configuration's last size */
+    for (int s = 0; s < o.size_count; ++s) {
+      uint32_t n = (uint32_t)o.sizes[s];
+      double steps = o.steps ? (double)o.steps : fmax(1.0, round(5e5 / n));
+      double estimate = per_agent_step * n * (steps * o.repeat + 2) * 1.3;
+      if (per_agent_step > 0 && now_s() - start + estimate > o.budget_s) {
+        size_t used = strlen(dropped);
+        snprintf(dropped + used, sizeof dropped - used,
+                 "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "", o.budget_s,
+                 cfg->label, n, estimate);
+        printf("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o.budget_s);
+        break;
+      }
+      if (measure(&o, cfg, n, &rows[count])) return 1;
+      bench_row *r = &rows[count++];
+      per_agent_step = r->median / n;
+      printf("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
+             r->peak_mib);
+      fflush(stdout);
+    }
+  }
+  for (int c = 0; c < o.config_count; ++c) {
+    double lo, hi, a = fit_alpha(rows, count, &o.configs[c], &lo, &hi);
+    if (!isnan(a)) printf("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
+  }
+  if (*dropped) printf("%s\n", dropped);
+  if (write_csv(&o, rows, count) || write_summary(&o, rows, count, dropped) || write_machine(&o) ||
+      write_plots(&o, rows, count))
+    return 1;
+  printf("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
+         o.out, now_s() - start);
+  return 0;
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# A tiny herd bench as a smoke test: every output file is produced and well formed.
+#   bash tests/test_bench.sh PATH_TO_HERD     (exit 77, skipped, without gnuplot)
+set -u
+HERD=${1:?usage: bash tests/test_bench.sh PATH_TO_HERD}
+command -v gnuplot >/dev/null || { echo "no gnuplot: skipped"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-bench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+check() {
+  local name=$1
+  shift
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+}
+is_png() { [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+"$HERD" bench --backends cpu --threads 1,2 --sizes 300,600,1200 --steps 2 --repeat 2 --out "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "herd bench exits 0" [ "$rc" -eq 0 ]
+for f in results.csv summary.md machine.md time_per_step.png stages.png speedup.png; do
+  check "$f is written" [ -s "$tmp/out/$f" ]
+done
+for f in time_per_step.png stages.png speedup.png; do check "$f is a PNG" is_png "$tmp/out/$f"; done
+csv=$tmp/out/results.csv
+check "results.csv names its units" grep -q "seconds_per_step,agent_steps_per_second" "$csv"
+# 2 thread counts x 3 sizes x 2 repeats
+check "results.csv has a row per configuration and repeat" [ "$(tail -n +2 "$csv" | wc -l)" -eq 12 ]
+check "every time is a positive number" awk -F, 'NR > 1 && !($7 + 0 > 0) { bad = 1 } END { exit bad }' "$csv"
+check "agent-steps/s is N / time" awk -F, 'NR > 1 { r = $4 / $7 / $8; if (r < 0.999 || r > 1.001) bad = 1 } END { exit bad }' "$csv"
+check "summary.md has the table" grep -q "| cpu, 1 thread | 300 |" "$tmp/out/summary.md"
+check "summary.md gives alpha" grep -qE "α = [0-9.]+ over N = 300 to 1200" "$tmp/out/summary.md"
+check "stdout prints alpha" grep -qE "^alpha = [0-9.]+ for cpu, 2 threads" "$tmp/stdout"
+check "machine.md names the CPU and memory" eval 'grep -q "^- CPU: " "$tmp/out/machine.md" && grep -q "^- memory: " "$tmp/out/machine.md"'
+
+"$HERD" bench --backends cpu --threads 1 --sizes 300,100000 --steps 20 --repeat 2 --budget 1 --out "$tmp/budget" >"$tmp/stdout" 2>&1
+check "a size past the budget is dropped, saying so" eval 'grep -q "dropped" "$tmp/stdout" && grep -q "Dropped for the 1 s budget" "$tmp/budget/summary.md"'
+
+"$HERD" bench --backends gpu --out "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "an unknown backend exits 2" [ "$rc" -eq 2 ]
+"$HERD" bench --sizes 1e3,abc --out "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "a bad size exits 2 naming it" eval '[ "$rc" -eq 2 ] && grep -q "abc" "$tmp/stderr"'
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
