@@ -24,12 +24,7 @@ while [ $# -gt 0 ]; do
     *) echo "all-active.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-if [ "$build" = 1 ]; then
-  "$root/scripts/deps.sh"
-  "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
-fi
-herd=$root/build/herd
-export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$root/build/pocl-cache}
+source "$root/bench/lib.sh"
 
 mkdir -p "$(dirname "$out")"
 echo "backend,device,threads,n,steps,wall_s,ms_per_step,steps_per_s,agent_steps_per_s,peak_mib,peak_bytes_per_sheep,array_bytes_per_sheep" >"$out"

@@ -20,14 +20,7 @@ while [ $# -gt 0 ]; do
     *) echo "fps.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-if [ "$build" = 1 ]; then
-  "$root/scripts/deps.sh"
-  "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
-fi
-herd=$root/build/herd
-export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$root/build/pocl-cache}
-wrap=()
-[ -n "${DISPLAY:-}" ] || wrap=(xvfb-run -a -s "-screen 0 1400x900x24 -noreset")
+source "$root/bench/lib.sh"
 
 mkdir -p "$(dirname "$out")"
 echo "backend,n,frames,seconds,frames_per_s,path" >"$out"

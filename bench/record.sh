@@ -16,13 +16,7 @@ while [ $# -gt 0 ]; do
     *) echo "record.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-if [ "$build" = 1 ]; then
-  "$root/scripts/deps.sh"
-  "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release
-fi
-herd=$root/build/herd
-wrap=()
-[ -n "${DISPLAY:-}" ] || wrap=(xvfb-run -a -s "-screen 0 1400x900x24 -noreset")
+source "$root/bench/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 field=$(awk 'BEGIN { printf "%.3f", 3 * sqrt(4 * 10000) }')

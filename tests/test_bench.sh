@@ -4,15 +4,7 @@
 set -u
 HERD=${1:?usage: bash tests/test_bench.sh PATH_TO_HERD}
 command -v gnuplot >/dev/null || { echo "no gnuplot: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-bench.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
-}
-is_png() { [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+source "$(dirname "$0")/check.sh"
 
 "$HERD" bench --backends cpu --threads 1,2 --sizes 300,600,1200 --steps 2 --repeat 2 --out "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
@@ -41,5 +33,4 @@ check "an unknown backend exits 2" [ "$rc" -eq 2 ]
 "$HERD" bench --sizes 1e3,abc --out "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 check "a bad size exits 2 naming it" eval '[ "$rc" -eq 2 ] && grep -q "abc" "$tmp/stderr"'
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

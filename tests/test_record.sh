@@ -9,28 +9,11 @@ set -u
 HERD=${1:?usage: bash tests/test_record.sh PATH_TO_HERD}
 [ -n "${DISPLAY:-}" ] || { echo "no display: skipped"; exit 77; }
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-record.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0 rc=0
-run() { "$HERD" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else
-    failed=$((failed + 1))
-    echo "FAILED: $name (exit $rc)"
-    echo "  stdout: $(head -c 300 "$tmp/out")"
-    echo "  stderr: $(head -c 300 "$tmp/err")"
-  fi
-}
+source "$(dirname "$0")/check.sh"
 probe() { # FILE FIELD: one stream field, frames counted by decoding
   ffprobe -v error -count_frames -select_streams v:0 -show_entries "stream=$2" -of default=nw=1:nk=1 "$1"
 }
 md5s() { ffmpeg -v error -i "$1" -f framemd5 - | grep -v '^#'; }
-is() { [ "$1" = "$2" ]; }
-differs() { ! cmp -s "$1" "$2"; }
-has() { grep -qF -- "$1" "$2"; }
-absent() { [ ! -e "$1" ]; }
 
 # ---- A recording ----------------------------------------------------------------------------
 run record -o "$tmp/a.mp4" --steps 59 --size 320x240 --seed 3
@@ -110,5 +93,4 @@ check "ffmpeg dying mid-run: nonzero exit" eval '[ "$rc" -ne 0 ]'
 check "... with ffmpeg's last message" has "No space left on device" "$tmp/err"
 check "... naming the partial file, left in place" eval 'has "$tmp/d.mp4" "$tmp/err" && [ -s "$tmp/d.mp4" ]'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,28 +1,14 @@
 #!/usr/bin/env bash
 # herd view as a user runs it, under a (virtual) display: --screenshot writes a PNG of the
 # size asked, never replaces a file without --force, and option errors exit 2.
-#   bash tests/test_view_cli.sh PATH_TO_HERD   (ctest runs it under xvfb-run)
+#   bash tests/test_view_cli.sh PATH_TO_HERD   (ctest runs it on a private Xvfb: tests/with_xvfb.sh)
 set -u
 HERD=${1:?usage: bash tests/test_view_cli.sh PATH_TO_HERD}
 [ -n "${DISPLAY:-}" ] || { echo "no display: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-view.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0 rc=0
-run() { "$HERD" "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-check() {
-  local name=$1
-  shift
-  if "$@"; then passed=$((passed + 1)); else
-    failed=$((failed + 1))
-    echo "FAILED: $name (exit $rc)"
-    echo "  stdout: $(head -c 300 "$tmp/out")"
-    echo "  stderr: $(head -c 300 "$tmp/err")"
-  fi
-}
-differs() { ! cmp -s "$1" "$2"; }
+source "$(dirname "$0")/check.sh"
 # WxH from a PNG's header (signature, then the IHDR chunk's big-endian width and height).
 png_size() {
-  [ "$(od -An -tx1 -N8 "$1" 2>/dev/null | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo not-png; return; }
+  is_png "$1" || { echo not-png; return; }
   od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d\n", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'
 }
 
@@ -45,5 +31,4 @@ run view --screenshot "$tmp/no/such/dir/d.png"
 check "an unwritable --screenshot exits 2" [ "$rc" -eq 2 ]
 run view --bogus
 check "an unknown view option exits 2" [ "$rc" -eq 2 ]
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

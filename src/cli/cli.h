@@ -34,6 +34,16 @@ typedef struct scenario_args {
 } scenario_args;
 
 bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *status);
+
+/* Backend options shared by commands: --backend B, --device D, --threads T, and (where the
+ * command draws) --no-share. Same contract as scenario_args_take. */
+typedef struct backend_args {
+  const char *backend, *device;
+  int threads;
+  bool no_share;
+} backend_args;
+
+bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *i, int *status);
 void scenario_args_free(scenario_args *a);
 
 /* "--name VALUE": returns VALUE and advances *i, or NULL after reporting a missing value. */

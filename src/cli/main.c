@@ -97,6 +97,26 @@ bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *st
   return true;
 }
 
+bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *i, int *status) {
+  const char *arg = argv[*i], *v;
+  if (strcmp(arg, "--backend") == 0 || strcmp(arg, "--device") == 0 || strcmp(arg, "--threads") == 0) {
+    if (!(v = option_value(argc, argv, i)))
+      *status = EXIT_BAD_INPUT;
+    else if (arg[2] == 'b')
+      b->backend = v;
+    else if (arg[2] == 'd')
+      b->device = v;
+    else if (parse_threads(v, &b->threads))
+      *status = EXIT_BAD_INPUT;
+    return true;
+  }
+  if (draws && strcmp(arg, "--no-share") == 0) {
+    b->no_share = true;
+    return true;
+  }
+  return false;
+}
+
 void scenario_args_free(scenario_args *a) {
   for (int k = 0; k < a->owned_count; ++k) free(a->owned[k]);
   free(a->owned);

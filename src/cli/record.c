@@ -36,10 +36,11 @@ static const char record_usage[] =
 
 typedef struct record_opts {
   scenario_args scenario;
-  const char *out, *backend, *device;
-  int threads, width, height, fps;
+  backend_args backend;
+  const char *out;
+  int width, height, fps;
   long every;
-  bool steps_given, until_done, hud, force, no_share;
+  bool steps_given, until_done, hud, force;
 } record_opts;
 
 static volatile sig_atomic_t stop_signal = 0;
@@ -60,7 +61,8 @@ static int parse_record(int argc, char **argv, record_opts *o) {
     const char *arg = argv[i], *v;
     long n = 0;
     if (strcmp(arg, "--steps") == 0) o->steps_given = true;
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status)) {
+    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
+        backend_args_take(&o->backend, true, argc, argv, &i, &status)) {
       if (status != -1) return status;
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(record_usage, stdout);
@@ -75,20 +77,12 @@ static int parse_record(int argc, char **argv, record_opts *o) {
     } else if (strcmp(arg, "--every") == 0) {
       if (!(v = option_value(argc, argv, &i)) || parse_positive("--every", v, 1000000, &o->every))
         return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--threads") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--backend") == 0) {
-      if (!(o->backend = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--device") == 0) {
-      if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--until-done") == 0) {
       o->until_done = true;
     } else if (strcmp(arg, "--hud") == 0) {
       o->hud = true;
     } else if (strcmp(arg, "--force") == 0) {
       o->force = true;
-    } else if (strcmp(arg, "--no-share") == 0) {
-      o->no_share = true;
     } else {
       return cli_fail(EXIT_BAD_INPUT, "record: unknown option %s (see herd record --help)", arg);
     }
@@ -161,13 +155,7 @@ int cmd_record(int argc, char **argv) {
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   if (status == -1) {
-    gl_session_desc d = {.backend = o.backend,
-                         .device = o.device,
-                         .threads = o.threads,
-                         .width = 64,
-                         .height = 64,
-                         .no_share = o.no_share,
-                         .hidden = true};
+    gl_session_desc d = {.backend = o.backend, .width = 64, .height = 64, .hidden = true};
     status = gl_session_open(&g, &d);
   }
   herd_recorder *rec = NULL;

@@ -51,8 +51,8 @@ static double now_s(void) {
 
 typedef struct run_opts {
   scenario_args scenario;
-  int threads;
-  const char *csv, *backend, *device;
+  backend_args backend;
+  const char *csv;
   bool force, quiet, profile;
 } run_opts;
 
@@ -70,19 +70,13 @@ int parse_threads(const char *text, int *out) {
 static int parse_run(int argc, char **argv, run_opts *o) {
   for (int i = 1; i < argc; ++i) {
     int status = -1;
-    const char *arg = argv[i], *v;
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status)) {
+    const char *arg = argv[i];
+    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
+        backend_args_take(&o->backend, false, argc, argv, &i, &status)) {
       if (status != -1) return status;
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(run_usage, stdout);
       return 0;
-    } else if (strcmp(arg, "--threads") == 0) {
-      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-      if (parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--backend") == 0) {
-      if (!(o->backend = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--device") == 0) {
-      if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--profile") == 0) {
       o->profile = true;
     } else if (strcmp(arg, "--csv") == 0) {
@@ -232,8 +226,11 @@ int cmd_run(int argc, char **argv) {
   FILE *csv = NULL;
   if (status == -1 && o.csv) csv = open_csv(o.csv, o.force, &status);
   herd_sim *sim = NULL;
-  herd_sim_desc desc = {
-      .scenario = &sc, .threads = o.threads, .backend = o.backend, .device = o.device, .profile = o.profile};
+  herd_sim_desc desc = {.scenario = &sc,
+                        .threads = o.backend.threads,
+                        .backend = o.backend.backend,
+                        .device = o.backend.device,
+                        .profile = o.profile};
   if (status == -1 && herd_sim_create(&desc, &sim, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   if (status == -1 && *herd_sim_backend_note(sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(sim));

@@ -7,7 +7,7 @@
 int gl_session_start_sim(gl_session *s) {
   herd_error err;
   herd_sim_desc desc = {.scenario = &s->sc,
-                        .threads = s->desc.threads,
+                        .threads = s->desc.backend.threads,
                         .backend = s->choice.backend,
                         .device = s->choice.device,
                         .gl_share = s->share ? &s->gl : NULL};
@@ -20,11 +20,11 @@ int gl_session_start_sim(gl_session *s) {
 int gl_session_open(gl_session *s, const gl_session_desc *desc) {
   herd_error err;
   s->desc = *desc;
-  if (herd_choose_backend(desc->backend, desc->device, &s->choice, &err) != HERD_OK)
+  if (herd_choose_backend(desc->backend.backend, desc->backend.device, &s->choice, &err) != HERD_OK)
     return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   if (*s->choice.note) fprintf(stderr, "herd: %s\n", s->choice.note);
-  s->share =
-      herd_share_decide(s->choice.backend, s->choice.extensions, desc->no_share, s->share_why, sizeof s->share_why);
+  s->share = herd_share_decide(s->choice.backend, s->choice.extensions, desc->backend.no_share, s->share_why,
+                               sizeof s->share_why);
   herd_window_desc wd = {.width = desc->width, .height = desc->height, .hidden = desc->hidden, .title = "herd"};
   if (herd_window_open(&wd, &s->win, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
   if (herd_renderer_create(s->sc.sheep.count, &s->renderer, &err) != HERD_OK) return cli_fail(1, "%s", err.message);

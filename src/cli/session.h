@@ -4,11 +4,12 @@
 #ifndef HERD_CLI_SESSION_H
 #define HERD_CLI_SESSION_H
 #include "../render/render.h"
+#include "cli.h"
 
 typedef struct gl_session_desc {
-  const char *backend, *device;
-  int threads, width, height;
-  bool no_share, hidden;
+  backend_args backend;
+  int width, height;
+  bool hidden;
 } gl_session_desc;
 
 typedef struct gl_session {

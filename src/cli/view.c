@@ -41,10 +41,11 @@ static const char key_help[] =
 
 typedef struct view_opts {
   scenario_args scenario;
-  int threads, width, height;
+  backend_args backend;
+  int width, height;
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
-  const char *backend, *device, *screenshot;
-  bool no_share, force, steps_given, hud;
+  const char *screenshot;
+  bool force, steps_given, hud;
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
 } view_opts;
 
@@ -69,23 +70,16 @@ static int parse_view(int argc, char **argv, view_opts *o) {
     int status = -1;
     const char *arg = argv[i], *v;
     if (strcmp(arg, "--steps") == 0) o->steps_given = true;
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status)) {
+    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
+        backend_args_take(&o->backend, true, argc, argv, &i, &status)) {
       if (status != -1) return status;
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(view_usage, stdout);
       return 0;
-    } else if (strcmp(arg, "--threads") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_threads(v, &o->threads)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--backend") == 0) {
-      if (!(o->backend = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--device") == 0) {
-      if (!(o->device = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--size") == 0) {
       if (!(v = option_value(argc, argv, &i)) || parse_size(v, &o->width, &o->height)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--screenshot") == 0) {
       if (!(o->screenshot = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--no-share") == 0) {
-      o->no_share = true;
     } else if (strcmp(arg, "--force") == 0) {
       o->force = true;
     } else if (strcmp(arg, "--hud") == 0) {
@@ -349,13 +343,7 @@ static int interact(viewer *v) {
 
 static int open_view(viewer *v) {
   view_opts *o = v->opts;
-  gl_session_desc d = {.backend = o->backend,
-                       .device = o->device,
-                       .threads = o->threads,
-                       .width = o->width,
-                       .height = o->height,
-                       .no_share = o->no_share,
-                       .hidden = o->screenshot != NULL};
+  gl_session_desc d = {.backend = o->backend, .width = o->width, .height = o->height, .hidden = o->screenshot != NULL};
   int status = gl_session_open(&v->g, &d);
   if (status == 0 && !o->screenshot)
     printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
