@@ -22,34 +22,7 @@ if [ ! -d "$BAD_DIR" ]; then
   exit 1
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/herd-test-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-passed=0
-failed=0
-rc=0
-
-# run ARGS...: runs herd; leaves the exit status in $rc, stdout in $tmp/out, stderr in $tmp/err.
-run() {
-  "$HERD" "$@" >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-}
-
-# check NAME CONDITION...: counts one check; CONDITION is a command (usually `[ ... ]`). On
-# failure prints the name, the last command's status and the start of its output.
-check() {
-  local name=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAILED: $name"
-    echo "  exit status: $rc"
-    echo "  stdout: $(head -c 400 "$tmp/out" 2>/dev/null)"
-    echo "  stderr: $(head -c 400 "$tmp/err" 2>/dev/null)"
-  fi
-}
+source "$(dirname "$0")/check.sh"
 
 # True when stderr is exactly one line equal to $1.
 stderr_is() { printf '%s\n' "$1" | cmp -s - "$tmp/err"; }
@@ -237,5 +210,4 @@ else
   echo "no OpenCL device: OpenCL checks skipped"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
