@@ -110,13 +110,13 @@ __kernel void herd_mark_mixed(__global const float2 *pos, herd_grid grid, __glob
 /* ---- The model -------------------------------------------------------------------------- */
 
 __kernel void herd_step(__global const float2 *pos, __global const float2 *heading, __global const uint *agent,
-                        __global const uint *cell_end, __global const float2 *dogs, uint dog_count,
+                        __global const uint *cell_end, __global const float2 *dogs, uint dog_count, float2 centroid,
                         herd_strombom_params model, herd_grid grid, float2 goal, float goal_radius_m, ulong seed,
                         uint step, __global float2 *out_pos, __global float2 *out_heading, __global uint *out_agent) {
   uint i = get_global_id(0);
   if (i >= grid.count) return;
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  herd_sheep_next next = herd_strombom_sheep(&model, &grid, pos, heading, cell_end, dogs, dog_count, i,
+  herd_sheep_next next = herd_strombom_sheep(&model, &grid, pos, heading, cell_end, dogs, dog_count, centroid, i,
                                              herd_agent_id(agent[i]), seed, step, scratch);
   out_pos[i] = next.pos;
   out_heading[i] = next.heading;

@@ -47,10 +47,13 @@ HERD_INLINE herd_vec2 herd_strombom_dog_repulsion(herd_vec2 p, HERD_GLOBAL const
   return herd_v2_unit(sum);
 }
 
-/* Unit vector from p toward the centre of mass of the n nearest sheep. */
+/* Unit vector from p toward the centre of mass of the n nearest sheep. With n = N - 1 (all
+ * the others) that centre is (N G - p) / (N - 1), whose direction from p is that of G - p:
+ * the flock's centroid G stands in for a search of the whole flock. */
 HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
                                                HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_u32 neighbours,
-                                               herd_neighbour *scratch) {
+                                               herd_vec2 centroid, herd_neighbour *scratch) {
+  if (neighbours + 1u >= g->count) return herd_v2_unit(herd_v2_sub(centroid, pos[self]));
   herd_u32 found = herd_grid_knn(g, pos, cell_end, self, scratch, neighbours);
   if (found == 0) return herd_v2(0.0f, 0.0f);
   herd_vec2 p = pos[self], sum = herd_v2(0.0f, 0.0f);
@@ -65,12 +68,13 @@ HERD_INLINE herd_vec2 herd_strombom_heading(herd_vec2 heading, herd_vec2 sum) {
   return herd_v2_len2(u) > 0.0f ? u : heading;
 }
 
-/* One update of sorted sheep `self` with stable identity `id` at step `step`. */
+/* One update of sorted sheep `self` with stable identity `id` at step `step`; `centroid` is
+ * the flock's centre of mass before the step (used when n = N - 1). */
 HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, const herd_grid *g,
                                                 HERD_GLOBAL const herd_vec2 *pos, HERD_GLOBAL const herd_vec2 *heading,
                                                 HERD_GLOBAL const herd_u32 *cell_end, HERD_GLOBAL const herd_vec2 *dogs,
-                                                herd_u32 dog_count, herd_u32 self, herd_u32 id, herd_u64 seed,
-                                                herd_u32 step, herd_neighbour *scratch) {
+                                                herd_u32 dog_count, herd_vec2 centroid, herd_u32 self, herd_u32 id,
+                                                herd_u64 seed, herd_u32 step, herd_neighbour *scratch) {
   herd_sheep_next next;
   next.pos = pos[self];
   next.heading = heading[self];
@@ -85,7 +89,7 @@ HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, c
   herd_vec2 r_a = herd_v2_unit(herd_grid_repulsion_sum(g, pos, cell_end, self, m->repulsion_radius_m, &close));
   herd_vec2 sum = herd_v2_madd(herd_v2_scale(eps, m->noise), m->repulsion, r_a);
   if (dogs_near > 0) {
-    herd_vec2 c = herd_strombom_attraction(g, pos, cell_end, self, m->neighbours, scratch);
+    herd_vec2 c = herd_strombom_attraction(g, pos, cell_end, self, m->neighbours, centroid, scratch);
     sum = herd_v2_madd(sum, m->inertia, next.heading);
     sum = herd_v2_madd(sum, m->attraction, c);
     sum = herd_v2_madd(sum, m->dog_repulsion, r_s);

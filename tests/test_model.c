@@ -16,7 +16,8 @@
   X(full_equation_matches_hand_computation)        \
   X(every_dog_within_r_s_repels)                   \
   X(coincident_neighbour_exerts_no_repulsion)      \
-  X(delivery_latches_and_moved_is_per_step)
+  X(delivery_latches_and_moved_is_per_step)        \
+  X(n_of_all_others_is_attraction_to_the_centroid)
 TESTS(DECLARE_TEST)
 
 enum { MAX_SHEEP = 16 };
@@ -25,6 +26,7 @@ typedef struct world {
   herd_strombom_params m;
   uint32_t n, dog_count;
   herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP], dogs[4];
+  herd_vec2 centroid; /* the flock's, as the sim passes it */
 } world;
 
 /* All terms off, a dog far away: each test switches on what it examines. */
@@ -47,7 +49,8 @@ static herd_sheep_next update(const world *w, uint32_t step) {
   herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n};
   herd_u32 cell_end[1] = {w->n};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  return herd_strombom_sheep(&w->m, &g, w->pos, w->heading, cell_end, w->dogs, w->dog_count, 0, 0, 77, step, scratch);
+  return herd_strombom_sheep(&w->m, &g, w->pos, w->heading, cell_end, w->dogs, w->dog_count, w->centroid, 0, 0, 77,
+                             step, scratch);
 }
 
 static herd_vec2 noise_direction(uint32_t step) {
@@ -169,6 +172,25 @@ static void coincident_neighbour_exerts_no_repulsion(void) {
   add_sheep(&w, 0, 1);
   herd_sheep_next next = update(&w, 0);
   CHECK(near(next.heading, 0, -1));
+}
+
+/* n = N - 1: the centre of all the others, (N G - p) / (N - 1), lies in the direction of G
+ * from p; the update uses the centroid it is given rather than a search of the flock. */
+static void n_of_all_others_is_attraction_to_the_centroid(void) {
+  world w = quiet_world();
+  w.m.attraction = 1;
+  w.dogs[0] = herd_v2(0, -60); /* within r_s, rho_s = 0 */
+  add_sheep(&w, 3, 0);
+  add_sheep(&w, 0, 6);
+  add_sheep(&w, -9, 0);
+  w.m.neighbours = 3; /* all the others */
+  w.centroid = herd_v2(-6.0f / 4, 6.0f / 4);
+  herd_sheep_next next = update(&w, 0);
+  CHECK(near(next.heading, -sqrt(0.5), sqrt(0.5)));
+  /* The same through the search with n = 2 < N - 1 differs: the test can tell them apart. */
+  w.m.neighbours = 2;
+  next = update(&w, 0);
+  CHECK(near(next.heading, 3 / sqrt(45), 6 / sqrt(45)));
 }
 
 static void delivery_latches_and_moved_is_per_step(void) {

@@ -126,8 +126,8 @@ static void one_step_matches_the_cpu_backend(void) {
   herd_backend *cpu, *cl;
   make_pair(&cpu, &cl);
   herd_error err;
-  CHECK(herd_cpu_backend.step(cpu, dogs, DOGS, 3, &err) == HERD_OK);
-  CHECK(herd_cl_backend.step(cl, dogs, DOGS, 3, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.step(cpu, dogs, DOGS, herd_v2(110, -20), 3, &err) == HERD_OK);
+  CHECK(herd_cl_backend.step(cl, dogs, DOGS, herd_v2(110, -20), 3, &err) == HERD_OK);
   herd_vec2 *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
   CHECK(herd_cpu_backend.read_agents(cpu, a, NULL, &err) == HERD_OK);
   CHECK(herd_cl_backend.read_agents(cl, b, NULL, &err) == HERD_OK);

@@ -38,7 +38,7 @@ static herd_observation reduce(const herd_vec2 *pos, uint32_t n, const herd_vec2
   CHECK(herd_cpu_backend.upload(b, pos, heading, &err) == HERD_OK);
   /* A step in which nobody moves (no dog, grazing probability 0) leaves the flock sorted
    * by cell, so the reduction sees an order unlike the id order. */
-  CHECK(herd_cpu_backend.step(b, dogs, 0, 0, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.step(b, dogs, 0, herd_v2(0, 0), 0, &err) == HERD_OK);
   CHECK(herd_cpu_backend.reduce(b, dogs, DOGS, &obs, &err) == HERD_OK);
   herd_cpu_backend.destroy(b);
   free(heading);

@@ -218,7 +218,7 @@ static void set_rejects_non_finite_numbers(void) {
                   "--set field.size_m=inf: field.size_m: inf is not a finite number (allowed: a number > 0 and <= "
                   "10000000)");
   check_set_fails("sheep.count=-inf",
-                  "--set sheep.count=-inf: sheep.count: -inf is not a finite number (allowed: an integer from 1 to "
+                  "--set sheep.count=-inf: sheep.count: -inf is not a finite number (allowed: an integer from 2 to "
                   "100000000)");
 }
 
@@ -239,7 +239,7 @@ static void set_checks_types_and_ranges(void) {
   check_set_fails("sheep.noise=\"0.3\"",
                   "--set sheep.noise=\"0.3\": sheep.noise: expected a number, got the string \"0.3\"");
   check_set_fails("sheep.count=0",
-                  "--set sheep.count=0: sheep.count: 0 is out of range (allowed: an integer from 1 to 100000000)");
+                  "--set sheep.count=0: sheep.count: 0 is out of range (allowed: an integer from 2 to 100000000)");
   check_set_fails("dogs.start=[0]",
                   "--set dogs.start=[0]: dogs.start: expected an array of 2 numbers, got an array of 1");
   check_set_fails("model=boids", "--set model=boids: model: \"boids\" is not a known model (allowed: \"strombom\")");

@@ -27,8 +27,10 @@ typedef struct herd_backend_ops {
   herd_status (*create)(const herd_backend_desc *desc, herd_backend **out, herd_error *err);
   /* Sets the flock; arrays are in id order, length desc->count. */
   herd_status (*upload)(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err);
-  /* One step of every sheep, seeing the dogs at their new positions. */
-  herd_status (*step)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err);
+  /* One step of every sheep, seeing the dogs at their new positions; `centroid` is the
+   * flock's centre of mass before the step (from the last reduce). */
+  herd_status (*step)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid, uint32_t step,
+                      herd_error *err);
   herd_status (*reduce)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
                         herd_error *err);
   /* Copies the flock out in id order; either pointer may be NULL. */

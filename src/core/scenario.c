@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/grid.h"
 #include "error.h"
 #include "scenario_fields.h"
 
@@ -245,7 +246,18 @@ static herd_status apply_set(herd_scenario *sc, const char *set, herd_error *err
 
 /* ---- Rules between fields ------------------------------------------------------------ */
 
+/* The n-nearest search keeps its selection in each agent's private memory on a device, so
+ * it is bounded (kernels/grid.h); only n = N - 1 (the whole flock, through its centroid)
+ * needs no search. */
+#define MAX_SEARCHED_NEIGHBOURS ((uint32_t)HERD_MAX_NEIGHBOURS)
+
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err) {
+  uint32_t n = sc->sheep.neighbours, everyone = sc->sheep.count - 1;
+  if (n == 0 || (n > MAX_SEARCHED_NEIGHBOURS && n < sc->sheep.count && n != everyone))
+    return herd_fail(err, HERD_E_INPUT,
+                     "%s: sheep.neighbours: %u is out of range (allowed: an integer from 1 to %u, or sheep.count - 1 = "
+                     "%u for attraction to the whole flock)",
+                     where, n, MAX_SEARCHED_NEIGHBOURS, everyone);
   if (sc->sheep.neighbours >= sc->sheep.count)
     return herd_fail(err, HERD_E_INPUT,
                      "%s: sheep.neighbours: %u must be less than sheep.count (%u): a sheep has at most %u others",

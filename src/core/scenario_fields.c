@@ -14,8 +14,9 @@ const scenario_field scenario_fields[] = {
     {"field.size_m", FIELD_FLOAT, AT(field.size_m), {150, 0}, 0, 1.0e7, true},
     {"target.position_m", FIELD_VEC2, AT(target.position_m), {0, 0}, -1.0e7, 1.0e7, false},
     {"target.goal_radius_m", FIELD_FLOAT, AT(target.goal_radius_m), {15, 0}, 0, 1.0e7, true},
-    {"sheep.count", FIELD_UINT, AT(sheep.count), {100, 0}, 1, 1.0e8, false},
-    {"sheep.neighbours", FIELD_UINT, AT(sheep.neighbours), {50, 0}, 1, 256, false},
+    {"sheep.count", FIELD_UINT, AT(sheep.count), {100, 0}, 2, 1.0e8, false},
+    /* Further limits in check_relations: 1 to 256, or sheep.count - 1. */
+    {"sheep.neighbours", FIELD_UINT, AT(sheep.neighbours), {50, 0}, 0, 1.0e8, false},
     {"sheep.speed_m_per_step", FIELD_FLOAT, AT(sheep.speed_m_per_step), {1, 0}, 0, 1000, true},
     {"sheep.repulsion_radius_m", FIELD_FLOAT, AT(sheep.repulsion_radius_m), {2, 0}, 0, 1000, true},
     {"sheep.dog_radius_m", FIELD_FLOAT, AT(sheep.dog_radius_m), {65, 0}, 0, BIG, false},

@@ -151,7 +151,8 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
       herd_strombom_dog_step(&s->dog_params, &s->obs, d, s->sc.seed, s->step, &s->dogs[d]);
     s->dog_pos[d] = herd_v2(s->dogs[d].pos[0], s->dogs[d].pos[1]);
   }
-  herd_status st = s->ops->step(s->backend, s->dog_pos, s->sc.dogs.count, s->step, err);
+  herd_vec2 centroid = herd_v2((float)s->obs.centroid[0], (float)s->obs.centroid[1]);
+  herd_status st = s->ops->step(s->backend, s->dog_pos, s->sc.dogs.count, centroid, s->step, err);
   if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
   if (st != HERD_OK) return st;
   ++s->step;

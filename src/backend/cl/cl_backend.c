@@ -503,8 +503,8 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
   return s;
 }
 
-static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step,
-                              herd_error *err) {
+static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
+                              uint32_t step, herd_error *err) {
   herd_status s = send_dogs(b, dogs, dog_count, err);
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
@@ -513,10 +513,11 @@ static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t d
   cl_float goal_r = b->desc.goal_radius_m;
   cl_ulong seed = b->desc.seed;
   cl_uint step_index = step;
-  return run_kernel(b, K_STEP, b->desc.count, SIMPLE_GROUP, HERD_STAGE_STEP, err, 15, MEM(b->pos[src]),
+  cl_float2 flock_centroid = {{centroid.x, centroid.y}};
+  return run_kernel(b, K_STEP, b->desc.count, SIMPLE_GROUP, HERD_STAGE_STEP, err, 16, MEM(b->pos[src]),
                     MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->cell_end), MEM(b->dogs), VAL(dog_count),
-                    VAL(b->desc.model), VAL(b->grid), VAL(goal), VAL(goal_r), VAL(seed), VAL(step_index),
-                    MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
+                    VAL(flock_centroid), VAL(b->desc.model), VAL(b->grid), VAL(goal), VAL(goal_r), VAL(seed),
+                    VAL(step_index), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
 }
 
 /* ---- The observation -------------------------------------------------------------------- */
@@ -564,9 +565,10 @@ static herd_status cl_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *he
   return gl_release(b, s, err);
 }
 
-static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step, herd_error *err) {
+static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
+                           uint32_t step, herd_error *err) {
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = step_flock(b, dogs, dog_count, step, err);
+  if (s == HERD_OK) s = step_flock(b, dogs, dog_count, centroid, step, err);
   return gl_release(b, s, err);
 }
 

@@ -144,8 +144,8 @@ herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->agent[sorted], b->cell_end};
 }
 
-static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t step,
-                            herd_error *err) {
+static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
+                            uint32_t step, herd_error *err) {
   (void)err;
   cpu_sort(b);
   double clock = b->desc.profile ? omp_get_wtime() : 0.0;
@@ -162,7 +162,7 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 #pragma omp for schedule(dynamic, 256)
     for (uint32_t i = 0; i < n; ++i) {
       herd_sheep_next next = herd_strombom_sheep(&b->desc.model, &b->grid, pos, heading, b->cell_end, dogs, dog_count,
-                                                 i, herd_agent_id(agent[i]), b->desc.seed, step, scratch);
+                                                 centroid, i, herd_agent_id(agent[i]), b->desc.seed, step, scratch);
       out_pos[i] = next.pos;
       out_heading[i] = next.heading;
       out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, b->desc.goal_radius_m);
