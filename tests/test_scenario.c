@@ -441,7 +441,31 @@ static void docs_describe_every_field(void) {
   X(set_is_checked_against_other_fields)     \
   X(failed_load_leaves_output_alone)         \
   X(dump_reads_back_identically)             \
-  X(docs_describe_every_field)
+  X(docs_describe_every_field)               \
+  X(scenarios_built_in_code_are_validated)
 TESTS(DECLARE_TEST)
+
+/* A scenario filled in code gets the same checks as a file, and herd_sim_create refuses a
+ * bad one instead of overrunning the neighbour selection. */
+static void scenarios_built_in_code_are_validated(void) {
+  herd_scenario sc;
+  herd_error err;
+  CHECK(herd_scenario_load(NULL, NULL, 0, &sc, &err) == HERD_OK);
+  CHECK(herd_scenario_validate(&sc, &err) == HERD_OK);
+  herd_scenario bad = sc;
+  bad.sheep.neighbours = 300;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.neighbours") != NULL);
+  herd_sim *sim = NULL;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &bad}, &sim, &err) == HERD_E_INPUT && sim == NULL);
+  bad = sc;
+  bad.sheep.noise = NAN;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.noise: nan") != NULL);
+  bad = sc;
+  bad.sheep.spawn.to[1] = 500;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.spawn.to[1]") != NULL);
+  bad = sc;
+  bad.dogs.count = HERD_MAX_DOGS + 1;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "dogs.count") != NULL);
+}
 
 int main(void) { TEST_MAIN(TESTS); }

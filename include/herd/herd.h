@@ -94,6 +94,10 @@ herd_status herd_scenario_load(const char *path, const char *const *sets, int se
 herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
                                 herd_scenario *out, herd_error *err);
 
+/* Checks a scenario built or changed in code against the same ranges and rules as a file
+ * (herd_sim_create does this too). */
+herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err);
+
 /* Writes the scenario as JSON with every field, so a run can be reproduced exactly.
  * Returns a malloc'd string, or NULL when out of memory. */
 char *herd_scenario_to_json(const herd_scenario *sc);

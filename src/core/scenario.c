@@ -274,6 +274,37 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   return HERD_OK;
 }
 
+/* ---- Validating a scenario built in code ------------------------------------------------- */
+
+/* The value of field f in sc, element k of a vector. */
+static double field_value(const herd_scenario *sc, const scenario_field *f, int k) {
+  const char *at = (const char *)sc + f->offset;
+  switch (f->kind) {
+    case FIELD_UINT: return *(const uint32_t *)at;
+    case FIELD_SEED: return (double)*(const uint64_t *)at;
+    case FIELD_FLOAT: return *(const float *)at;
+    case FIELD_VEC2: return ((const float *)at)[k];
+    case FIELD_MODEL: return *(const herd_model *)at == HERD_MODEL_STROMBOM ? 0 : -1;
+  }
+  return NAN;
+}
+
+herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err) {
+  load_ctx c = {"scenario", (herd_scenario *)sc, err};
+  for (size_t i = 0; i < scenario_field_count; ++i) {
+    const scenario_field *f = &scenario_fields[i];
+    for (int k = 0; k < (f->kind == FIELD_VEC2 ? 2 : 1); ++k) {
+      double v = field_value(sc, f, k);
+      if (f->kind == FIELD_MODEL ? v == 0 : in_range(f, v)) continue;
+      if (f->kind == FIELD_MODEL) return herd_fail(err, HERD_E_INPUT, "scenario: model: not a known model");
+      char path[80];
+      snprintf(path, sizeof path, f->kind == FIELD_VEC2 ? "%s[%d]" : "%s", f->path, k);
+      return range_error(&c, path, f, v);
+    }
+  }
+  return check_relations(sc, "scenario", err);
+}
+
 /* ---- Entry points --------------------------------------------------------------------- */
 
 herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,

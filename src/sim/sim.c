@@ -100,6 +100,8 @@ static herd_status place_sheep(herd_sim *s, herd_error *err) {
 
 herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
   if (!desc || !desc->scenario) return herd_fail(err, HERD_E_INPUT, "herd_sim_create: no scenario given");
+  herd_status valid = herd_scenario_validate(desc->scenario, err);
+  if (valid != HERD_OK) return valid;
   herd_sim *s = calloc(1, sizeof *s);
   if (!s) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the simulation");
   s->sc = *desc->scenario;
