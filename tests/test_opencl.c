@@ -74,13 +74,19 @@ static void destroy_pair(herd_backend *cpu, herd_backend *cl) {
   herd_cl_backend.destroy(cl);
 }
 
+/* Both backends holding the same flock, each with its grid built (the OpenCL one read back). */
+static void make_grids(herd_backend **cpu, herd_backend **cl, herd_cpu_grid_view *v, herd_cl_grid_copy *c) {
+  herd_error err;
+  make_pair(cpu, cl);
+  *v = herd_cpu_build_grid(*cpu);
+  CHECK(herd_cl_read_grid(*cl, c, &err) == HERD_OK);
+}
+
 static void sort_and_cell_ranges_equal_the_cpu_backend(void) {
   herd_backend *cpu, *cl;
-  make_pair(&cpu, &cl);
-  herd_error err;
-  herd_cpu_grid_view v = herd_cpu_build_grid(cpu);
+  herd_cpu_grid_view v;
   herd_cl_grid_copy c;
-  CHECK(herd_cl_read_grid(cl, &c, &err) == HERD_OK);
+  make_grids(&cpu, &cl, &v, &c);
   CHECK(memcmp(v.pos, c.pos, N * sizeof *v.pos) == 0);
   CHECK(memcmp(v.heading, c.heading, N * sizeof *v.heading) == 0);
   CHECK(memcmp(v.agent, c.agent, N * sizeof *v.agent) == 0);
@@ -93,11 +99,10 @@ static void sort_and_cell_ranges_equal_the_cpu_backend(void) {
 static void neighbour_sets_equal_the_cpu_backend(void) {
   static const uint32_t ks[] = {1, 50, HERD_MAX_NEIGHBOURS};
   herd_backend *cpu, *cl;
-  make_pair(&cpu, &cl);
-  herd_error err;
-  herd_cpu_grid_view v = herd_cpu_build_grid(cpu);
+  herd_cpu_grid_view v;
   herd_cl_grid_copy c;
-  CHECK(herd_cl_read_grid(cl, &c, &err) == HERD_OK);
+  herd_error err;
+  make_grids(&cpu, &cl, &v, &c);
   for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; ++kk) {
     uint32_t k = ks[kk];
     uint32_t *rows = malloc((size_t)N * k * sizeof *rows);

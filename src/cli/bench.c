@@ -378,32 +378,36 @@ static int write_machine(const bench_opts *o) {
 
 /* ---- Plots ------------------------------------------------------------------------------ */
 
-static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
-  FILE *gp = open_out(o, "plots.gp");
-  if (!gp) return 1;
-  fprintf(gp, "set terminal pngcairo size 900,600 noenhanced\nset grid\nset key left top\n");
-  /* Time per step, log-log, a line per configuration. */
-  fprintf(gp,
-          "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'sheep N'\n"
-          "set ylabel 'time per step (ms), median'\nset title 'herd bench: time per step'\nplot ");
+/* The `plot` line with one inline data series per configuration. */
+static void plot_per_config(FILE *gp, const bench_opts *o) {
+  fprintf(gp, "plot ");
   for (int c = 0; c < o->config_count; ++c)
     fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", o->configs[c].label);
   fprintf(gp, "\n");
+}
+
+/* Time per step, log-log, a line per configuration. */
+static void plot_time_per_step(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
+  fprintf(gp,
+          "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'sheep N'\n"
+          "set ylabel 'time per step (ms), median'\nset title 'herd bench: time per step'\n");
+  plot_per_config(gp, o);
   for (int c = 0; c < o->config_count; ++c) {
     for (int i = 0; i < count; ++i)
       if (rows[i].config == &o->configs[c]) fprintf(gp, "%u %.6g\n", rows[i].n, 1e3 * rows[i].median);
     fprintf(gp, "e\n");
   }
-  /* Speed-up over the 1-thread CPU backend at each N. */
+}
+
+/* Speed-up over the 1-thread CPU backend at each N. */
+static void plot_speedup(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   const bench_config *base = NULL;
   for (int c = 0; c < o->config_count && !base; ++c)
     if (strcmp(o->configs[c].backend, "cpu") == 0 && o->configs[c].threads == 1) base = &o->configs[c];
   fprintf(gp,
           "set output 'speedup.png'\nunset logscale y\nset ylabel 'speed-up over the CPU backend, 1 thread'\n"
-          "set title 'herd bench: speed-up'\nplot ");
-  for (int c = 0; c < o->config_count; ++c)
-    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", o->configs[c].label);
-  fprintf(gp, "\n");
+          "set title 'herd bench: speed-up'\n");
+  plot_per_config(gp, o);
   for (int c = 0; c < o->config_count; ++c) {
     for (int i = 0; i < count && base; ++i) {
       if (rows[i].config != &o->configs[c]) continue;
@@ -413,7 +417,10 @@ static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
     }
     fprintf(gp, "e\n");
   }
-  /* Stacked stages at each configuration's largest N. */
+}
+
+/* Stacked stages at each configuration's largest N. */
+static void plot_stages(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   fprintf(gp,
           "set output 'stages.png'\nunset logscale\nset style data histograms\nset style histogram rowstacked\n"
           "set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -20\nset key outside right\n"
@@ -434,6 +441,15 @@ static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
     }
     fprintf(gp, "e\n");
   }
+}
+
+static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
+  FILE *gp = open_out(o, "plots.gp");
+  if (!gp) return 1;
+  fprintf(gp, "set terminal pngcairo size 900,600 noenhanced\nset grid\nset key left top\n");
+  plot_time_per_step(gp, o, rows, count);
+  plot_speedup(gp, o, rows, count);
+  plot_stages(gp, o, rows, count);
   if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->out);
   char cmd[700];
   snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", o->out);
