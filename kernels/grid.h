@@ -34,8 +34,8 @@ typedef struct herd_neighbour {
 HERD_INLINE herd_i32 herd_cell_coord(float p, float inv_cell_m) {
   float c = p * inv_cell_m;
   if (c > 1.0e9f) c = 1.0e9f;
-  if (c < -1.0e9f) c = -1.0e9f;
-  herd_i32 i = (herd_i32)c; /* rounds toward zero */
+  if (!(c >= -1.0e9f)) c = -1.0e9f; /* NaN too: a float-to-int cast of NaN is undefined */
+  herd_i32 i = (herd_i32)c;         /* rounds toward zero */
   return i - ((float)i > c ? 1 : 0);
 }
 

@@ -2,6 +2,7 @@
 #ifndef HERD_TESTS_SIM_UTIL_H
 #define HERD_TESTS_SIM_UTIL_H
 #include <stdlib.h>
+#include <string.h>
 
 #include "herd/herd.h"
 #include "test.h"
@@ -32,6 +33,39 @@ static inline uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
   const unsigned char *p = data;
   for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;
+}
+
+/* A step abandoned through herd_sim_desc.stop leaves the sim exactly as it was (flock by
+ * id, dogs, observation, step index), and stepping on afterwards works. */
+static inline void check_interrupted_step_changes_nothing(const char *backend) {
+  const char *sets[] = {"sheep.count=3000", "sheep.dog_radius_m=1e6", "dogs.count=2"};
+  herd_scenario sc = scenario_with(sets, 3);
+  volatile sig_atomic_t stop = 0;
+  herd_sim *sim;
+  herd_error err;
+  herd_sim_desc desc = {.scenario = &sc, .threads = 2, .backend = backend, .stop = &stop};
+  CHECK_MSG(herd_sim_create(&desc, &sim, &err) == HERD_OK, "%s", err.message);
+  for (int s = 0; s < 5; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  size_t n = sc.sheep.count;
+  float *before = malloc(4 * n * sizeof *before), *after = malloc(4 * n * sizeof *after);
+  herd_observation obs = *herd_sim_observation(sim);
+  herd_dog_state dog0 = *herd_sim_dog(sim, 0), dog1 = *herd_sim_dog(sim, 1);
+  CHECK(herd_sim_read_sheep(sim, before, before + 2 * n, &err) == HERD_OK);
+  stop = 1;
+  CHECK(herd_sim_step(sim, &err) == HERD_E_INTERRUPTED);
+  CHECK(herd_sim_step_index(sim) == 5);
+  CHECK(memcmp(&obs, herd_sim_observation(sim), sizeof obs) == 0);
+  CHECK(memcmp(&dog0, herd_sim_dog(sim, 0), sizeof dog0) == 0 && memcmp(&dog1, herd_sim_dog(sim, 1), sizeof dog1) == 0);
+  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(memcmp(before, after, 4 * n * sizeof *before) == 0);
+  stop = 0;
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(herd_sim_step_index(sim) == 6);
+  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(memcmp(before, after, 4 * n * sizeof *before) != 0); /* the flock moved on */
+  free(before);
+  free(after);
+  herd_sim_destroy(sim);
 }
 
 #endif

@@ -27,6 +27,50 @@ check "machine.md names the CPU and memory" eval 'grep -q "^- CPU: " "$tmp/out/m
 "$HERD" bench --backends cpu --threads 1 --sizes 300,100000 --steps 20 --repeat 2 --budget 1 --out "$tmp/budget" >"$tmp/stdout" 2>&1
 check "a size past the budget is dropped, saying so" eval 'grep -q "dropped" "$tmp/stdout" && grep -q "Dropped for the 1 s budget" "$tmp/budget/summary.md"'
 
+# ---- Everything is checked before the first run; nothing is replaced without --force ------
+
+tiny=(--threads 1 --sizes 300 --steps 1 --repeat 1)
+cp "$tmp/out/results.csv" "$tmp/results.before"
+"$HERD" bench --backends cpu "${tiny[@]}" --out "$tmp/out" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "results already in --out are not replaced (exit 2)" eval '[ "$rc" -eq 2 ] && grep -q "use --force" "$tmp/stderr"'
+check "... and stay as they were" cmp -s "$tmp/out/results.csv" "$tmp/results.before"
+"$HERD" bench --backends '' "${tiny[@]}" --out "$tmp/out" --force >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "--backends '' exits 2 and leaves the results" eval '[ "$rc" -eq 2 ] && cmp -s "$tmp/out/results.csv" "$tmp/results.before"'
+"$HERD" bench --backends cpu "${tiny[@]}" --out "$tmp/out" --force >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "--force replaces them" eval '[ "$rc" -eq 0 ] && ! cmp -s "$tmp/out/results.csv" "$tmp/results.before"'
+check "no staging folder is left" eval '! compgen -G "$tmp/out/.herd-bench-*" >/dev/null'
+touch "$tmp/a-file"
+"$HERD" bench --backends cpu "${tiny[@]}" --out "$tmp/a-file" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "--out naming a file exits 2 before running" eval '[ "$rc" -eq 2 ] && grep -q "not a folder" "$tmp/stderr" && ! grep -q "cpu, 1 thread" "$tmp/stdout"'
+if "$HERD" devices >/dev/null 2>&1; then
+  "$HERD" bench --backends cpu,opencl:99 "${tiny[@]}" --out "$tmp/dev99" >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  check "a missing OpenCL device exits 2 before any run" eval '[ "$rc" -eq 2 ] && grep -q "no such OpenCL device" "$tmp/stderr" && ! grep -q "cpu, 1 thread" "$tmp/stdout" && absent "$tmp/dev99"'
+fi
+
+# --out is a folder name, never shell text (gnuplot runs with an argument vector).
+odd="$tmp/q'; touch PWNED; echo '"
+(cd "$tmp" && "$HERD" bench --backends cpu "${tiny[@]}" --out "$odd" >"$tmp/stdout" 2>"$tmp/stderr")
+rc=$?
+check "an --out with quotes and ; works and runs no command" eval '[ "$rc" -eq 0 ] && [ -s "$odd/time_per_step.png" ] && absent "$tmp/PWNED"'
+"$HERD" bench --backends cpu "${tiny[@]}" --out "$tmp/it's" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "an --out with an apostrophe gets its plots" eval '[ "$rc" -eq 0 ] && is_png "$tmp/it'"'"'s/speedup.png"'
+
+# Ctrl-C in the middle: exit 130, the folder as it was (no results, no staging folder).
+"$HERD" bench --backends cpu --threads 1 --sizes 2000000 --steps 5 --repeat 5 --out "$tmp/int" >"$tmp/stdout" 2>"$tmp/stderr" &
+pid=$!
+sleep 4
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "Ctrl-C during a bench exits 130" [ "$rc" -eq 130 ]
+check "... leaving no results and no staging folder" eval '[ -z "$(ls -A "$tmp/int" 2>/dev/null)" ]'
+
 "$HERD" bench --backends gpu --out "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 check "an unknown backend exits 2" [ "$rc" -eq 2 ]

@@ -1,11 +1,17 @@
 /* Same scenario and seed give a bit-identical run, whatever the number of threads. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <time.h>
+
 #include "sim_util.h"
 
 #define TESTS(X)                            \
   X(two_runs_are_bit_identical)             \
   X(one_and_two_threads_are_bit_identical)  \
   X(all_active_flock_is_thread_independent) \
-  X(a_different_seed_gives_a_different_run)
+  X(a_different_seed_gives_a_different_run) \
+  X(an_interrupted_step_changes_nothing)    \
+  X(a_step_stopped_midway_restores_the_flock)
 TESTS(DECLARE_TEST)
 
 /* A fingerprint of every observation, every dog state and the final flock. */
@@ -54,6 +60,39 @@ static void a_different_seed_gives_a_different_run(void) {
   const char *a[] = {"seed=1"}, *b[] = {"seed=2"};
   herd_scenario sa = scenario_with(a, 1), sb = scenario_with(b, 1);
   CHECK(run_fingerprint(&sa, 2, 50) != run_fingerprint(&sb, 2, 50));
+}
+
+static void an_interrupted_step_changes_nothing(void) { check_interrupted_step_changes_nothing("cpu"); }
+
+/* Raises the stop flag 20 ms after it starts. */
+static void *raise_soon(void *flag) {
+  nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+  *(volatile sig_atomic_t *)flag = 1;
+  return NULL;
+}
+
+/* A stop raised while the CPU backend is half-way through a step (a flock large enough
+ * that a step takes far longer than 20 ms): the flock read back is the one before. */
+static void a_step_stopped_midway_restores_the_flock(void) {
+  const char *sets[] = {"sheep.count=400000", "sheep.dog_radius_m=1e9", "field.size_m=3800"};
+  herd_scenario sc = scenario_with(sets, 3);
+  volatile sig_atomic_t stop = 0;
+  herd_sim *sim;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .stop = &stop}, &sim, &err) == HERD_OK);
+  size_t n = sc.sheep.count;
+  float *before = malloc(4 * n * sizeof *before), *after = malloc(4 * n * sizeof *after);
+  CHECK(herd_sim_read_sheep(sim, before, before + 2 * n, &err) == HERD_OK);
+  pthread_t raiser;
+  pthread_create(&raiser, NULL, raise_soon, (void *)&stop);
+  herd_status st = herd_sim_step(sim, &err);
+  pthread_join(raiser, NULL);
+  CHECK_MSG(st == HERD_E_INTERRUPTED, "the step ended before the stop (status %d): make the flock larger", (int)st);
+  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(memcmp(before, after, 4 * n * sizeof *before) == 0);
+  free(before);
+  free(after);
+  herd_sim_destroy(sim);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

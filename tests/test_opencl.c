@@ -15,7 +15,9 @@
   X(one_step_matches_the_cpu_backend)           \
   X(reductions_match_the_cpu_backend)           \
   X(two_runs_are_bit_identical)                 \
-  X(herding_outcomes_match_the_cpu_backend)
+  X(herding_outcomes_match_the_cpu_backend)     \
+  X(an_interrupted_step_changes_nothing)        \
+  X(a_step_stopped_midway_restores_the_flock)
 TESTS(DECLARE_TEST)
 
 enum { N = 6000, DOGS = 2 };
@@ -252,6 +254,43 @@ static void herding_outcomes_match_the_cpu_backend(void) {
   CHECK(n_cpu >= 18 && n_cl >= 18);
   CHECK(p > 0.01);
   CHECK(fabs(z) < 2.576);
+}
+
+static void an_interrupted_step_changes_nothing(void) { check_interrupted_step_changes_nothing("opencl"); }
+
+/* A stop raised while a step runs: the OpenCL step kernel stops between slices (a flock
+ * larger than the first slice is cut), the CPU backend between agents; either way the
+ * flock read back is the one before the step. */
+static void a_step_stopped_midway_restores_the_flock(void) {
+  enum { M = 40000 };
+  const herd_backend_ops *ops[] = {&herd_cpu_backend, &herd_cl_backend};
+  herd_vec2 *pos = malloc(M * sizeof *pos), *heading = malloc(M * sizeof *heading);
+  herd_vec2 *back = malloc(M * sizeof *back), *back_heading = malloc(M * sizeof *back_heading);
+  for (uint32_t i = 0; i < M; ++i) {
+    herd_rng4 r = herd_rng_draw(7, 0, i, 12);
+    pos[i] = herd_v2(400.0f * herd_rng_unit_float(r.v[0]), 400.0f * herd_rng_unit_float(r.v[1]));
+    heading[i] = herd_rng_direction(r.v[2]);
+  }
+  volatile sig_atomic_t stop = 1;
+  for (size_t k = 0; k < 2; ++k) {
+    herd_backend_desc d = desc_for();
+    d.count = M;
+    d.model.dog_radius_m = 1e6f; /* every sheep does the full update */
+    d.stop = &stop;
+    herd_backend *b;
+    herd_error err;
+    CHECK_MSG(ops[k]->create(&d, &b, &err) == HERD_OK, "%s", err.message);
+    CHECK(ops[k]->upload(b, pos, heading, &err) == HERD_OK);
+    CHECK_MSG(ops[k]->step(b, dogs, DOGS, herd_v2(200, 200), 1, &err) == HERD_E_INTERRUPTED, "%s", ops[k]->name);
+    CHECK(ops[k]->read_agents(b, back, back_heading, &err) == HERD_OK);
+    CHECK_MSG(memcmp(back, pos, M * sizeof *pos) == 0 && memcmp(back_heading, heading, M * sizeof *heading) == 0,
+              "%s: the flock changed", ops[k]->name);
+    ops[k]->destroy(b);
+  }
+  free(pos);
+  free(heading);
+  free(back);
+  free(back_heading);
 }
 
 int main(void) {

@@ -44,7 +44,9 @@ check "gif: 10 frames" is "$(probe "$tmp/g.gif" nb_read_frames)" 10
 "$HERD" record -o "$tmp/i.mp4" --steps 1000000 --size 160x120 --set "target.position_m=[-1e6,-1e6]" \
   >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-for _ in $(seq 50); do [ -s "$tmp/i.mp4" ] && break; sleep 0.1; done
+# While recording, the video grows under a temporary name beside the target.
+for _ in $(seq 50); do compgen -G "$tmp/i.mp4.part-*.mp4" >/dev/null && break; sleep 0.1; done
+check "while recording, the target name is not used yet" absent "$tmp/i.mp4"
 sleep 0.5
 kill -INT "$pid"
 wait "$pid"
@@ -81,6 +83,7 @@ cat >"$tmp/fake/ffmpeg" <<'FAKE'
 if [ "${FAKE_MODE:-}" = "no-encoders" ]; then echo " V..... gif   GIF"; exit 0; fi
 case " $* " in *" -encoders "*) echo " V....D libx264   H.264"; exit 0 ;; esac
 out="${!#}"
+out="${out#file:}"
 head -c 500000 >"$out"
 echo "av_interleaved_write_frame(): No space left on device" >&2
 exit 1
@@ -91,6 +94,16 @@ check "a missing encoder: exit 1 naming it" eval 'is "$rc" 1 && has "no libx264 
 PATH="$tmp/fake:$PATH" run record -o "$tmp/d.mp4" --steps 200 --size 320x240
 check "ffmpeg dying mid-run: nonzero exit" eval '[ "$rc" -ne 0 ]'
 check "... with ffmpeg's last message" has "No space left on device" "$tmp/err"
-check "... naming the partial file, left in place" eval 'has "$tmp/d.mp4" "$tmp/err" && [ -s "$tmp/d.mp4" ]'
+partial=$(sed -n 's/.*the partial video is left at \(.*\)$/\1/p' "$tmp/err")
+check "... naming the partial file, kept under a temporary name" eval '[ -n "$partial" ] && [ -s "$partial" ]'
+check "... never under the name asked for" absent "$tmp/d.mp4"
+
+# ffmpeg reads the output as a path, never as an option or a protocol
+(cd "$tmp" && "$HERD" record -o -y.gif --steps 3 --size 64x64 >"$tmp/out" 2>"$tmp/err")
+rc=$?
+check "-o -y.gif writes a file named -y.gif" eval 'is "$rc" 0 && [ -s "$tmp/-y.gif" ]'
+(cd "$tmp" && "$HERD" record -o pipe:1.gif --steps 3 --size 64x64 >"$tmp/out" 2>"$tmp/err")
+rc=$?
+check "-o pipe:1.gif writes a file of that name, not standard output" eval 'is "$rc" 0 && [ -s "$tmp/pipe:1.gif" ] && ! grep -q GIF89a "$tmp/out"'
 
 finish

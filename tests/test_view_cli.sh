@@ -23,6 +23,20 @@ check "... and leaves it as it was" cmp -s "$tmp/a.png" "$tmp/a.copy"
 run view --screenshot "$tmp/a.png" --size 320x200 --steps 20 --force
 check "--force replaces it" [ "$rc" -eq 0 ]
 check "... with another picture" differs "$tmp/a.png" "$tmp/a.copy"
+# A failed write never touches the file it would have replaced.
+cp "$tmp/a.png" "$tmp/a.copy"
+(trap '' XFSZ && ulimit -f 1 && exec "$HERD" view --screenshot "$tmp/a.png" --size 640x400 --steps 3 --force) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "a screenshot that cannot be written fails (exit 1)" [ "$rc" -eq 1 ]
+check "... saying the write failed" grep -q "write failed" "$tmp/err"
+check "... leaving the old picture as it was" cmp -s "$tmp/a.png" "$tmp/a.copy"
+check "... and no temporary file" eval '! compgen -G "$tmp/a.png.part-*" >/dev/null'
+if [ "$(id -u)" -eq 0 ] && mknod "$tmp/full" c 1 7 2>/dev/null; then
+  run view --screenshot "$tmp/full" --steps 1 --force
+  check "a screenshot onto a copy of /dev/full fails" [ "$rc" -ne 0 ]
+  check "... and the device node is still there" [ -c "$tmp/full" ]
+fi
+
 run view --screenshot "$tmp/b.png" --steps 5 --hud
 check "--hud draws the HUD into the picture" [ "$rc" -eq 0 ]
 run view --size 10x10 --screenshot "$tmp/c.png"

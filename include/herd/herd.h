@@ -16,6 +16,7 @@
 #ifndef HERD_HERD_H
 #define HERD_HERD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,16 +30,24 @@ extern "C" {
 
 typedef enum herd_status {
   HERD_OK = 0,
-  HERD_E_INPUT = 2, /* the user's input is wrong: a scenario, an option (exit status 2) */
-  HERD_E_IO,        /* a file could not be read or written */
-  HERD_E_MEMORY,    /* an allocation failed */
-  HERD_E_BACKEND,   /* the compute backend failed */
+  HERD_E_INPUT = 2,  /* the user's input is wrong: a scenario, an option (exit status 2) */
+  HERD_E_IO,         /* a file could not be read or written */
+  HERD_E_MEMORY,     /* an allocation failed */
+  HERD_E_BACKEND,    /* the compute backend failed */
+  HERD_E_INTERRUPTED /* herd_sim_desc.stop was raised during a step: the step was abandoned */
 } herd_status;
 
 typedef struct herd_error {
   herd_status status;
   char message[HERD_ERROR_MAX];
 } herd_error;
+
+/* Copies `text` into `out` (size bytes with the NUL) with every control character (C0, DEL,
+ * C1), invisible separator and byte that is not UTF-8 written as an escape (\n, \t, \x1b,
+ * \u0085, \xff), so user text quoted in a message keeps it one line and cannot drive a
+ * terminal. Never cuts an escape or a character in half. Returns out. Every herd_error
+ * message is already escaped. */
+char *herd_escape(const char *text, char *out, size_t size);
 
 /* ---- Scenarios --------------------------------------------------------------------- */
 
@@ -194,6 +203,9 @@ typedef struct herd_sim_desc {
   bool profile;                  /* time each stage (OpenCL profiling events) */
   const herd_gl_share *gl_share; /* share these GL buffers (OpenCL devices with
                                     cl_khr_gl_sharing only); NULL = no sharing */
+  /* A flag a signal handler may raise: a step that sees it becomes non-zero stops within a
+   * block of agents (well under a second) and returns HERD_E_INTERRUPTED. NULL = never. */
+  const volatile sig_atomic_t *stop;
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */
@@ -220,7 +232,11 @@ typedef struct herd_sim herd_sim;
 herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
 void herd_sim_destroy(herd_sim *sim);
 
-/* Advances one step: the dogs move on the last observation, then every sheep moves. */
+/* Advances one step: the dogs move on the last observation, then every sheep moves.
+ * HERD_E_INTERRUPTED when desc.stop was raised during the step: the step is abandoned and
+ * the flock, dogs, observation and step index are as before it (the flock's internal order
+ * may differ, so a run continued after an interruption is valid but not bit-identical to
+ * one never interrupted). */
 herd_status herd_sim_step(herd_sim *sim, herd_error *err);
 
 uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */

@@ -16,10 +16,11 @@ typedef struct herd_backend_desc {
   float goal_m[2]; /* target, for the in-goal count */
   float goal_radius_m;
   uint64_t seed;
-  int threads;                   /* 0 = the backend's default */
-  const char *device;            /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
-  bool profile;                  /* time each stage */
-  const herd_gl_share *gl_share; /* OpenCL with cl_khr_gl_sharing: keep the state in these */
+  int threads;                       /* 0 = the backend's default */
+  const char *device;                /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
+  bool profile;                      /* time each stage */
+  const herd_gl_share *gl_share;     /* OpenCL with cl_khr_gl_sharing: keep the state in these */
+  const volatile sig_atomic_t *stop; /* raised: abandon the step (HERD_E_INTERRUPTED) */
 } herd_backend_desc;
 
 typedef struct herd_backend_ops {
@@ -28,7 +29,8 @@ typedef struct herd_backend_ops {
   /* Sets the flock; arrays are in id order, length desc->count. */
   herd_status (*upload)(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err);
   /* One step of every sheep, seeing the dogs at their new positions; `centroid` is the
-   * flock's centre of mass before the step (from the last reduce). */
+   * flock's centre of mass before the step (from the last reduce). When desc.stop is raised
+   * it returns HERD_E_INTERRUPTED with the flock as before the step. */
   herd_status (*step)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid, uint32_t step,
                       herd_error *err);
   herd_status (*reduce)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/outfile.h"
+#include "../core/spawn.h"
 #include "cli.h"
 #include "herd/herd.h"
 
@@ -34,7 +36,13 @@ static const char bench_usage[] =
     "  --repeat R         timed repeats per configuration (default 5), after 2 warm-up steps\n"
     "  --threads LIST     CPU thread counts (default: 1 and all cores)\n"
     "  --budget SECONDS   stop adding larger sizes when the next would pass this (default 540)\n"
-    "  --out DIR          where to write (default bench-out; files in it are replaced)\n";
+    "  --out DIR          where to write (default bench-out; created if needed)\n"
+    "  --force            replace result files already in DIR (otherwise herd bench refuses\n"
+    "                     to start)\n"
+    "\n"
+    "Every option, device and the output folder are checked before the first run. The files\n"
+    "are made in a staging folder inside DIR and moved into place at the end; Ctrl-C stops\n"
+    "within a second and leaves DIR as it was.\n";
 
 typedef struct bench_config {
   char backend[16], device[64], label[96];
@@ -51,7 +59,14 @@ typedef struct bench_opts {
   long steps, repeat;
   double budget_s;
   const char *out;
+  bool force;
+  char staging[600]; /* OUT/.herd-bench-XXXXXX: where the files are made */
 } bench_opts;
+
+/* What herd bench writes into --out. */
+static const char *const result_files[] = {"results.csv",       "summary.md", "machine.md", "plots.gp",
+                                           "time_per_step.png", "stages.png", "speedup.png"};
+#define RESULT_FILE_COUNT (sizeof result_files / sizeof result_files[0])
 
 typedef struct bench_row {
   const bench_config *config;
@@ -115,11 +130,19 @@ static int make_configs(bench_opts *o, const char *backends, const char *threads
     if (strcmp(tok, "cpu") == 0) {
       for (int k = 0; k < nt; ++k) add_config(o, "cpu", NULL, (int)t[k]);
     } else if (strncmp(tok, "opencl", 6) == 0 && (tok[6] == '\0' || tok[6] == ':')) {
-      add_config(o, "opencl", tok[6] ? tok + 7 : NULL, 0);
+      const char *device = tok[6] ? tok + 7 : NULL;
+      herd_backend_choice choice;
+      if (herd_choose_backend("opencl", device, &choice, &err) != HERD_OK) {
+        cli_fail(EXIT_BAD_INPUT, "--backends %s: %s", tok, err.message);
+        return EXIT_BAD_INPUT;
+      }
+      add_config(o, "opencl", device, 0);
     } else {
       return cli_fail(EXIT_BAD_INPUT, "--backends: \"%s\" is not a backend (allowed: cpu, opencl, opencl:DEVICE)", tok);
     }
   }
+  if (o->config_count == 0)
+    return cli_fail(EXIT_BAD_INPUT, "--backends: empty list (allowed: cpu, opencl, opencl:DEVICE, comma-separated)");
   return 0;
 }
 
@@ -155,6 +178,8 @@ static int parse_bench(int argc, char **argv, bench_opts *o) {
       o->budget_s = one[0];
     } else if (strcmp(arg, "--out") == 0) {
       if (!(o->out = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--force") == 0) {
+      o->force = true;
     } else {
       return cli_fail(EXIT_BAD_INPUT, "bench: unknown option %s (see herd bench --help)", arg);
     }
@@ -212,7 +237,8 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
                         .threads = c->threads,
                         .backend = c->backend,
                         .device = *c->device ? c->device : NULL,
-                        .profile = true};
+                        .profile = true,
+                        .stop = &cli_stop};
   if (herd_sim_create(&desc, &sim, &err) != HERD_OK) return cli_fail(1, "%s: %s", c->label, err.message);
   memset(row, 0, sizeof *row);
   row->config = c;
@@ -230,6 +256,7 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
   status = status || herd_sim_profile(sim, &after, &err) != HERD_OK;
   if (status) {
     herd_sim_destroy(sim);
+    if (err.status == HERD_E_INTERRUPTED) return 128 + cli_stop;
     return cli_fail(1, "%s, N = %u: %s", c->label, n, err.message);
   }
   for (int k = 0; k < HERD_STAGE_COUNT; ++k)
@@ -249,12 +276,22 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
 
 /* ---- Writing ---------------------------------------------------------------------------- */
 
+/* Opens `name` in the staging folder. */
 static FILE *open_out(const bench_opts *o, const char *name) {
-  char path[600];
-  snprintf(path, sizeof path, "%s/%s", o->out, name);
+  char path[700];
+  snprintf(path, sizeof path, "%s/%s", o->staging, name);
   FILE *f = fopen(path, "w");
   if (!f) cli_fail(1, "%s: cannot write: %s", path, strerror(errno));
   return f;
+}
+
+/* A configuration's label as a gnuplot string: a device name may hold a quote. */
+static const char *plot_label(const bench_config *c) {
+  static char label[96];
+  snprintf(label, sizeof label, "%s", c->label);
+  for (char *p = label; *p; ++p)
+    if (*p == '\'' || *p == '\\' || (unsigned char)*p < 0x20) *p = ' ';
+  return label;
 }
 
 static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
@@ -382,7 +419,7 @@ static int write_machine(const bench_opts *o) {
 static void plot_per_config(FILE *gp, const bench_opts *o) {
   fprintf(gp, "plot ");
   for (int c = 0; c < o->config_count; ++c)
-    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", o->configs[c].label);
+    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", plot_label(&o->configs[c]));
   fprintf(gp, "\n");
 }
 
@@ -450,18 +487,113 @@ static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
   plot_time_per_step(gp, o, rows, count);
   plot_speedup(gp, o, rows, count);
   plot_stages(gp, o, rows, count);
-  if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->out);
-  char cmd[700];
-  snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", o->out);
-  int rc = system(cmd);
-  if (rc != 0)
-    return cli_fail(1, "gnuplot failed (is gnuplot installed? apt install gnuplot-nox); see %s/gnuplot.log", o->out);
-  snprintf(cmd, sizeof cmd, "%s/gnuplot.log", o->out);
-  remove(cmd); /* only kept to explain a failure */
+  if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->staging);
+  /* gnuplot runs in the staging folder with an argument vector: no shell sees --out. */
+  const char *argv[] = {"gnuplot", "plots.gp", NULL};
+  int log = herd_scratch_fd();
+  herd_spawn_desc d = {.argv = argv, .dir = o->staging, .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = log};
+  herd_error err;
+  pid_t pid;
+  if (herd_spawn(&d, &pid, &err) != HERD_OK) {
+    if (log >= 0) close(log);
+    return cli_error(&err);
+  }
+  int rc = herd_spawn_wait(pid);
+  char msg[400];
+  herd_scratch_last_line(log, msg, sizeof msg);
+  if (log >= 0) close(log);
+  if (rc == 127) return cli_fail(1, "gnuplot not found; herd bench draws its plots with it (apt install gnuplot-nox)");
+  if (rc != 0) return cli_fail(1, "gnuplot failed (exit %d): %s", rc, msg);
   return 0;
 }
 
+/* ---- The output folder ------------------------------------------------------------------ */
+
+/* Before any run: --out is (or can be made) a writable folder, no result file in it would be
+ * replaced without --force, and the staging folder exists. */
+static int prepare_out(bench_opts *o) {
+  struct stat st;
+  if (stat(o->out, &st) != 0) {
+    if (errno != ENOENT || mkdir(o->out, 0777) != 0)
+      return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder: %s", o->out, strerror(errno));
+  } else if (!S_ISDIR(st.st_mode)) {
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: not a folder", o->out);
+  }
+  for (size_t k = 0; k < RESULT_FILE_COUNT && !o->force; ++k) {
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", o->out, result_files[k]);
+    if (access(path, F_OK) == 0)
+      return cli_fail(EXIT_BAD_INPUT, "--out %s: holds results already (%s); not replacing them (use --force)", o->out,
+                      result_files[k]);
+  }
+  snprintf(o->staging, sizeof o->staging, "%s/.herd-bench-XXXXXX", o->out);
+  if (!mkdtemp(o->staging)) {
+    int e = errno;
+    o->staging[0] = '\0';
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot write in the folder: %s", o->out, strerror(e));
+  }
+  return 0;
+}
+
+/* Moves every finished file from the staging folder into --out. */
+static int place_results(const bench_opts *o) {
+  for (size_t k = 0; k < RESULT_FILE_COUNT; ++k) {
+    char from[700], to[700];
+    snprintf(from, sizeof from, "%s/%s", o->staging, result_files[k]);
+    snprintf(to, sizeof to, "%s/%s", o->out, result_files[k]);
+    herd_error err;
+    if (herd_move_into_place("--out", from, to, o->force, &err) != HERD_OK) return cli_error(&err);
+  }
+  return 0;
+}
+
+/* Removes the staging folder and whatever is left in it. */
+static void remove_staging(const bench_opts *o) {
+  if (!o->staging[0]) return;
+  for (size_t k = 0; k < RESULT_FILE_COUNT; ++k) {
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", o->staging, result_files[k]);
+    unlink(path);
+  }
+  rmdir(o->staging);
+}
+
 /* ---- The command -------------------------------------------------------------------------- */
+
+/* Measures every configuration at every size that fits the budget; 0 or an exit status. */
+static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped, size_t dropped_size) {
+  double start = now_s();
+  printf("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
+  for (int c = 0; c < o->config_count; ++c) {
+    bench_config *cfg = &o->configs[c];
+    if (strcmp(cfg->backend, "cpu") == 0)
+      snprintf(cfg->label, sizeof cfg->label, "cpu, %d thread%s", cfg->threads, cfg->threads == 1 ? "" : "s");
+    else
+      snprintf(cfg->label, sizeof cfg->label, "opencl");
+    double per_agent_step = 0; /* seconds, from this configuration's last size */
+    for (int s = 0; s < o->size_count; ++s) {
+      uint32_t n = (uint32_t)o->sizes[s];
+      double steps = o->steps ? (double)o->steps : fmax(1.0, round(5e5 / n));
+      double estimate = per_agent_step * n * (steps * o->repeat + 2) * 1.3;
+      if (per_agent_step > 0 && now_s() - start + estimate > o->budget_s) {
+        size_t used = strlen(dropped);
+        snprintf(dropped + used, dropped_size - used,
+                 "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "",
+                 o->budget_s, cfg->label, n, estimate);
+        printf("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o->budget_s);
+        break;
+      }
+      int status = cli_stop ? 128 + cli_stop : measure(o, cfg, n, &rows[*count]);
+      if (status) return status;
+      bench_row *r = &rows[(*count)++];
+      per_agent_step = r->median / n;
+      printf("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
+             r->peak_mib);
+      fflush(stdout);
+    }
+  }
+  return 0;
+}
 
 int cmd_bench(int argc, char **argv) {
   static bench_opts o;
@@ -470,54 +602,33 @@ int cmd_bench(int argc, char **argv) {
   static const double default_sizes[] = {1e3, 3e3, 1e4, 3e4, 5e4, 1e5, 3e5, 1e6};
   memcpy(o.sizes, default_sizes, sizeof default_sizes);
   o.size_count = 8;
+  cli_catch_signals();
   int status = parse_bench(argc, argv, &o);
   if (status != -1) return status;
   size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd bench");
   for (int i = 1; i < argc && typed < sizeof o.command; ++i)
     typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
-  if (mkdir(o.out, 0755) != 0 && errno != EEXIST)
-    return cli_fail(EXIT_BAD_INPUT, "--out %s: %s", o.out, strerror(errno));
+  status = prepare_out(&o);
   static bench_row rows[MAX_CONFIGS * MAX_SIZES];
   int count = 0;
   char dropped[1200] = "";
   double start = now_s();
-  printf("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
-  for (int c = 0; c < o.config_count; ++c) {
-    bench_config *cfg = &o.configs[c];
-    if (strcmp(cfg->backend, "cpu") == 0)
-      snprintf(cfg->label, sizeof cfg->label, "cpu, %d thread%s", cfg->threads, cfg->threads == 1 ? "" : "s");
-    else
-      snprintf(cfg->label, sizeof cfg->label, "opencl");
-    double per_agent_step = 0; /* seconds, from this configuration's last size */
-    for (int s = 0; s < o.size_count; ++s) {
-      uint32_t n = (uint32_t)o.sizes[s];
-      double steps = o.steps ? (double)o.steps : fmax(1.0, round(5e5 / n));
-      double estimate = per_agent_step * n * (steps * o.repeat + 2) * 1.3;
-      if (per_agent_step > 0 && now_s() - start + estimate > o.budget_s) {
-        size_t used = strlen(dropped);
-        snprintf(dropped + used, sizeof dropped - used,
-                 "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "", o.budget_s,
-                 cfg->label, n, estimate);
-        printf("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o.budget_s);
-        break;
-      }
-      if (measure(&o, cfg, n, &rows[count])) return 1;
-      bench_row *r = &rows[count++];
-      per_agent_step = r->median / n;
-      printf("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
-             r->peak_mib);
-      fflush(stdout);
+  if (status == 0) status = run_configs(&o, rows, &count, dropped, sizeof dropped);
+  if (status == 0) {
+    for (int c = 0; c < o.config_count; ++c) {
+      double lo, hi, a = fit_alpha(rows, count, &o.configs[c], &lo, &hi);
+      if (!isnan(a)) printf("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
     }
+    if (*dropped) printf("%s\n", dropped);
+    if (write_csv(&o, rows, count) || write_summary(&o, rows, count, dropped) || write_machine(&o) ||
+        write_plots(&o, rows, count))
+      status = 1;
   }
-  for (int c = 0; c < o.config_count; ++c) {
-    double lo, hi, a = fit_alpha(rows, count, &o.configs[c], &lo, &hi);
-    if (!isnan(a)) printf("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
-  }
-  if (*dropped) printf("%s\n", dropped);
-  if (write_csv(&o, rows, count) || write_summary(&o, rows, count, dropped) || write_machine(&o) ||
-      write_plots(&o, rows, count))
-    return 1;
-  printf("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
-         o.out, now_s() - start);
-  return 0;
+  if (status == 0) status = place_results(&o);
+  if (status == 0)
+    printf("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
+           cli_shown(o.out), now_s() - start);
+  if (status > 128) fprintf(stderr, "herd: interrupted; %s is as it was\n", cli_shown(o.out));
+  remove_staging(&o);
+  return status;
 }

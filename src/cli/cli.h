@@ -2,7 +2,10 @@
  * 2 bad input (scenario, option), 130/143 interrupted. */
 #ifndef HERD_CLI_CLI_H
 #define HERD_CLI_CLI_H
+#include <signal.h>
 #include <stdbool.h>
+
+#include "herd/herd.h"
 
 #define EXIT_BAD_INPUT 2
 
@@ -19,8 +22,22 @@ int parse_size(const char *text, int *width, int *height);
 /* --threads T: 0 and sets *out, or prints the error and returns EXIT_BAD_INPUT. */
 int parse_threads(const char *text, int *out);
 
-/* Prints "herd: <message>" on stderr and returns `status`. */
+/* Prints "herd: <message>" on stderr, as one line with control characters escaped, and
+ * returns `status`. */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints err's message (as cli_fail) and returns the exit status for it: 2 for bad input,
+ * 128 + the signal for an interruption, else 1. */
+int cli_error(const herd_error *err);
+
+/* Raised (to the signal number) by the first SIGINT or SIGTERM once cli_catch_signals ran;
+ * a second signal exits at once. Give it to herd_sim_desc.stop so long steps stop too. */
+extern volatile sig_atomic_t cli_stop;
+void cli_catch_signals(void);
+
+/* User text (a file name, a typed option) escaped for printing: one line, no terminal
+ * controls. The result lives until four more calls. */
+const char *cli_shown(const char *text);
 
 /* Scenario options shared by commands: [SCENARIO] [--seed S] [--steps MAX] [--set P=V]...
  * Returns true when argv[*i] was one of them (consuming its value); on a bad option

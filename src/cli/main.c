@@ -1,9 +1,13 @@
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "herd/herd.h"
 #ifdef HERD_WITH_GL
 #include "../render/render.h"
 #endif
@@ -28,13 +32,49 @@ static const char usage[] =
     "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n";
 
 int cli_fail(int status, const char *fmt, ...) {
+  char raw[2048], shown[4096];
   va_list ap;
   va_start(ap, fmt);
-  fputs("herd: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(raw, sizeof raw, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
   return status;
+}
+
+volatile sig_atomic_t cli_stop = 0;
+
+/* First Ctrl-C or SIGTERM: ask the command to stop cleanly (finish the summary, the CSV, the
+ * video). A second: leave at once. */
+static void on_stop_signal(int sig) {
+  if (cli_stop) {
+    static const char msg[] = "\nherd: interrupted again; exiting at once\n";
+    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)ignored;
+    _exit(128 + sig);
+  }
+  cli_stop = sig;
+}
+
+void cli_catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_error(const herd_error *err) {
+  if (err->status == HERD_E_INTERRUPTED && cli_stop) return 128 + cli_stop;
+  return cli_fail(err->status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err->message);
+}
+
+const char *cli_shown(const char *text) {
+  static char ring[4][1024];
+  static int next;
+  char *out = ring[next];
+  next = (next + 1) % 4;
+  return herd_escape(text, out, sizeof ring[0]);
 }
 
 const char *option_value(int argc, char **argv, int *i) {
@@ -104,6 +144,9 @@ bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *
       *status = EXIT_BAD_INPUT;
     else if (arg[2] == 'b')
       b->backend = v;
+    else if (arg[2] == 'd' && !*v)
+      *status =
+          cli_fail(EXIT_BAD_INPUT, "--device: empty (allowed: an index from herd devices, or part of a device's name)");
     else if (arg[2] == 'd')
       b->device = v;
     else if (parse_threads(v, &b->threads))

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/outfile.h"
 #include "cli.h"
 #include "herd/herd.h"
 
@@ -28,9 +29,14 @@ static const char run_usage[] =
     "                     device, else cpu); see herd devices\n"
     "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
     "  --profile          print the time spent in each stage at the end\n"
-    "  --csv FILE         write one row per step: observation and dog state\n"
+    "  --csv FILE         write one row per step: observation and dog state (\"-\": standard\n"
+    "                     output). Written as FILE.part-XXXXXX, flushed every second, and\n"
+    "                     renamed to FILE when the run ends (also on Ctrl-C)\n"
     "  --force            let --csv replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
+    "\n"
+    "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
+    "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
     "\n"
     "exit status: 0 the run finished (herded or not: see the summary), 1 a run error,\n"
     "2 bad input, 130/143 interrupted.\n";
@@ -39,9 +45,6 @@ static const char scenario_usage[] =
     "usage: herd scenario [SCENARIO] [--seed S] [--steps MAX] [--set PATH=VALUE]...\n"
     "\n"
     "Validates SCENARIO and prints it with every field resolved (defaults filled in) as JSON.\n";
-
-static volatile sig_atomic_t stop_signal = 0;
-static void on_signal(int sig) { stop_signal = sig; }
 
 static double now_s(void) {
   struct timespec t;
@@ -93,22 +96,6 @@ static int parse_run(int argc, char **argv, run_opts *o) {
 }
 
 /* ---- CSV ------------------------------------------------------------------------------ */
-
-/* Opens the CSV without ever replacing a file unless --force: O_EXCL makes the check and
- * the creation one step. */
-static FILE *open_csv(const char *path, bool force, int *status) {
-  int fd = open(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0644);
-  if (fd < 0) {
-    if (errno == EEXIST)
-      *status = cli_fail(EXIT_BAD_INPUT, "--csv %s: file exists; not replacing it (use --force to replace)", path);
-    else
-      *status = cli_fail(EXIT_BAD_INPUT, "--csv %s: cannot create: %s", path, strerror(errno));
-    return NULL;
-  }
-  FILE *f = fdopen(fd, "w");
-  if (!f) *status = cli_fail(1, "--csv %s: %s", path, strerror(errno));
-  return f;
-}
 
 static void csv_header(FILE *f, uint32_t dogs) {
   fputs(
@@ -166,7 +153,7 @@ static void profile_table(herd_sim *sim, uint32_t steps) {
 static void summary(const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t steps = herd_sim_step_index(sim);
-  printf("scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", name, sc->sheep.count, sc->dogs.count,
+  printf("scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", cli_shown(name), sc->sheep.count, sc->dogs.count,
          sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
   printf("backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
   switch (herd_sim_outcome(sim)) {
@@ -190,15 +177,39 @@ static void summary(const herd_sim *sim, const herd_scenario *sc, const char *na
 
 /* ---- The loop ------------------------------------------------------------------------- */
 
-static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, FILE *csv, double *wall_s) {
+/* The CSV reaches the disk at least this often, so a killed run leaves its rows behind. */
+#define CSV_FLUSH_S 1.0
+
+typedef struct csv_out {
+  herd_outfile file; /* file.f NULL: no --csv */
+  bool every_row;    /* a terminal or pipe reader wants each row as it comes */
+  double flushed_s;
+} csv_out;
+
+static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
+  if (!csv->file.f) return;
+  csv_row(csv->file.f, sim);
+  if (csv->every_row || now - csv->flushed_s >= CSV_FLUSH_S) {
+    fflush(csv->file.f);
+    csv->flushed_s = now;
+  }
+}
+
+/* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
+static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, csv_out *csv, double *wall_s) {
   bool live = !o->quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
-  if (csv) csv_row(csv, sim);
-  while (herd_sim_outcome(sim) == HERD_RUNNING && !stop_signal) {
-    if (herd_sim_step(sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
-    if (csv) csv_row(csv, sim);
+  csv_step(csv, sim, start);
+  int status = 0;
+  while (herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
+    if (herd_sim_step(sim, &err) != HERD_OK) {
+      /* Interrupted mid-step: the run stands as after the last whole step. */
+      if (err.status != HERD_E_INTERRUPTED) status = cli_error(&err);
+      break;
+    }
     double t = now_s();
+    csv_step(csv, sim, t);
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -206,50 +217,51 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, F
   }
   *wall_s = now_s() - start;
   if (live) fputs("\r\033[K", stderr);
-  return 0;
+  return status;
 }
 
-static int finish_csv(FILE *csv, const char *path) {
-  if (!csv) return 0;
-  bool bad = ferror(csv) != 0;
-  if (fclose(csv) != 0) bad = true;
-  return bad ? cli_fail(1, "--csv %s: write failed (disk full?)", path) : 0;
+/* Everything that can be checked is checked before the simulation is made (which may take
+ * seconds: an OpenCL build) and before any file is opened. */
+static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv) {
+  herd_error err;
+  if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
+    return cli_error(&err);
+  if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
+  herd_sim_desc desc = {.scenario = sc,
+                        .threads = o->backend.threads,
+                        .backend = o->backend.backend,
+                        .device = o->backend.device,
+                        .profile = o->profile,
+                        .stop = &cli_stop};
+  if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
+  if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
+  if (*herd_sim_backend_note(*sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(*sim));
+  if (!o->csv) return 0;
+  if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
+  csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
+  csv_header(csv->file.f, herd_sim_dog_count(*sim));
+  return 0;
 }
 
 int cmd_run(int argc, char **argv) {
   run_opts o = {0};
-  int status = parse_run(argc, argv, &o);
   herd_scenario sc;
-  herd_error err;
-  if (status == -1 && herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &sc, &err) != HERD_OK)
-    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
-  FILE *csv = NULL;
-  if (status == -1 && o.csv) csv = open_csv(o.csv, o.force, &status);
   herd_sim *sim = NULL;
-  herd_sim_desc desc = {.scenario = &sc,
-                        .threads = o.backend.threads,
-                        .backend = o.backend.backend,
-                        .device = o.backend.device,
-                        .profile = o.profile};
-  if (status == -1 && herd_sim_create(&desc, &sim, &err) != HERD_OK)
-    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
-  if (status == -1 && *herd_sim_backend_note(sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(sim));
-  if (status == -1) {
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    if (csv) csv_header(csv, herd_sim_dog_count(sim));
+  csv_out csv = {0};
+  cli_catch_signals();
+  int status = parse_run(argc, argv, &o);
+  if (status == -1) status = prepare(&o, &sc, &sim, &csv);
+  if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &o, csv, &wall_s);
+    status = simulate(sim, &sc, &o, &csv, &wall_s);
     if (status == 0) summary(sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(sim, herd_sim_step_index(sim));
-    int csv_status = finish_csv(csv, o.csv);
-    csv = NULL;
-    if (status == 0) status = csv_status;
-    if (status == 0 && stop_signal) status = 128 + stop_signal;
+    herd_error err;
+    /* The rows so far are kept after an interruption too: they are a valid record. */
+    if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
+    if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
-  if (csv) fclose(csv);
+  if (csv.file.f) herd_outfile_abandon(&csv.file);
   herd_sim_destroy(sim);
   scenario_args_free(&o.scenario);
   return status == -1 ? 0 : status;
@@ -268,8 +280,7 @@ int cmd_scenario(int argc, char **argv) {
   }
   herd_scenario sc;
   herd_error err;
-  if (status == -1 && herd_scenario_load(a.path, a.sets, a.set_count, &sc, &err) != HERD_OK)
-    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1 && herd_scenario_load(a.path, a.sets, a.set_count, &sc, &err) != HERD_OK) status = cli_error(&err);
   if (status == -1) {
     char *json = herd_scenario_to_json(&sc);
     status = json ? 0 : cli_fail(1, "out of memory");

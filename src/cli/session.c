@@ -10,9 +10,9 @@ int gl_session_start_sim(gl_session *s) {
                         .threads = s->desc.backend.threads,
                         .backend = s->choice.backend,
                         .device = s->choice.device,
-                        .gl_share = s->share ? &s->gl : NULL};
-  if (herd_sim_create(&desc, &s->sim, &err) != HERD_OK)
-    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+                        .gl_share = s->share ? &s->gl : NULL,
+                        .stop = &cli_stop};
+  if (herd_sim_create(&desc, &s->sim, &err) != HERD_OK) return cli_error(&err);
   if (s->share && !herd_sim_shares_gl(s->sim)) snprintf(s->share_why, sizeof s->share_why, "copy: sharing refused");
   return 0;
 }
@@ -21,7 +21,7 @@ int gl_session_open(gl_session *s, const gl_session_desc *desc) {
   herd_error err;
   s->desc = *desc;
   if (herd_choose_backend(desc->backend.backend, desc->backend.device, &s->choice, &err) != HERD_OK)
-    return cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+    return cli_error(&err);
   if (*s->choice.note) fprintf(stderr, "herd: %s\n", s->choice.note);
   s->share = herd_share_decide(s->choice.backend, s->choice.extensions, desc->backend.no_share, s->share_why,
                                sizeof s->share_why);

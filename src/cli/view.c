@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/outfile.h"
 #include "cli.h"
 #include "session.h"
 
@@ -102,9 +103,9 @@ static int parse_view(int argc, char **argv, view_opts *o) {
 /* Steps the screenshot's --steps (the scenario's step limit), stopping early on success. */
 static int run_steps(viewer *v, uint32_t steps) {
   herd_error err;
-  while (herd_sim_step_index(v->g.sim) < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING)
-    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
-  return 0;
+  while (herd_sim_step_index(v->g.sim) < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING && !cli_stop)
+    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return cli_error(&err);
+  return cli_stop ? 128 + cli_stop : 0;
 }
 
 static void hud_text(const viewer *v, char *out, size_t size) {
@@ -130,13 +131,13 @@ static int screenshot(viewer *v) {
   char hud[1024] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
   if (st == HERD_OK) st = herd_renderer_snapshot(v->g.renderer, v->g.sim, &cam, w, h, hud, rgba, &err);
-  if (st == HERD_OK) st = herd_write_png(v->opts->screenshot, rgba, w, h, v->opts->force, &err);
+  if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
-  if (st != HERD_OK) return cli_fail(st == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (st != HERD_OK) return cli_error(&err);
   float origin[2];
   herd_camera_to_world(&cam, 0, 0, w, h, origin);
   printf("screenshot: %s, %d x %d pixels, step %u, %.4f m per pixel, pixel (0, 0) at world (%.3f, %.3f) m\n",
-         v->opts->screenshot, w, h, herd_sim_step_index(v->g.sim), cam.metres_per_px, origin[0], origin[1]);
+         cli_shown(v->opts->screenshot), w, h, herd_sim_step_index(v->g.sim), cam.metres_per_px, origin[0], origin[1]);
   return 0;
 }
 
@@ -281,7 +282,7 @@ static int advance(viewer *v) {
   if (v->g.share) glFinish(); /* OpenCL may take the shared buffers only once GL is done with them */
   for (int k = 0; k < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING; ++k) {
     if (v->manual) steer_to_cursor(v);
-    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+    if (herd_sim_step(v->g.sim, &err) != HERD_OK) return err.status == HERD_E_INTERRUPTED ? 0 : cli_error(&err);
     ++v->meter_steps;
   }
   return 0;
@@ -316,7 +317,8 @@ static int interact(viewer *v) {
   char hud[1024];
   double start = glfwGetTime();
   uint32_t first_step = herd_sim_step_index(v->g.sim);
-  for (long frame = 0; !glfwWindowShouldClose(w) && (v->opts->frames == 0 || frame < v->opts->frames); ++frame) {
+  for (long frame = 0; !glfwWindowShouldClose(w) && !cli_stop && (v->opts->frames == 0 || frame < v->opts->frames);
+       ++frame) {
     int status = advance(v);
     if (status) return status;
     if (herd_renderer_update(v->g.renderer, v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
@@ -328,7 +330,8 @@ static int interact(viewer *v) {
     glfwPollEvents();
     measure(v);
   }
-  if (v->recorder) toggle_recording(v); /* quitting finishes the video */
+  if (v->recorder) toggle_recording(v); /* quitting, or Ctrl-C, finishes the video */
+  if (cli_stop) return 128 + cli_stop;
   if (v->opts->frames) {
     glFinish();
     double seconds = glfwGetTime() - start;
@@ -353,11 +356,14 @@ static int open_view(viewer *v) {
 int cmd_view(int argc, char **argv) {
   view_opts o = {.width = 1280, .height = 800};
   viewer v = {.opts = &o, .steps_per_frame = 1};
+  cli_catch_signals();
   int status = parse_view(argc, argv, &o);
   herd_error err;
   if (status == -1 &&
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
-    status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+    status = cli_error(&err);
+  if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
+    status = cli_error(&err);
   if (status == -1 && o.screenshot) {
     /* --steps counts the steps before the picture (none without it), not a step limit. */
     o.screenshot_steps = o.steps_given ? v.g.sc.max_steps : 0;

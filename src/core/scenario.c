@@ -1,11 +1,14 @@
 /* Scenario files: parsing, validation with messages a user can act on, --set overrides,
  * and the JSON dump. Every field comes from the table in scenario_fields.c. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../kernels/grid.h"
 #include "error.h"
@@ -106,14 +109,25 @@ static bool in_range(const scenario_field *f, double v) {
   return isfinite(v) && (f->min_open ? v > f->min : v >= f->min) && v <= f->max;
 }
 
+/* Integers are compared as integers: a seed near 2^53 must be reported as typed, not rounded. */
 static herd_status store_integer(load_ctx *c, const scenario_field *f, const json_t *v, char *at) {
-  double x;
-  if (json_is_integer(v))
-    x = (double)json_integer_value(v);
-  else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)))
-    x = json_real_value(v); /* 1e4 is an integer too: convenient in sweeps */
-  else
+  if (json_is_integer(v)) {
+    json_int_t x = json_integer_value(v);
+    if (x < (json_int_t)f->min || x > (json_int_t)f->max) {
+      char range[120];
+      describe_range(f, range, sizeof range);
+      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %lld is out of range (allowed: %s)", c->where, f->path,
+                       (long long)x, range);
+    }
+    if (f->kind == FIELD_SEED)
+      *(uint64_t *)at = (uint64_t)x;
+    else
+      *(uint32_t *)at = (uint32_t)x;
+    return HERD_OK;
+  }
+  if (!json_is_real(v) || json_real_value(v) != floor(json_real_value(v)))
     return type_error(c, f->path, "an integer", v);
+  double x = json_real_value(v); /* 1e4 is an integer too: convenient in sweeps */
   if (!in_range(f, x)) return range_error(c, f->path, f, x);
   if (f->kind == FIELD_SEED)
     *(uint64_t *)at = (uint64_t)x;
@@ -122,11 +136,23 @@ static herd_status store_integer(load_ctx *c, const scenario_field *f, const jso
   return HERD_OK;
 }
 
+/* Numbers are kept as 32-bit floats (the kernels' type): a value is accepted only if it
+ * survives that conversion, so what is checked is what runs, and a dump reads back. */
 static herd_status store_number(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, float *at) {
   if (!json_is_number(v)) return type_error(c, path, "a number", v);
   double x = json_number_value(v);
   if (!in_range(f, x)) return range_error(c, path, f, x);
-  *at = (float)x;
+  float stored = (float)x;
+  if (x != 0.0 && fabsf(stored) < FLT_MIN) {
+    char num[40];
+    format_number(x, num, sizeof num);
+    return herd_fail(c->err, HERD_E_INPUT,
+                     "%s: %s: %s is too small to keep: herd stores this field as a 32-bit float, which holds 0 or "
+                     "magnitudes from 1.17549435e-38 to 3.40282347e+38",
+                     c->where, path, num);
+  }
+  if (!in_range(f, stored)) return range_error(c, path, f, stored);
+  *at = stored;
   return HERD_OK;
 }
 
@@ -204,12 +230,17 @@ static herd_status load_object(load_ctx *c, const json_t *obj, const char *prefi
 static herd_status parse_set_value(load_ctx *c, const char *path, const char *text, json_t **out) {
   *out = json_loads(text, JSON_DECODE_ANY, NULL);
   if (*out) return HERD_OK;
+  const scenario_field *f = scenario_field_find(path);
+  bool numeric = f && (f->kind == FIELD_FLOAT || f->kind == FIELD_UINT || f->kind == FIELD_SEED);
   char *end;
   double x = strtod(text, &end);
-  if (end != text && *end == '\0' && !isfinite(x)) {
-    const scenario_field *f = scenario_field_find(path);
-    if (f && (f->kind == FIELD_FLOAT || f->kind == FIELD_UINT || f->kind == FIELD_SEED))
-      return range_error(c, path, f, x);
+  if (numeric && end != text && *end == '\0' && !isfinite(x)) return range_error(c, path, f, x);
+  /* An integer too long for JSON's 64 bits: out of range, shown as typed (not as a string). */
+  size_t sign = text[0] == '-';
+  if (numeric && text[sign] && strspn(text + sign, "0123456789") == strlen(text + sign)) {
+    char range[120];
+    describe_range(f, range, sizeof range);
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %.40s is out of range (allowed: %s)", c->where, path, text, range);
   }
   *out = json_string(text);
   return *out ? HERD_OK : herd_fail(c->err, HERD_E_MEMORY, "out of memory");
@@ -327,13 +358,21 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
   return s;
 }
 
-herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
-                               herd_error *err) {
-  if (!path) return herd_scenario_parse(herd_default_scenario_json(), "<default>", sets, set_count, out, err);
+/* A scenario is a small JSON file: anything larger is a mistake (a device, a log). */
+#define MAX_SCENARIO_BYTES (64u << 20)
+
+/* Reads the whole file into a malloc'd NUL-terminated string. */
+static herd_status read_scenario_file(const char *path, char **out, herd_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return herd_fail(err, HERD_E_INPUT, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return herd_fail(err, HERD_E_INPUT, "%s: is a folder; a scenario is a JSON file", path);
+  }
   char *text = NULL;
   size_t len = 0, cap = 0;
+  bool too_big = false;
   for (;;) {
     if (len + 4096 + 1 > cap) {
       cap = cap ? cap * 2 : 8192;
@@ -347,20 +386,36 @@ herd_status herd_scenario_load(const char *path, const char *const *sets, int se
     }
     size_t got = fread(text + len, 1, 4096, f);
     len += got;
-    if (got < 4096) break;
+    if (len > MAX_SCENARIO_BYTES) too_big = true;
+    if (got < 4096 || too_big) break;
   }
-  bool failed = ferror(f);
+  int read_errno = ferror(f) ? errno : 0;
   fclose(f);
-  if (failed) {
+  if (too_big || read_errno) {
     free(text);
-    return herd_fail(err, HERD_E_INPUT, "%s: read error", path);
+    if (too_big)
+      return herd_fail(err, HERD_E_INPUT, "%s: larger than %u MiB; a scenario is a small JSON file", path,
+                       MAX_SCENARIO_BYTES >> 20);
+    return herd_fail(err, HERD_E_INPUT, "%s: cannot read: %s", path, strerror(read_errno));
   }
   text[len] = '\0';
   if (strlen(text) != len) {
     free(text);
     return herd_fail(err, HERD_E_INPUT, "%s: contains a NUL byte; a scenario is JSON text", path);
   }
-  herd_status s = herd_scenario_parse(text, path, sets, set_count, out, err);
+  *out = text;
+  return HERD_OK;
+}
+
+herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
+                               herd_error *err) {
+  if (!path) return herd_scenario_parse(herd_default_scenario_json(), "<default>", sets, set_count, out, err);
+  char *text = NULL;
+  herd_status s = read_scenario_file(path, &text, err);
+  if (s != HERD_OK) return s;
+  /* A UTF-8 byte order mark, as some editors write: JSON allows a parser to skip it. */
+  const char *json = strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;
+  s = herd_scenario_parse(json, path, sets, set_count, out, err);
   free(text);
   return s;
 }

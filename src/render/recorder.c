@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "../core/error.h"
+#include "../core/outfile.h"
+#include "../core/spawn.h"
 #include "render.h"
 
 #define RING 3 /* frames in flight: the GPU copies one while the oldest goes to ffmpeg */
@@ -30,9 +32,10 @@ static const container containers[] = {
 struct herd_recorder {
   herd_recorder_desc desc;
   const container *kind;
+  herd_outfile video; /* ffmpeg writes video.temp; renamed to the target when complete */
   pid_t ffmpeg;
   FILE *pipe;
-  char log_path[64]; /* ffmpeg's stderr, for its last message */
+  int log; /* ffmpeg's stderr, for its last message */
   GLuint pbo[RING];
   uint32_t queued, written;
   size_t frame_bytes;
@@ -65,44 +68,28 @@ static herd_status check_encoder(const container *kind, herd_error *err) {
   return HERD_OK;
 }
 
-static herd_status check_folder(const char *path, herd_error *err) {
-  char dir[512];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-    return herd_fail(err, HERD_E_INPUT, "-o %s: folder %s does not exist", path, dir);
-  if (access(dir, W_OK) != 0) return herd_fail(err, HERD_E_INPUT, "-o %s: folder %s is not writable", path, dir);
-  return HERD_OK;
-}
-
 herd_status herd_recorder_check(const herd_recorder_desc *d, herd_error *err) {
   const container *kind = container_of(d->path);
   if (!kind) return herd_fail(err, HERD_E_INPUT, "-o %s: unknown video type (allowed: .mp4, .webm, .gif)", d->path);
   if (kind != &containers[2] && (d->width % 2 || d->height % 2))
     return herd_fail(err, HERD_E_INPUT, "--size %dx%d: %s needs an even width and height (yuv420p)", d->width,
                      d->height, kind->name);
-  herd_status s = check_folder(d->path, err);
-  if (s != HERD_OK) return s;
-  if (!d->force && access(d->path, F_OK) == 0)
-    return herd_fail(err, HERD_E_INPUT, "-o %s: file exists; not replacing it (use --force to replace)", d->path);
-  return check_encoder(kind, err);
+  herd_status s = herd_outfile_check("-o", d->path, d->force, err);
+  return s == HERD_OK ? check_encoder(kind, err) : s;
 }
 
 /* ---- The ffmpeg child -------------------------------------------------------------------- */
 
-static void build_args(const herd_recorder *r, char *size, char *rate, const char **argv) {
+/* ffmpeg's command line. The output is given as "file:PATH" so that no file name (a leading
+ * "-", "pipe:1.gif") is read as an option or a protocol. */
+static void build_args(const herd_recorder *r, char *size, char *rate, char *output, size_t output_size,
+                       const char **argv) {
   snprintf(size, 32, "%dx%d", r->desc.width, r->desc.height);
   snprintf(rate, 16, "%d", r->desc.fps > 0 ? r->desc.fps : 30);
   int a = 0;
-  const char *head[] = {"ffmpeg", "-hide_banner", "-loglevel", "error", r->desc.force ? "-y" : "-n",
-                        "-f",     "rawvideo",     "-pix_fmt",  "rgba",  "-s",
-                        size,     "-r",           rate,        "-i",    "-"};
+  /* -y: the temporary file exists already (it was reserved); the target is never touched. */
+  const char *head[] = {"ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt",
+                        "rgba",   "-s",           size,        "-r",    rate, "-i", "-"};
   for (size_t k = 0; k < sizeof head / sizeof head[0]; ++k) argv[a++] = head[k];
   /* GL rows run bottom-up: ffmpeg flips them. */
   if (r->kind == &containers[0]) {
@@ -116,57 +103,37 @@ static void build_args(const herd_recorder *r, char *size, char *rate, const cha
     const char *gif[] = {"-vf", "vflip,split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse", "-loop", "0"};
     for (size_t k = 0; k < sizeof gif / sizeof gif[0]; ++k) argv[a++] = gif[k];
   }
-  argv[a++] = r->desc.path;
+  snprintf(output, output_size, "file:%s", herd_outfile_writing_path(&r->video));
+  argv[a++] = output;
   argv[a] = NULL;
 }
 
 static herd_status spawn(herd_recorder *r, herd_error *err) {
-  snprintf(r->log_path, sizeof r->log_path, "/tmp/herd-ffmpeg-XXXXXX");
-  int log = mkstemp(r->log_path);
+  const char *ext = strrchr(r->desc.path, '.');
+  herd_status s = herd_outfile_reserve(&r->video, "-o", r->desc.path, r->desc.force, ext, err);
+  if (s != HERD_OK) return s;
   int fds[2];
-  if (log < 0 || pipe(fds) != 0) {
-    if (log >= 0) close(log);
+  r->log = herd_scratch_fd();
+  if (r->log < 0 || pipe(fds) != 0) {
+    if (r->log >= 0) close(r->log);
+    herd_outfile_abandon(&r->video);
     return herd_fail(err, HERD_E_IO, "cannot start ffmpeg: %s", strerror(errno));
   }
-  char size[32], rate[16];
+  char size[32], rate[16], output[PATH_MAX + 64];
   const char *argv[48];
-  build_args(r, size, rate, argv);
-  r->ffmpeg = fork();
-  if (r->ffmpeg == 0) {
-    /* Its own process group: a Ctrl-C meant for herd must not stop ffmpeg before herd has
-     * flushed the frames in flight and closed the pipe. */
-    setpgid(0, 0);
-    dup2(fds[0], STDIN_FILENO);
-    dup2(log, STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
-    close(log);
-    execvp("ffmpeg", (char *const *)argv);
-    fprintf(stderr, "cannot run ffmpeg: %s\n", strerror(errno));
-    _exit(127);
-  }
+  build_args(r, size, rate, output, sizeof output, argv);
+  /* Its own process group (herd_spawn): a Ctrl-C meant for herd must not stop ffmpeg before
+   * herd has flushed the frames in flight and closed the pipe. */
+  fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+  herd_spawn_desc d = {.argv = argv, .stdin_fd = fds[0], .stdout_fd = -1, .stderr_fd = r->log};
+  s = herd_spawn(&d, &r->ffmpeg, err);
   close(fds[0]);
-  close(log);
-  if (r->ffmpeg < 0) {
-    close(fds[1]);
-    return herd_fail(err, HERD_E_IO, "cannot start ffmpeg: %s", strerror(errno));
-  }
-  r->pipe = fdopen(fds[1], "w");
-  if (!r->pipe) return herd_fail(err, HERD_E_IO, "cannot start ffmpeg: %s", strerror(errno));
-  return HERD_OK;
-}
-
-/* ffmpeg's last line of output, for a message. */
-static void last_message(const herd_recorder *r, char *out, size_t size) {
-  snprintf(out, size, "no message");
-  FILE *f = fopen(r->log_path, "r");
-  if (!f) return;
-  char line[400];
-  while (fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = '\0';
-    if (*line) snprintf(out, size, "%s", line);
-  }
-  fclose(f);
+  r->pipe = s == HERD_OK ? fdopen(fds[1], "w") : NULL;
+  if (r->pipe) return HERD_OK;
+  close(fds[1]);
+  close(r->log);
+  herd_outfile_abandon(&r->video);
+  return s != HERD_OK ? s : herd_fail(err, HERD_E_IO, "cannot start ffmpeg: %s", strerror(errno));
 }
 
 herd_status herd_recorder_open(const herd_recorder_desc *desc, herd_recorder **out, herd_error *err) {
@@ -202,9 +169,9 @@ static herd_status write_oldest(herd_recorder *r, herd_error *err) {
   if (!pixels) return herd_fail(err, HERD_E_BACKEND, "reading a frame back from OpenGL failed");
   if (!ok) {
     char msg[400];
-    last_message(r, msg, sizeof msg);
+    herd_scratch_last_line(r->log, msg, sizeof msg);
     return herd_fail(err, HERD_E_IO, "ffmpeg stopped taking frames (%s); the partial video is left at %s", msg,
-                     r->desc.path);
+                     herd_outfile_writing_path(&r->video));
   }
   ++r->written;
   return HERD_OK;
@@ -227,18 +194,19 @@ herd_status herd_recorder_close(herd_recorder *r, uint32_t *frames, herd_error *
   herd_status s = HERD_OK;
   while (s == HERD_OK && r->written < r->queued) s = write_oldest(r, err);
   bool flushed = fclose(r->pipe) == 0;
-  int status = 0;
-  while (waitpid(r->ffmpeg, &status, 0) < 0 && errno == EINTR) {
-  }
-  bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  bool finished = herd_spawn_wait(r->ffmpeg) == 0;
   if (s == HERD_OK && (!flushed || !finished)) {
     char msg[400];
-    last_message(r, msg, sizeof msg);
-    s = herd_fail(err, HERD_E_IO, "ffmpeg failed (%s); the partial video is left at %s", msg, r->desc.path);
+    herd_scratch_last_line(r->log, msg, sizeof msg);
+    s = herd_fail(err, HERD_E_IO, "ffmpeg failed (%s); the partial video is left at %s", msg,
+                  herd_outfile_writing_path(&r->video));
   }
+  /* A failed video stays at its temporary name (the message says where); a whole one
+   * takes the name asked for. */
+  if (s == HERD_OK) s = herd_outfile_commit(&r->video, err);
   *frames = r->written;
   glDeleteBuffers(RING, r->pbo);
-  remove(r->log_path);
+  close(r->log);
   free(r);
   return s;
 }

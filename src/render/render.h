@@ -125,7 +125,9 @@ herd_status herd_recorder_close(herd_recorder *rec, uint32_t *frames, herd_error
 
 /* ---- PNG ------------------------------------------------------------------------------ */
 
-/* Writes RGBA pixels (top row first) as a PNG; never replaces a file unless `force`. */
-herd_status herd_write_png(const char *path, const uint8_t *rgba, int w, int h, bool force, herd_error *err);
+/* Writes RGBA pixels (top row first) as a PNG; never replaces a file unless `force`, and
+ * never touches it when writing fails. `option` names the file in messages ("--screenshot"). */
+herd_status herd_write_png(const char *option, const char *path, const uint8_t *rgba, int w, int h, bool force,
+                           herd_error *err);
 
 #endif

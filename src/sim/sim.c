@@ -1,5 +1,6 @@
 /* The run loop: owns a backend and the dogs, and implements the herd_sim API. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ struct herd_sim {
   herd_scenario sc;
   const herd_backend_ops *ops;
   herd_backend *backend;
-  char backend_note[300];
+  char backend_note[700];
   herd_strombom_dog_params dog_params;
   herd_dog_state dogs[HERD_MAX_DOGS];
   herd_vec2 dog_pos[HERD_MAX_DOGS];
@@ -24,6 +25,7 @@ struct herd_sim {
   herd_outcome outcome;
   bool manual[HERD_MAX_DOGS]; /* steered by the user toward manual_aim */
   float manual_aim[HERD_MAX_DOGS][2];
+  const volatile sig_atomic_t *stop;
 };
 
 /* A user-steered dog moves straight toward its aim at its usual speed, without noise. */
@@ -105,6 +107,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   herd_sim *s = calloc(1, sizeof *s);
   if (!s) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the simulation");
   s->sc = *desc->scenario;
+  s->stop = desc->stop;
   char device[128];
   herd_status st = herd_backend_choose(desc->backend, desc->device, &s->ops, device, sizeof device, s->backend_note,
                                        sizeof s->backend_note, err);
@@ -122,8 +125,17 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
       .device = device,
       .profile = desc->profile,
       .gl_share = desc->gl_share,
+      .stop = desc->stop,
   };
   st = s->ops->create(&bd, &s->backend, err);
+  bool auto_chose = desc->backend && strcmp(desc->backend, "auto") == 0 && !(desc->device && *desc->device);
+  if (st == HERD_E_BACKEND && auto_chose && s->ops != &herd_cpu_backend) {
+    /* auto promises a run: a device that cannot start (a failed build, say) hands over. */
+    snprintf(s->backend_note, sizeof s->backend_note,
+             "auto: the OpenCL device failed (%.600s); using the native CPU backend", err->message);
+    s->ops = &herd_cpu_backend;
+    st = s->ops->create(&bd, &s->backend, err);
+  }
   if (st == HERD_OK) {
     place_dogs(s);
     st = place_sheep(s, err);
@@ -146,6 +158,9 @@ void herd_sim_destroy(herd_sim *s) {
 
 herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (s->outcome != HERD_RUNNING) return HERD_OK;
+  if (s->stop && *s->stop) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+  herd_dog_state dogs_before[HERD_MAX_DOGS];
+  memcpy(dogs_before, s->dogs, sizeof dogs_before);
   for (uint32_t d = 0; d < s->sc.dogs.count; ++d) {
     if (s->manual[d])
       steer_manually(s, d);
@@ -155,6 +170,11 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   }
   herd_vec2 centroid = herd_v2((float)s->obs.centroid[0], (float)s->obs.centroid[1]);
   herd_status st = s->ops->step(s->backend, s->dog_pos, s->sc.dogs.count, centroid, s->step, err);
+  if (st == HERD_E_INTERRUPTED) { /* the flock is as before the step: so are the dogs */
+    memcpy(s->dogs, dogs_before, sizeof dogs_before);
+    for (uint32_t d = 0; d < s->sc.dogs.count; ++d) s->dog_pos[d] = herd_v2(s->dogs[d].pos[0], s->dogs[d].pos[1]);
+    return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
+  }
   if (st == HERD_OK) st = s->ops->reduce(s->backend, s->dog_pos, s->sc.dogs.count, &s->obs, err);
   if (st != HERD_OK) return st;
   ++s->step;

@@ -1,12 +1,14 @@
 /* The OpenCL backend: the flock lives in device buffers; each step sends the dogs' few
  * floats down and, in reduce, reads the ~300-byte observation back. Kernels and the model
  * math are in kernels/herd.cl and the headers it includes (the same as the CPU backend's). */
+#define _POSIX_C_SOURCE 200809L
 #include "cl_backend.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CL/cl_gl.h>
 
@@ -74,7 +76,14 @@ struct herd_backend {
   herd_profile profile;
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
+  double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
 };
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 /* ---- Errors ----------------------------------------------------------------------------- */
 
@@ -123,12 +132,14 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 #define MEM(x) sizeof(cl_mem), (const void *)&(x)
 #define VAL(x) sizeof(x), (const void *)&(x)
 
-/* Runs kernel `id` over `items` work-items in groups of `group` (the global size rounded
- * up: the kernels guard their index, as PoCL has no non-uniform work-groups). */
-static herd_status launch(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
-                          herd_error *err) {
-  size_t global = round_up(items ? items : 1, group);
-  cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, NULL, &global, &group, 0, NULL, event_for(b, stage));
+/* Runs kernel `id` over work-items [first, first + items) in groups of `group` (the global
+ * size rounded up: the kernels guard their index, as PoCL has no non-uniform work-groups;
+ * `first` is a multiple of `group`). */
+static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size_t items, size_t group,
+                          herd_stage stage, herd_error *err) {
+  size_t global = round_up(items ? items : 1, group), offset = first;
+  cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
+                                     event_for(b, stage));
   if (rc != CL_SUCCESS) {
     char call[80];
     snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", kernel_names[id]);
@@ -138,25 +149,36 @@ static herd_status launch(herd_backend *b, enum kernel_id id, size_t items, size
   return HERD_OK;
 }
 
-/* Binds `n_args` arguments, given as (size_t size, const void *value) pairs (MEM, VAL),
- * then launches. */
-static herd_status run_kernel(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
-                              herd_error *err, int n_args, ...) {
-  va_list ap;
-  va_start(ap, n_args);
+/* Binds `n_args` arguments, given as (size_t size, const void *value) pairs (MEM, VAL). */
+static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, va_list ap) {
   cl_int rc = CL_SUCCESS;
   for (int a = 0; a < n_args && rc == CL_SUCCESS; ++a) {
     size_t size = va_arg(ap, size_t);
     const void *value = va_arg(ap, const void *);
     rc = clSetKernelArg(b->kernels[id], (cl_uint)a, size, value);
   }
+  if (rc == CL_SUCCESS) return HERD_OK;
+  char call[80];
+  snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_names[id]);
+  return cl_fail(b, err, call, rc);
+}
+
+static herd_status set_args(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, ...) {
+  va_list ap;
+  va_start(ap, n_args);
+  herd_status s = set_args_v(b, id, err, n_args, ap);
   va_end(ap);
-  if (rc != CL_SUCCESS) {
-    char call[80];
-    snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_names[id]);
-    return cl_fail(b, err, call, rc);
-  }
-  return launch(b, id, items, group, stage, err);
+  return s;
+}
+
+/* Binds the arguments (as set_args), then launches over `items` work-items. */
+static herd_status run_kernel(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
+                              herd_error *err, int n_args, ...) {
+  va_list ap;
+  va_start(ap, n_args);
+  herd_status s = set_args_v(b, id, err, n_args, ap);
+  va_end(ap);
+  return s == HERD_OK ? launch(b, id, 0, items, group, stage, err) : s;
 }
 
 /* ---- Setup ------------------------------------------------------------------------------ */
@@ -199,10 +221,12 @@ static herd_status build_program(herd_backend *b, herd_error *err) {
   if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateProgramWithSource", rc);
   rc = clBuildProgram(b->program, 1, &b->device, options, NULL, NULL);
   if (rc == CL_SUCCESS) return HERD_OK;
-  char log[800] = "";
+  char log[800] = "", hint[700];
   clGetProgramBuildInfo(b->program, b->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-  return herd_fail(err, HERD_E_BACKEND, "OpenCL: building the kernels failed on \"%s\" (%s): %s", b->info.name,
-                   herd_cl_error_name(rc), log);
+  for (size_t n = strlen(log); n && (log[n - 1] == '\n' || log[n - 1] == ' '); --n) log[n - 1] = '\0';
+  herd_cl_cache_hint(b->info.platform, hint, sizeof hint);
+  return herd_fail(err, HERD_E_BACKEND, "OpenCL: building the kernels failed on \"%s\" (%s): %s%s", b->info.name,
+                   herd_cl_error_name(rc), log, hint);
 }
 
 static herd_status create_kernels(herd_backend *b, herd_error *err) {
@@ -235,7 +259,20 @@ static size_t device_bytes(uint32_t n, uint32_t buckets) {
          HERD_MAX_DOGS * sizeof(cl_float2) + SCAN_BLOCK * sizeof(cl_uint);
 }
 
+/* HERD_CL_MEMORY_LIMIT_MIB caps the device memory herd counts on (a shared GPU; tests
+ * that must not depend on how much memory a machine has free). */
+static void apply_memory_limit(herd_device_info *info) {
+  const char *text = getenv("HERD_CL_MEMORY_LIMIT_MIB");
+  char *end;
+  unsigned long long mib = text && *text ? strtoull(text, &end, 10) : 0;
+  if (!mib || *end) return;
+  uint64_t limit = (uint64_t)mib << 20;
+  if (info->global_mem_bytes > limit) info->global_mem_bytes = limit;
+  if (info->max_alloc_bytes > limit) info->max_alloc_bytes = limit;
+}
+
 static herd_status check_fits(herd_backend *b, herd_error *err) {
+  apply_memory_limit(&b->info);
   size_t need = device_bytes(b->desc.count, b->buckets);
   size_t largest = (size_t)b->desc.count * sizeof(cl_float2);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
@@ -503,8 +540,53 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
   return s;
 }
 
+/* Agents per launch of the step kernel. One launch for the whole flock, unless a Ctrl-C
+ * could wait long for it: then slices of about SLICE_S seconds (from the last step's time;
+ * FIRST_SLICE agents before any step was timed), between which the host looks at the stop
+ * flag. A slice is a multiple of the work-group size. */
+#define SLICE_S 0.1
+#define SLOW_STEP_S 0.25
+#define FIRST_SLICE 16384u
+
+static size_t step_slice(const herd_backend *b) {
+  size_t n = b->desc.count;
+  if (!b->desc.stop) return n;
+  double slice =
+      b->last_step_s > 0 ? (b->last_step_s < SLOW_STEP_S ? (double)n : n * SLICE_S / b->last_step_s) : FIRST_SLICE;
+  return slice >= (double)n ? n : round_up(slice > SIMPLE_GROUP ? (size_t)slice : SIMPLE_GROUP, SIMPLE_GROUP);
+}
+
+/* Runs the bound step kernel over the flock, slice by slice; HERD_E_INTERRUPTED as soon as
+ * the stop flag is seen between slices (the slices in flight are finished first). */
+static herd_status launch_step_slices(herd_backend *b, herd_error *err) {
+  size_t n = b->desc.count, slice = step_slice(b);
+  for (size_t first = 0; first < n; first += slice) {
+    herd_status s = launch(b, K_STEP, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
+    if (s != HERD_OK || slice == n) return s;
+    CL_TRY("clFinish(step slice)", clFinish(b->queue));
+    if (*b->desc.stop) return HERD_E_INTERRUPTED;
+  }
+  return HERD_OK;
+}
+
+/* After an abandoned step: the sorted copy holds the whole flock as before the step; it
+ * goes back where the state lives, so that state buffer set [cur] stays the one drawn. */
+static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
+  size_t n = b->desc.count;
+  int from = 1 - b->cur, to = b->cur;
+  CL_TRY("clEnqueueCopyBuffer(pos)",
+         clEnqueueCopyBuffer(b->queue, b->pos[from], b->pos[to], 0, 0, n * sizeof(cl_float2), 0, NULL, NULL));
+  CL_TRY("clEnqueueCopyBuffer(heading)",
+         clEnqueueCopyBuffer(b->queue, b->heading[from], b->heading[to], 0, 0, n * sizeof(cl_float2), 0, NULL, NULL));
+  CL_TRY("clEnqueueCopyBuffer(agent)",
+         clEnqueueCopyBuffer(b->queue, b->agent[from], b->agent[to], 0, 0, n * sizeof(cl_uint), 0, NULL, NULL));
+  CL_TRY("clFinish(restore)", clFinish(b->queue));
+  return HERD_E_INTERRUPTED;
+}
+
 static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
                               uint32_t step, herd_error *err) {
+  b->step_started_s = now_s();
   herd_status s = send_dogs(b, dogs, dog_count, err);
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
@@ -514,10 +596,12 @@ static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t d
   cl_ulong seed = b->desc.seed;
   cl_uint step_index = step;
   cl_float2 flock_centroid = {{centroid.x, centroid.y}};
-  return run_kernel(b, K_STEP, b->desc.count, SIMPLE_GROUP, HERD_STAGE_STEP, err, 16, MEM(b->pos[src]),
-                    MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->cell_end), MEM(b->dogs), VAL(dog_count),
-                    VAL(flock_centroid), VAL(b->desc.model), VAL(b->grid), VAL(goal), VAL(goal_r), VAL(seed),
-                    VAL(step_index), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
+  s = set_args(b, K_STEP, err, 16, MEM(b->pos[src]), MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->cell_end),
+               MEM(b->dogs), VAL(dog_count), VAL(flock_centroid), VAL(b->desc.model), VAL(b->grid), VAL(goal),
+               VAL(goal_r), VAL(seed), VAL(step_index), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
+  if (s == HERD_OK) s = launch_step_slices(b, err);
+  if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
+  return s;
 }
 
 /* ---- The observation -------------------------------------------------------------------- */
@@ -547,6 +631,8 @@ static herd_status reduce_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t
   CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_TRUE, 0, sizeof total, &total,
                                                                  0, NULL, event_for(b, HERD_STAGE_READBACK)));
   if (b->desc.profile) collect_profile(b);
+  if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
+  b->step_started_s = 0;
   herd_observation_from_partial(&total, n, dog_count, obs);
   return HERD_OK;
 }

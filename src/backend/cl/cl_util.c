@@ -1,9 +1,12 @@
+#define _POSIX_C_SOURCE 200809L
 #include "cl_util.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "../../core/error.h"
 
@@ -120,8 +123,16 @@ herd_status herd_cl_devices(cl_device_id *ids, herd_device_info *infos, int max,
   cl_uint n_platforms = 0;
   cl_int rc = clGetPlatformIDs(MAX_PLATFORMS, platforms, &n_platforms);
   *count = 0;
-  if (rc == -1001 || (rc == CL_SUCCESS && n_platforms == 0))
+  if (rc == -1001 || (rc == CL_SUCCESS && n_platforms == 0)) {
+    /* A driver is a large library: under a low `ulimit -v` the loader cannot map it and
+     * sees no platform at all. */
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+      return herd_fail(err, HERD_E_BACKEND,
+                       "%s; or the address-space limit (ulimit -v, now %llu MiB) is too low to load the driver",
+                       HERD_CL_NO_PLATFORM_HINT, (unsigned long long)(as.rlim_cur >> 20));
     return herd_fail(err, HERD_E_BACKEND, HERD_CL_NO_PLATFORM_HINT);
+  }
   if (rc != CL_SUCCESS) return herd_fail(err, HERD_E_BACKEND, "clGetPlatformIDs: %s (%d)", herd_cl_error_name(rc), rc);
   for (cl_uint p = 0; p < n_platforms; ++p) {
     cl_device_id devices[MAX_DEVICES_PER_PLATFORM];
@@ -193,4 +204,19 @@ void herd_cl_device_extensions(cl_device_id id, char *out, size_t size) {
   char *all = calloc(1, got + 1);
   if (all && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, got, all, NULL) == CL_SUCCESS) snprintf(out, size, "%s", all);
   free(all);
+}
+
+void herd_cl_cache_hint(const char *platform, char *out, size_t size) {
+  out[0] = '\0';
+  if (!strstr(platform, "Portable Computing Language")) return;
+  char dir[600];
+  const char *env = getenv("POCL_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (env && *env)
+    snprintf(dir, sizeof dir, "%s", env);
+  else if (xdg && *xdg)
+    snprintf(dir, sizeof dir, "%s/pocl/kcache", xdg);
+  else
+    snprintf(dir, sizeof dir, "%s/.cache/pocl/kcache", home ? home : "");
+  if (access(dir, W_OK) != 0)
+    snprintf(out, size, "; PoCL cannot write its kernel cache folder %s: set POCL_CACHE_DIR to a writable folder", dir);
 }

@@ -22,6 +22,10 @@ herd_status herd_cl_devices(cl_device_id *ids, herd_device_info *infos, int max,
  * substring of "platform device" names. NULL or "" takes $HERD_CL_DEVICE, else device 0. */
 herd_status herd_cl_choose_device(const char *spec, cl_device_id *id, herd_device_info *info, herd_error *err);
 
+/* For a PoCL platform whose kernel cache folder cannot be written (a build then fails
+ * with no word why): a hint naming the folder, starting "; ". "" otherwise. */
+void herd_cl_cache_hint(const char *platform, char *out, size_t size);
+
 /* The device's extension string into out (truncated to size - 1). */
 void herd_cl_device_extensions(cl_device_id id, char *out, size_t size);
 

@@ -156,11 +156,13 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
   uint32_t *out_agent = b->agent[dst];
   herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
   uint32_t n = b->desc.count;
+  const volatile sig_atomic_t *stop = b->desc.stop;
 #pragma omp parallel num_threads(b->threads)
   {
     herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
 #pragma omp for schedule(dynamic, 256)
     for (uint32_t i = 0; i < n; ++i) {
+      if (stop && *stop) continue; /* an OpenMP loop cannot be left early: skip the rest */
       herd_sheep_next next = herd_strombom_sheep(&b->desc.model, &b->grid, pos, heading, b->cell_end, dogs, dog_count,
                                                  centroid, i, herd_agent_id(agent[i]), b->desc.seed, step, scratch);
       out_pos[i] = next.pos;
@@ -169,6 +171,12 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
     }
   }
   lap(b, HERD_STAGE_STEP, &clock);
+  if (stop && *stop) { /* the sorted copy holds the whole flock as before the step */
+    memcpy(out_pos, pos, n * sizeof *pos);
+    memcpy(out_heading, heading, n * sizeof *heading);
+    memcpy(out_agent, agent, n * sizeof *agent);
+    return HERD_E_INTERRUPTED;
+  }
   return HERD_OK;
 }
 
