@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages herd needs to build and test, only when one is missing.
-# Idempotent and silent when everything is present. Used by scripts/herd and scripts/test.
+# Idempotent and silent when everything is present. Used by scripts/herd and scripts/test
+# (and, with --fuzz, by scripts/fuzz.sh).
 set -euo pipefail
 
 packages=(
@@ -24,6 +25,11 @@ packages=(
   ffmpeg            # herd record: video encoding (H.264, VP9, GIF)
   gnuplot-nox       # herd bench: the plots
 )
+
+# scripts/deps.sh --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).
+if [ "${1:-}" = --fuzz ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
