@@ -67,7 +67,7 @@ static void an_interrupted_step_changes_nothing(void) { check_interrupted_step_c
 /* Raises the stop flag 20 ms after it starts. */
 static void *raise_soon(void *flag) {
   nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
-  *(volatile sig_atomic_t *)flag = 1;
+  __atomic_store_n((volatile sig_atomic_t *)flag, 1, __ATOMIC_RELAXED);
   return NULL;
 }
 

@@ -23,6 +23,12 @@ typedef struct herd_backend_desc {
   const volatile sig_atomic_t *stop; /* raised: abandon the step (HERD_E_INTERRUPTED) */
 } herd_backend_desc;
 
+/* True once the stop flag (herd_sim_desc.stop) is raised. Read atomically: a signal handler
+ * or another thread raises it while the backend's threads read it. */
+static inline bool herd_stop_raised(const volatile sig_atomic_t *stop) {
+  return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
+}
+
 typedef struct herd_backend_ops {
   const char *name;
   herd_status (*create)(const herd_backend_desc *desc, herd_backend **out, herd_error *err);

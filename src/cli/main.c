@@ -59,6 +59,7 @@ void cli_catch_signals(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESTART; /* a write in progress goes on: the loop sees the flag */
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);

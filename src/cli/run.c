@@ -30,7 +30,8 @@ static const char run_usage[] =
     "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
     "  --profile          print the time spent in each stage at the end\n"
     "  --csv FILE         write one row per step: observation and dog state (\"-\": standard\n"
-    "                     output). Written as FILE.part-XXXXXX, flushed every second, and\n"
+    "                     output, the summary then on standard error). Written as\n"
+    "                     FILE.part-XXXXXX, flushed every second, and\n"
     "                     renamed to FILE when the run ends (also on Ctrl-C)\n"
     "  --force            let --csv replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
@@ -137,42 +138,44 @@ static double peak_memory_mib(void) {
   return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
 }
 
-static void profile_table(herd_sim *sim, uint32_t steps) {
+static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
   herd_profile p;
   herd_error err;
   if (herd_sim_profile(sim, &p, &err) != HERD_OK) return;
   double total = 0;
   for (int k = 0; k < HERD_STAGE_COUNT; ++k) total += p.seconds[k];
-  printf("\n%-10s %10s %12s %8s\n", "stage", "total ms", "ms per step", "share");
+  fprintf(out, "\n%-10s %10s %12s %8s\n", "stage", "total ms", "ms per step", "share");
   for (int k = 0; k < HERD_STAGE_COUNT; ++k)
-    printf("%-10s %10.2f %12.4f %7.1f%%\n", herd_stage_name((herd_stage)k), 1e3 * p.seconds[k],
-           steps ? 1e3 * p.seconds[k] / steps : 0.0, total > 0 ? 100.0 * p.seconds[k] / total : 0.0);
-  printf("%-10s %10.2f %12.4f\n", "all", 1e3 * total, steps ? 1e3 * total / steps : 0.0);
+    fprintf(out, "%-10s %10.2f %12.4f %7.1f%%\n", herd_stage_name((herd_stage)k), 1e3 * p.seconds[k],
+            steps ? 1e3 * p.seconds[k] / steps : 0.0, total > 0 ? 100.0 * p.seconds[k] / total : 0.0);
+  fprintf(out, "%-10s %10.2f %12.4f\n", "all", 1e3 * total, steps ? 1e3 * total / steps : 0.0);
 }
 
-static void summary(const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
+static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t steps = herd_sim_step_index(sim);
-  printf("scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", cli_shown(name), sc->sheep.count, sc->dogs.count,
-         sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
-  printf("backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
+  fprintf(out, "scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", cli_shown(name), sc->sheep.count,
+          sc->dogs.count, sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
+  fprintf(out, "backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
-      printf("result: success: all %u sheep delivered (each came within %g m of the target)\n", o->count,
-             sc->target.goal_radius_m);
+      fprintf(out, "result: success: all %u sheep delivered (each came within %g m of the target)\n", o->count,
+              sc->target.goal_radius_m);
       break;
     case HERD_STEP_LIMIT:
-      printf("result: not herded: step limit reached with %u of %u sheep delivered\n", o->delivered, o->count);
+      fprintf(out, "result: not herded: step limit reached with %u of %u sheep delivered\n", o->delivered, o->count);
       break;
-    case HERD_RUNNING: printf("result: interrupted with %u of %u sheep delivered\n", o->delivered, o->count); break;
+    case HERD_RUNNING:
+      fprintf(out, "result: interrupted with %u of %u sheep delivered\n", o->delivered, o->count);
+      break;
   }
-  printf("steps: %u (limit %u)\n", steps, sc->max_steps);
-  printf("wall time: %.3f s\n", wall_s);
-  printf("speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
-         wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
+  fprintf(out, "steps: %u (limit %u)\n", steps, sc->max_steps);
+  fprintf(out, "wall time: %.3f s\n", wall_s);
+  fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
+          wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
   double peak = peak_memory_mib();
-  printf("memory: %.1f MiB peak (%.1f bytes per sheep); agent and grid arrays %.1f bytes per sheep\n", peak,
-         peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
+  fprintf(out, "memory: %.1f MiB peak (%.1f bytes per sheep); agent and grid arrays %.1f bytes per sheep\n", peak,
+          peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
 }
 
 /* ---- The loop ------------------------------------------------------------------------- */
@@ -254,8 +257,10 @@ int cmd_run(int argc, char **argv) {
   if (status == 0 && sim) {
     double wall_s = 0;
     status = simulate(sim, &sc, &o, &csv, &wall_s);
-    if (status == 0) summary(sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
-    if (status == 0 && o.profile) profile_table(sim, herd_sim_step_index(sim));
+    /* With the CSV on standard output the summary goes to standard error. */
+    FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
+    if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);

@@ -23,7 +23,7 @@ static void folder_of(const char *path, char *out, size_t size) {
 }
 
 static herd_status check_folder(const char *option, const char *path, const char *target, herd_error *err) {
-  char dir[PATH_MAX];
+  char dir[HERD_PATH_MAX];
   folder_of(target, dir, sizeof dir);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))

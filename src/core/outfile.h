@@ -10,17 +10,19 @@
  * not the link. */
 #ifndef HERD_CORE_OUTFILE_H
 #define HERD_CORE_OUTFILE_H
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "herd/herd.h"
 
+/* Longest path handled (Linux's PATH_MAX, which ISO C headers do not promise). */
+#define HERD_PATH_MAX 4096
+
 typedef struct herd_outfile {
   const char *option; /* how the user named it in messages: "--csv", "-o" */
-  char target[PATH_MAX];
-  char temp[PATH_MAX + 32]; /* "" when written in place */
-  FILE *f;                  /* NULL for herd_outfile_reserve */
+  char target[HERD_PATH_MAX];
+  char temp[HERD_PATH_MAX + 32]; /* "" when written in place */
+  FILE *f;                       /* NULL for herd_outfile_reserve */
   bool force;
 } herd_outfile;
 

@@ -119,7 +119,7 @@ static herd_status spawn(herd_recorder *r, herd_error *err) {
     herd_outfile_abandon(&r->video);
     return herd_fail(err, HERD_E_IO, "cannot start ffmpeg: %s", strerror(errno));
   }
-  char size[32], rate[16], output[PATH_MAX + 64];
+  char size[32], rate[16], output[HERD_PATH_MAX + 64];
   const char *argv[48];
   build_args(r, size, rate, output, sizeof output, argv);
   /* Its own process group (herd_spawn): a Ctrl-C meant for herd must not stop ffmpeg before

@@ -158,7 +158,7 @@ void herd_sim_destroy(herd_sim *s) {
 
 herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (s->outcome != HERD_RUNNING) return HERD_OK;
-  if (s->stop && *s->stop) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+  if (herd_stop_raised(s->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
   herd_dog_state dogs_before[HERD_MAX_DOGS];
   memcpy(dogs_before, s->dogs, sizeof dogs_before);
   for (uint32_t d = 0; d < s->sc.dogs.count; ++d) {

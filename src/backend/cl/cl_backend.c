@@ -564,7 +564,7 @@ static herd_status launch_step_slices(herd_backend *b, herd_error *err) {
     herd_status s = launch(b, K_STEP, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", clFinish(b->queue));
-    if (*b->desc.stop) return HERD_E_INTERRUPTED;
+    if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
 }

@@ -1,19 +1,27 @@
-/* The native CPU backend: the shared model headers run over OpenMP threads. Every result
- * is independent of the thread count: each sheep's update reads only the previous state,
- * the sort is a stable counting sort, and reductions combine fixed blocks in fixed order. */
+/* The native CPU backend: the shared model headers run over a pool of threads (pool.h).
+ * Every result is independent of the thread count: each sheep's update reads only the
+ * previous state, the sort is a stable counting sort, and reductions combine fixed blocks in
+ * fixed order. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../../kernels/agent.h"
 #include "../../core/error.h"
 #include "cpu_backend.h"
+#include "pool.h"
 
-/* Below this many sheep a step runs on one thread: starting and joining threads costs more
- * than the work, and spinning threads on a busy machine cost far more. */
+/* Below this many sheep a step runs on one thread: handing out chunks costs more than the
+ * work. */
 #define PARALLEL_MIN_AGENTS 2048u
+
+/* Agents per chunk handed to a thread: small enough that a thread descheduled mid-chunk
+ * holds the others up briefly, large enough that handing out costs nothing. */
+#define MODEL_CHUNK 256u
+#define PASS_CHUNK 8192u
 
 /* Reductions sum blocks of this many sorted agents, then the blocks in order: a fixed tree. */
 #define REDUCE_BLOCK 4096u
@@ -30,14 +38,21 @@ struct herd_backend {
   uint32_t *bucket;   /* per agent, from the bin pass */
   uint32_t *cell_end; /* per bucket: one past its last sorted agent */
   int threads;
+  herd_pool *pool;
   char device[64];
   herd_profile profile;
 };
 
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* Adds the time since *since to `stage` when profiling, and restarts the clock. */
 static void lap(herd_backend *b, herd_stage stage, double *since) {
   if (!b->desc.profile) return;
-  double now = omp_get_wtime();
+  double now = now_s();
   b->profile.seconds[stage] += now - *since;
   b->profile.calls[stage] += 1;
   *since = now;
@@ -52,6 +67,7 @@ static void cpu_destroy(herd_backend *b) {
   }
   free(b->bucket);
   free(b->cell_end);
+  herd_pool_destroy(b->pool);
   free(b);
 }
 
@@ -60,8 +76,13 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the CPU backend");
   b->desc = *desc;
   b->grid = herd_grid_for(&desc->model, desc->count);
-  b->threads = desc->threads > 0 ? desc->threads : omp_get_max_threads();
+  b->threads = desc->threads > 0 ? desc->threads : herd_available_cpus();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
+  herd_status s = herd_pool_create(b->threads, &b->pool, err);
+  if (s != HERD_OK) {
+    cpu_destroy(b);
+    return s;
+  }
   snprintf(b->device, sizeof b->device, "native CPU, %d thread%s", b->threads, b->threads == 1 ? "" : "s");
   size_t n = desc->count;
   bool ok = true;
@@ -93,18 +114,34 @@ static herd_status cpu_upload(herd_backend *b, const herd_vec2 *pos, const herd_
   return HERD_OK;
 }
 
+/* What the parallel passes of a step read and write. */
+typedef struct pass_ctx {
+  herd_backend *b;
+  const herd_vec2 *pos, *heading, *dogs;
+  const uint32_t *agent;
+  herd_vec2 *out_pos, *out_heading;
+  uint32_t *out_agent, dog_count, step;
+  herd_vec2 centroid;
+  herd_flock_partial *parts;
+} pass_ctx;
+
 /* Sets HERD_BUCKET_MIXED on each bucket whose sorted agents lie in more than one cell: a
  * bucket is mixed exactly when two neighbours in sorted order share it but not a cell. */
-static void mark_mixed_buckets(const herd_grid *g, const herd_vec2 *pos, uint32_t n, uint32_t *cell_end, int threads) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (uint32_t i = 1; i < n; ++i) {
-    uint32_t bucket = herd_bucket_of(g, pos[i]);
-    if (bucket != herd_bucket_of(g, pos[i - 1])) continue;
-    herd_i32 cx = herd_cell_coord(pos[i].x, g->inv_cell_m), cy = herd_cell_coord(pos[i].y, g->inv_cell_m);
-    if (herd_in_cell(g, pos[i - 1], cx, cy)) continue;
-#pragma omp atomic
-    cell_end[bucket] |= HERD_BUCKET_MIXED;
+static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
+  const pass_ctx *c = ctx;
+  const herd_grid *g = &c->b->grid;
+  for (uint32_t i = begin > 0 ? begin : 1; i < end; ++i) {
+    uint32_t bucket = herd_bucket_of(g, c->pos[i]);
+    if (bucket != herd_bucket_of(g, c->pos[i - 1])) continue;
+    herd_i32 cx = herd_cell_coord(c->pos[i].x, g->inv_cell_m), cy = herd_cell_coord(c->pos[i].y, g->inv_cell_m);
+    if (herd_in_cell(g, c->pos[i - 1], cx, cy)) continue;
+    __atomic_fetch_or(&c->b->cell_end[bucket], HERD_BUCKET_MIXED, __ATOMIC_RELAXED);
   }
+}
+
+static void bin_chunk(void *ctx, uint32_t begin, uint32_t end) {
+  const pass_ctx *c = ctx;
+  for (uint32_t i = begin; i < end; ++i) c->b->bucket[i] = herd_bucket_of(&c->b->grid, c->pos[i]);
 }
 
 /* Bin, then a stable counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
@@ -112,9 +149,8 @@ static void cpu_sort(herd_backend *b) {
   uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u;
   const herd_vec2 *pos = b->pos[b->cur];
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
-  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
-#pragma omp parallel for num_threads(b->threads) schedule(static)
-  for (uint32_t i = 0; i < n; ++i) bucket[i] = herd_bucket_of(&b->grid, pos[i]);
+  double clock = b->desc.profile ? now_s() : 0.0;
+  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .pos = pos});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
   memset(cursor, 0, buckets * sizeof *cursor);
@@ -134,7 +170,7 @@ static void cpu_sort(herd_backend *b) {
   }
   lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
-  mark_mixed_buckets(&b->grid, b->pos[dst], n, cursor, b->threads);
+  herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .pos = b->pos[dst]});
   lap(b, HERD_STAGE_RANGES, &clock);
 }
 
@@ -144,37 +180,48 @@ herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->agent[sorted], b->cell_end};
 }
 
+/* The model over a chunk of sorted agents; a raised stop skips the chunk (checked between
+ * chunks of MODEL_CHUNK agents, so a long step ends within milliseconds). */
+static void model_chunk(void *ctx, uint32_t begin, uint32_t end) {
+  const pass_ctx *c = ctx;
+  const herd_backend *b = c->b;
+  if (herd_stop_raised(b->desc.stop)) return;
+  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
+  for (uint32_t i = begin; i < end; ++i) {
+    herd_sheep_next next =
+        herd_strombom_sheep(&b->desc.model, &b->grid, c->pos, c->heading, b->cell_end, c->dogs, c->dog_count,
+                            c->centroid, i, herd_agent_id(c->agent[i]), b->desc.seed, c->step, scratch);
+    c->out_pos[i] = next.pos;
+    c->out_heading[i] = next.heading;
+    c->out_agent[i] = herd_agent_after_step(c->agent[i], c->pos[i], next.pos, goal, b->desc.goal_radius_m);
+  }
+}
+
 static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
                             uint32_t step, herd_error *err) {
   (void)err;
   cpu_sort(b);
-  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
+  double clock = b->desc.profile ? now_s() : 0.0;
   int src = 1 - b->cur, dst = b->cur;
-  const herd_vec2 *pos = b->pos[src], *heading = b->heading[src];
-  const uint32_t *agent = b->agent[src];
-  herd_vec2 *out_pos = b->pos[dst], *out_heading = b->heading[dst];
-  uint32_t *out_agent = b->agent[dst];
-  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
+  pass_ctx c = {.b = b,
+                .pos = b->pos[src],
+                .heading = b->heading[src],
+                .agent = b->agent[src],
+                .dogs = dogs,
+                .dog_count = dog_count,
+                .centroid = centroid,
+                .step = step,
+                .out_pos = b->pos[dst],
+                .out_heading = b->heading[dst],
+                .out_agent = b->agent[dst]};
   uint32_t n = b->desc.count;
-  const volatile sig_atomic_t *stop = b->desc.stop;
-#pragma omp parallel num_threads(b->threads)
-  {
-    herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-#pragma omp for schedule(dynamic, 256)
-    for (uint32_t i = 0; i < n; ++i) {
-      if (stop && *stop) continue; /* an OpenMP loop cannot be left early: skip the rest */
-      herd_sheep_next next = herd_strombom_sheep(&b->desc.model, &b->grid, pos, heading, b->cell_end, dogs, dog_count,
-                                                 centroid, i, herd_agent_id(agent[i]), b->desc.seed, step, scratch);
-      out_pos[i] = next.pos;
-      out_heading[i] = next.heading;
-      out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, b->desc.goal_radius_m);
-    }
-  }
+  herd_pool_for(b->pool, n, MODEL_CHUNK, model_chunk, &c);
   lap(b, HERD_STAGE_STEP, &clock);
-  if (stop && *stop) { /* the sorted copy holds the whole flock as before the step */
-    memcpy(out_pos, pos, n * sizeof *pos);
-    memcpy(out_heading, heading, n * sizeof *heading);
-    memcpy(out_agent, agent, n * sizeof *agent);
+  if (herd_stop_raised(b->desc.stop)) { /* the sorted copy holds the whole flock as before the step */
+    memcpy(c.out_pos, c.pos, n * sizeof *c.pos);
+    memcpy(c.out_heading, c.heading, n * sizeof *c.heading);
+    memcpy(c.out_agent, c.agent, n * sizeof *c.agent);
     return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
@@ -182,44 +229,48 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 
 /* ---- Reductions ---------------------------------------------------------------------- */
 
-static herd_flock_partial reduce_block(const herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, uint32_t begin,
-                                       uint32_t end) {
-  const herd_vec2 *pos = b->pos[b->cur];
-  const uint32_t *agent = b->agent[b->cur];
+/* Reductions run over fixed blocks of REDUCE_BLOCK sorted agents, each into its own slot,
+ * folded in block order afterwards: the same result for any number of threads. */
+static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
+  const pass_ctx *c = ctx;
+  const herd_backend *b = c->b;
   herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint32_t i = begin; i < end; ++i)
-    p = herd_partial_add(p, pos[i], agent[i], dogs, dog_count, goal, b->desc.goal_radius_m);
-  return p;
+  uint32_t n = b->desc.count;
+  for (uint32_t k = first; k < last; ++k) {
+    herd_flock_partial p = herd_partial_empty();
+    uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
+    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i)
+      p = herd_partial_add(p, c->pos[i], c->agent[i], c->dogs, c->dog_count, goal, b->desc.goal_radius_m);
+    c->parts[k] = p;
+  }
 }
 
-static herd_flock_partial far_block(const herd_backend *b, herd_vec2 g, uint32_t begin, uint32_t end) {
-  const herd_vec2 *pos = b->pos[b->cur];
-  const uint32_t *agent = b->agent[b->cur];
-  herd_flock_partial p = herd_partial_empty();
-  for (uint32_t i = begin; i < end; ++i) p = herd_far_add(p, pos[i], agent[i], g);
-  return p;
+/* The second pass: the agent farthest from the centroid c->centroid, per block. */
+static void far_blocks(void *ctx, uint32_t first, uint32_t last) {
+  const pass_ctx *c = ctx;
+  uint32_t n = c->b->desc.count;
+  for (uint32_t k = first; k < last; ++k) {
+    herd_flock_partial p = herd_partial_empty();
+    uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
+    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i) p = herd_far_add(p, c->pos[i], c->agent[i], c->centroid);
+    c->parts[k] = p;
+  }
 }
 
-/* Fixed blocks of REDUCE_BLOCK sorted agents, folded in block order: the same result for
- * any number of threads. */
 static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
                               herd_error *err) {
   uint32_t n = b->desc.count, blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
-  herd_flock_partial *part = malloc(blocks * sizeof *part);
-  if (!part) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
-  double clock = b->desc.profile ? omp_get_wtime() : 0.0;
-#pragma omp parallel for num_threads(b->threads) schedule(static)
-  for (uint32_t k = 0; k < blocks; ++k)
-    part[k] = reduce_block(b, dogs, dog_count, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK);
-  herd_flock_partial all = part[0];
-  for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, part[k], dog_count);
-  herd_vec2 g = herd_partial_centroid(all, n);
-#pragma omp parallel for num_threads(b->threads) schedule(static)
-  for (uint32_t k = 0; k < blocks; ++k)
-    part[k] = far_block(b, g, k * REDUCE_BLOCK, k + 1 == blocks ? n : (k + 1) * REDUCE_BLOCK);
-  for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, part[k]);
-  free(part);
+  pass_ctx c = {.b = b, .pos = b->pos[b->cur], .agent = b->agent[b->cur], .dogs = dogs, .dog_count = dog_count};
+  c.parts = malloc(blocks * sizeof *c.parts);
+  if (!c.parts) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
+  double clock = b->desc.profile ? now_s() : 0.0;
+  herd_pool_for(b->pool, blocks, 1, reduce_blocks, &c);
+  herd_flock_partial all = c.parts[0];
+  for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], dog_count);
+  c.centroid = herd_partial_centroid(all, n);
+  herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
+  for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
+  free(c.parts);
   herd_observation_from_partial(&all, n, dog_count, obs);
   lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
