@@ -34,6 +34,11 @@ source "$root/bench/lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A soak takes hours: run a copy of the program, and name the commit it was built from.
+commit=$(git -C "$root" rev-parse --short HEAD)
+git -C "$root" diff --quiet HEAD -- src kernels include || commit="$commit + uncommitted changes"
+cp "$herd" "$tmp/herd"
+herd=$tmp/herd
 far='target.position_m=[-1e7,-1e7]'
 declare -A sets=(
   [default]="--set $far"
@@ -81,7 +86,7 @@ done
   echo "# Soak"
   echo
   echo "\`bench/soak.sh --steps-default $steps_default --steps-active $steps_active --backends \"$backends\"\`"
-  echo "at commit \`$(git -C "$root" rev-parse --short HEAD)\`, $(date -u '+%Y-%m-%d %H:%M UTC'), on"
+  echo "at commit \`$commit\`, finished $(date -u '+%Y-%m-%d %H:%M UTC'), on"
   echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') ($(nproc) cores)."
   echo
   echo "Every step's observation (centroid, extent, farthest sheep, the dog) is written as CSV,"
