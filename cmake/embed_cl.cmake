@@ -1,16 +1,17 @@
 # Embeds an OpenCL source with its #include "..." files inlined (each once), so the program
-# builds from one string with no include path. Run as:
+# builds from one string with no include path. An include is found relative to the file
+# that includes it, as a C compiler does. Run as:
 #   cmake -DINPUT=kernels/herd.cl -DOUTPUT=out.c -DNAME=symbol -P embed_cl.cmake
 # The text is handled as whole strings, never as CMake lists, so semicolons are safe.
 cmake_policy(SET CMP0057 NEW)
-get_filename_component(dir "${INPUT}" DIRECTORY)
 
 function(inline_file path out_var)
   file(READ "${path}" text)
+  get_filename_component(dir "${path}" DIRECTORY)
   string(REGEX MATCHALL "#include \"[^\"]+\"" includes "${text}")
   foreach(line IN LISTS includes)
     string(REGEX REPLACE "#include \"([^\"]+)\"" "\\1" name "${line}")
-    set(full "${dir}/${name}")
+    get_filename_component(full "${dir}/${name}" ABSOLUTE)
     get_property(seen GLOBAL PROPERTY HERD_EMBED_SEEN)
     set(inner "")
     if(NOT full IN_LIST seen)

@@ -5,7 +5,12 @@
  * the low 31 bits of cell_end[b] are one past the last sorted agent of bucket b, so bucket b
  * holds agents [end(b-1), end(b)). Hashing makes memory grow with the number of agents,
  * not with the area they cover. The top bit marks a bucket that holds agents of more than
- * one cell (a hash collision): only there must each candidate's cell be recomputed. */
+ * one cell (a hash collision): only there must each candidate's cell be recomputed.
+ *
+ * Two kinds of query: the exact k nearest (Strömbom's attraction; 2D, open world) and
+ * "every agent within r" in 2D or 3D, through the wrap of a torus, for any r (cells are
+ * sized from the model's largest radius, but a larger r only visits more cells), with an
+ * optional view cone. */
 #ifndef HERD_KERNELS_GRID_H
 #define HERD_KERNELS_GRID_H
 #include "portable.h"
@@ -13,11 +18,18 @@
 /* Largest n for the n-nearest-neighbour query: the selection lives in private memory. */
 #define HERD_MAX_NEIGHBOURS 256
 
+/* Plain 4-byte fields only: the struct goes to the kernels by value. */
 typedef struct herd_grid {
-  float cell_m;        /* cell side; >= every radius queried with herd_grid_radius_* */
+  float cell_m;        /* cell side along open axes */
   float inv_cell_m;    /* 1 / cell_m */
   herd_u32 table_mask; /* bucket count - 1; the bucket count is a power of two */
   herd_u32 count;      /* agents in the grid */
+  herd_u32 dims;       /* 2 or 3: positions are float2 or float4 (w unused) */
+  herd_u32 wrap;       /* bit k set: axis k wraps, with period size_m[k] */
+  float size_m[3];     /* the world's extent along each axis, from 0 */
+  /* Along a wrapping axis the period holds a whole number of cells, each >= cell_m. */
+  float wrap_inv_cell_m[3];
+  herd_i32 wrap_cells[3];
 } herd_grid;
 
 /* One candidate neighbour: squared distance, then sorted index as the tie-break, so the
@@ -256,6 +268,212 @@ HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL co
     }
   }
   return sum;
+}
+
+/* ---- Any dimension, open or wrapping axes -------------------------------------------- */
+
+typedef struct herd_cell {
+  herd_i32 x, y, z; /* z = 0 in 2D */
+} herd_cell;
+
+/* Agent i of a state buffer: float2 per agent in 2D, float4 (w unused) in 3D. */
+HERD_INLINE herd_vec3 herd_load_vec(HERD_GLOBAL const float *buf, herd_u32 i, herd_u32 dims) {
+  if (dims == 2u) return herd_v3(buf[2u * i], buf[2u * i + 1u], 0.0f);
+  return herd_v3(buf[4u * i], buf[4u * i + 1u], buf[4u * i + 2u]);
+}
+
+HERD_INLINE void herd_store_vec(HERD_GLOBAL float *buf, herd_u32 i, herd_u32 dims, herd_vec3 v) {
+  if (dims == 2u) {
+    buf[2u * i] = v.x;
+    buf[2u * i + 1u] = v.y;
+    return;
+  }
+  buf[4u * i] = v.x;
+  buf[4u * i + 1u] = v.y;
+  buf[4u * i + 2u] = v.z;
+  buf[4u * i + 3u] = 0.0f;
+}
+
+HERD_INLINE int herd_axis_wraps(const herd_grid *g, herd_u32 k) { return (int)((g->wrap >> k) & 1u); }
+
+/* The cell of coordinate x along axis k, not yet folded into a wrapping axis's period. */
+HERD_INLINE herd_i32 herd_axis_cell_raw(const herd_grid *g, herd_u32 k, float x) {
+  return herd_cell_coord(x, herd_axis_wraps(g, k) ? g->wrap_inv_cell_m[k] : g->inv_cell_m);
+}
+
+/* A raw cell coordinate folded into [0, cells) along a wrapping axis. */
+HERD_INLINE herd_i32 herd_axis_fold(const herd_grid *g, herd_u32 k, herd_i32 c) {
+  if (!herd_axis_wraps(g, k)) return c;
+  herd_i32 n = g->wrap_cells[k], m = c % n;
+  return m < 0 ? m + n : m;
+}
+
+HERD_INLINE herd_cell herd_cell_of(const herd_grid *g, herd_vec3 p) {
+  herd_cell c;
+  c.x = herd_axis_fold(g, 0u, herd_axis_cell_raw(g, 0u, p.x));
+  c.y = herd_axis_fold(g, 1u, herd_axis_cell_raw(g, 1u, p.y));
+  c.z = g->dims == 3u ? herd_axis_fold(g, 2u, herd_axis_cell_raw(g, 2u, p.z)) : 0;
+  return c;
+}
+
+HERD_INLINE int herd_same_cell(herd_cell a, herd_cell b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/* Spreads the low 3 bits of v to every third bit position (a 3D Morton code). */
+HERD_INLINE herd_u32 herd_spread3(herd_u32 v) { return (v & 1u) | ((v & 2u) << 2) | ((v & 4u) << 4); }
+
+/* In 3D, the 8 x 8 x 8 cells of a tile take 512 consecutive buckets in Morton order, and
+ * tiles are placed by a hash; 2D is herd_cell_bucket. */
+HERD_INLINE herd_u32 herd_cell_bucket3(herd_i32 cx, herd_i32 cy, herd_i32 cz, herd_u32 table_mask) {
+  herd_u32 tx = (herd_u32)cx >> 3, ty = (herd_u32)cy >> 3, tz = (herd_u32)cz >> 3;
+  herd_u32 h = tx * 0x8da6b343u + ty * 0xd8163841u + tz * 0xcb1ab31fu;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  herd_u32 within = herd_spread3((herd_u32)cx) | (herd_spread3((herd_u32)cy) << 1) | (herd_spread3((herd_u32)cz) << 2);
+  return ((h << 9) | within) & table_mask;
+}
+
+HERD_INLINE herd_u32 herd_bucket_of_cell(const herd_grid *g, herd_cell c) {
+  return g->dims == 3u ? herd_cell_bucket3(c.x, c.y, c.z, g->table_mask) : herd_cell_bucket(c.x, c.y, g->table_mask);
+}
+
+HERD_INLINE herd_u32 herd_bucket_at(const herd_grid *g, herd_vec3 p) {
+  return herd_bucket_of_cell(g, herd_cell_of(g, p));
+}
+
+/* The shortest offset between two coordinates along an axis of period `period`. */
+HERD_INLINE float herd_wrap_offset(float d, float period) {
+  float half_period = 0.5f * period;
+  if (d > half_period) return d - period;
+  if (d < -half_period) return d + period;
+  return d;
+}
+
+/* The offset from p to q, taken the short way through the wrap along wrapping axes. */
+HERD_INLINE herd_vec3 herd_world_delta(const herd_grid *g, herd_vec3 p, herd_vec3 q) {
+  herd_vec3 d = herd_v3_sub(q, p);
+  if (g->wrap & 1u) d.x = herd_wrap_offset(d.x, g->size_m[0]);
+  if (g->wrap & 2u) d.y = herd_wrap_offset(d.y, g->size_m[1]);
+  if (g->wrap & 4u) d.z = herd_wrap_offset(d.z, g->size_m[2]);
+  return d;
+}
+
+/* A coordinate brought back into [0, period). */
+HERD_INLINE float herd_wrap_coord(float x, float period) {
+  if (x >= 0.0f && x < period) return x;
+  x -= period * herd_floorf(x / period);
+  if (x >= period) x -= period; /* rounding can land on the period itself, or just past it */
+  if (x < 0.0f) x += period;
+  return x >= 0.0f && x < period ? x : 0.0f;
+}
+
+/* A position brought back into the world along wrapping axes. */
+HERD_INLINE herd_vec3 herd_world_wrap(const herd_grid *g, herd_vec3 p) {
+  if (g->wrap & 1u) p.x = herd_wrap_coord(p.x, g->size_m[0]);
+  if (g->wrap & 2u) p.y = herd_wrap_coord(p.y, g->size_m[1]);
+  if (g->wrap & 4u) p.z = herd_wrap_coord(p.z, g->size_m[2]);
+  return p;
+}
+
+/* "Every agent within r of p" as an iterator, so the same loop runs in C and OpenCL C:
+ *
+ *   herd_radius_query q;
+ *   herd_radius_begin(&q, g, p, r, self);
+ *   while (herd_radius_next(&q, g, pos, cell_end, &j, &d, &d2)) ... d = offset p -> agent j
+ *
+ * It visits every cell the ball of radius r touches (each cell once, also when r spans a
+ * whole wrapping axis), skips `self` (a sorted index; 0xffffffff for none) and yields the
+ * agents with |d| <= r, d taken through the wrap. herd_radius_cone limits it to a view cone. */
+typedef struct herd_radius_query {
+  herd_vec3 p, facing;
+  float r2, cos_half_fov; /* cos_half_fov <= -1: no cone */
+  herd_u32 self;
+  herd_i32 lo[3], span[3], at[3]; /* first raw cell, cells along each axis, current offsets */
+  herd_cell cell;
+  herd_u32 j, end;
+  int check, started;
+} herd_radius_query;
+
+HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r, herd_u32 self) {
+  q->p = p;
+  q->r2 = r * r;
+  q->self = self;
+  q->facing = herd_v3(0.0f, 0.0f, 0.0f);
+  q->cos_half_fov = -2.0f;
+  float c[3];
+  c[0] = p.x, c[1] = p.y, c[2] = p.z;
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    q->at[k] = 0;
+    if (k >= g->dims) {
+      q->lo[k] = 0, q->span[k] = 1;
+      continue;
+    }
+    /* A rounding allowance, as in herd_cell_margin: a point on a cell border may be filed
+     * in the cell on either side of it. Visiting one cell too many costs a little time. */
+    float reach = r + ((c[k] < 0.0f ? -c[k] : c[k]) + r + g->cell_m) * 9.5367431640625e-7f;
+    q->lo[k] = herd_axis_cell_raw(g, k, c[k] - reach);
+    q->span[k] = herd_axis_cell_raw(g, k, c[k] + reach) - q->lo[k] + 1;
+    if (herd_axis_wraps(g, k) && q->span[k] > g->wrap_cells[k]) q->span[k] = g->wrap_cells[k];
+  }
+  q->j = q->end = 0u;
+  q->check = 0;
+  q->started = 0;
+}
+
+/* Only agents within half_fov of `facing` (a unit vector) from p: the blind angle behind. */
+HERD_INLINE void herd_radius_cone(herd_radius_query *q, herd_vec3 facing, float cos_half_fov) {
+  q->facing = facing;
+  q->cos_half_fov = cos_half_fov;
+}
+
+/* Moves to the next cell of the query; 0 when there is none. */
+HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                    HERD_GLOBAL const herd_u32 *cell_end) {
+  if (q->started) {
+    if (++q->at[0] == q->span[0]) {
+      q->at[0] = 0;
+      if (++q->at[1] == q->span[1]) {
+        q->at[1] = 0;
+        if (++q->at[2] == q->span[2]) return 0;
+      }
+    }
+  }
+  q->started = 1;
+  q->cell.x = herd_axis_fold(g, 0u, q->lo[0] + q->at[0]);
+  q->cell.y = herd_axis_fold(g, 1u, q->lo[1] + q->at[1]);
+  q->cell.z = g->dims == 3u ? herd_axis_fold(g, 2u, q->lo[2] + q->at[2]) : 0;
+  herd_u32 b = herd_bucket_of_cell(g, q->cell);
+  q->j = herd_bucket_begin(cell_end, b);
+  q->end = herd_bucket_end(cell_end, b);
+  q->check = (cell_end[b] & HERD_BUCKET_MIXED) != 0u;
+  /* A pure bucket holds one cell: if that is another cell, none of it is ours. */
+  if (!q->check && q->j < q->end && !herd_same_cell(herd_cell_of(g, herd_load_vec(pos, q->j, g->dims)), q->cell))
+    q->end = q->j;
+  return 1;
+}
+
+/* The next agent of the query: its sorted index, the offset to it and its square; 0 when
+ * the query is exhausted. */
+HERD_INLINE int herd_radius_next(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                 HERD_GLOBAL const herd_u32 *cell_end, herd_u32 *j_out, herd_vec3 *d_out,
+                                 float *d2_out) {
+  for (;;) {
+    while (q->j < q->end) {
+      herd_u32 j = q->j++;
+      if (j == q->self) continue;
+      herd_vec3 at = herd_load_vec(pos, j, g->dims);
+      if (q->check && !herd_same_cell(herd_cell_of(g, at), q->cell)) continue;
+      herd_vec3 d = herd_world_delta(g, q->p, at);
+      float d2 = herd_v3_len2(d);
+      if (d2 > q->r2) continue;
+      if (q->cos_half_fov > -1.0f && herd_v3_dot(q->facing, d) < q->cos_half_fov * herd_sqrtf(d2)) continue;
+      *j_out = j;
+      *d_out = d;
+      *d2_out = d2;
+      return 1;
+    }
+    if (!herd_radius_advance(q, g, pos, cell_end)) return 0;
+  }
 }
 
 #endif

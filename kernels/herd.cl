@@ -1,12 +1,14 @@
 /* herd's OpenCL kernels (OpenCL C 1.2). The model math comes from the same headers as the
  * CPU backend; these kernels only arrange it over work-items. One step:
  *   herd_bin -> (copy counts, herd_scan_* -> cell_end) -> herd_scatter -> herd_sort_buckets
- *   -> herd_reorder -> herd_mark_mixed -> herd_step
+ *   -> herd_reorder -> herd_mark_mixed -> herd_step_<model>
  * then the observation: herd_reduce_first -> herd_combine(0) -> herd_reduce_far -> herd_combine(1).
+ * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h).
+ * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * No work-group collectives, no float atomics: integer atomics only count, and every order
  * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree). */
+#include "models/models.h"
 #include "reduce.h"
-#include "strombom.h"
 
 #ifndef HERD_SCAN_GROUP
 #define HERD_SCAN_GROUP 256 /* work-items per scan group; each scans 4 values */
@@ -20,10 +22,10 @@
 
 /* ---- Sort by bucket --------------------------------------------------------------------- */
 
-__kernel void herd_bin(__global const float2 *pos, herd_grid grid, __global uint *key, __global uint *count) {
+__kernel void herd_bin(__global const float *pos, herd_grid grid, __global uint *key, __global uint *count) {
   uint i = get_global_id(0);
   if (i >= grid.count) return;
-  uint b = herd_bucket_of(&grid, pos[i]);
+  uint b = herd_bucket_at(&grid, herd_load_vec(pos, i, grid.dims));
   key[i] = b;
   atomic_inc(&count[b]);
 }
@@ -85,51 +87,41 @@ __kernel void herd_sort_buckets(__global const uint *cell_end, __global uint *or
   }
 }
 
-__kernel void herd_reorder(__global const uint *order, __global const float2 *pos, __global const float2 *heading,
-                           __global const uint *agent, __global float2 *out_pos, __global float2 *out_heading,
-                           __global uint *out_agent, uint n) {
+__kernel void herd_reorder(__global const uint *order, __global const float *pos, __global const float *vel,
+                           __global const uint *agent, __global float *out_pos, __global float *out_vel,
+                           __global uint *out_agent, uint n, uint dims) {
   uint i = get_global_id(0);
   if (i >= n) return;
   uint from = order[i];
-  out_pos[i] = pos[from];
-  out_heading[i] = heading[from];
+  if (dims == 2u) {
+    vstore2(vload2(from, pos), i, out_pos);
+    vstore2(vload2(from, vel), i, out_vel);
+  } else {
+    vstore4(vload4(from, pos), i, out_pos);
+    vstore4(vload4(from, vel), i, out_vel);
+  }
   out_agent[i] = agent[from];
 }
 
 /* Flags each bucket holding more than one cell (see grid.h). */
-__kernel void herd_mark_mixed(__global const float2 *pos, herd_grid grid, __global uint *cell_end) {
+__kernel void herd_mark_mixed(__global const float *pos, herd_grid grid, __global uint *cell_end) {
   uint i = get_global_id(0);
   if (i == 0 || i >= grid.count) return;
-  float2 p = pos[i], q = pos[i - 1];
-  uint b = herd_bucket_of(&grid, p);
-  if (b != herd_bucket_of(&grid, q)) return;
-  if (herd_in_cell(&grid, q, herd_cell_coord(p.x, grid.inv_cell_m), herd_cell_coord(p.y, grid.inv_cell_m))) return;
+  herd_cell here = herd_cell_of(&grid, herd_load_vec(pos, i, grid.dims));
+  herd_cell before = herd_cell_of(&grid, herd_load_vec(pos, i - 1u, grid.dims));
+  uint b = herd_bucket_of_cell(&grid, here);
+  if (b != herd_bucket_of_cell(&grid, before) || herd_same_cell(here, before)) return;
   atomic_or(&cell_end[b], HERD_BUCKET_MIXED);
-}
-
-/* ---- The model -------------------------------------------------------------------------- */
-
-__kernel void herd_step(__global const float2 *pos, __global const float2 *heading, __global const uint *agent,
-                        __global const uint *cell_end, __global const float2 *dogs, uint dog_count, float2 centroid,
-                        herd_strombom_params model, herd_grid grid, float2 goal, float goal_radius_m, ulong seed,
-                        uint step, __global float2 *out_pos, __global float2 *out_heading, __global uint *out_agent) {
-  uint i = get_global_id(0);
-  if (i >= grid.count) return;
-  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  herd_sheep_next next = herd_strombom_sheep(&model, &grid, pos, heading, cell_end, dogs, dog_count, centroid, i,
-                                             herd_agent_id(agent[i]), seed, step, scratch);
-  out_pos[i] = next.pos;
-  out_heading[i] = next.heading;
-  out_agent[i] = herd_agent_after_step(agent[i], pos[i], next.pos, goal, goal_radius_m);
 }
 
 /* ---- The observation -------------------------------------------------------------------- */
 
 /* Folds tree[0..HERD_REDUCE_GROUP) into tree[0] in a fixed order. `far` picks the fold. */
-void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint dog_count, int far) {
+void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint steer_count, int far) {
   for (uint s = HERD_REDUCE_GROUP / 2; s > 0; s >>= 1) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (t < s) tree[t] = far ? herd_far_fold(tree[t], tree[t + s]) : herd_partial_fold(tree[t], tree[t + s], dog_count);
+    if (t < s)
+      tree[t] = far ? herd_far_fold(tree[t], tree[t + s]) : herd_partial_fold(tree[t], tree[t + s], steer_count);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -137,31 +129,36 @@ void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint dog_count, in
 /* First pass: one partial per block of HERD_REDUCE_BLOCK agents; item t takes every
  * HERD_REDUCE_GROUP-th agent of the block from t. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first(
-    __global const float2 *pos, __global const uint *agent, uint n, __global const float2 *dogs, uint dog_count,
-    float2 goal, float goal_radius_m, __global herd_flock_partial *partials) {
+    __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
+    __global const float *steer, uint steer_count, herd_step_info info, __global herd_flock_partial *partials) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
+  float3 goal = (float3)(info.goal[0], info.goal[1], info.goal[2]);
   herd_flock_partial p = herd_partial_empty();
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < n) p = herd_partial_add(p, pos[i], agent[i], dogs, dog_count, goal, goal_radius_m);
+    if (i < grid.count)
+      p = herd_partial_add(p, &grid, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i],
+                           steer, steer_count, goal, info.goal_radius_m);
   }
   tree[t] = p;
-  herd_tree_fold(tree, t, dog_count, 0);
+  herd_tree_fold(tree, t, steer_count, 0);
   if (t == 0) partials[get_group_id(0)] = tree[0];
 }
 
-/* Second pass: the agent farthest from the centroid of the first pass's total. */
+/* Second pass: the agent farthest from the centroid of the first pass's total, and the
+ * milling sum. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far(
-    __global const float2 *pos, __global const uint *agent, uint n, __global const herd_flock_partial *total,
-    __global herd_flock_partial *partials) {
+    __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
+    __global const herd_flock_partial *total, __global herd_flock_partial *partials) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
-  float2 g = herd_partial_centroid(total[0], n);
+  float3 g = herd_partial_centroid(total[0], grid.count);
   herd_flock_partial p = herd_partial_empty();
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < n) p = herd_far_add(p, pos[i], agent[i], g);
+    if (i < grid.count)
+      p = herd_far_add(p, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i], g);
   }
   tree[t] = p;
   herd_tree_fold(tree, t, 0, 1);
@@ -169,17 +166,17 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
 }
 
 /* One group folds all partials into total[0]: pass 0 the first-pass fields, pass 1 the
- * farthest agent (keeping the first-pass fields). */
+ * farthest agent and the milling sum (keeping the first-pass fields). */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_combine(
-    __global const herd_flock_partial *partials, uint count, uint dog_count, int far,
+    __global const herd_flock_partial *partials, uint count, uint steer_count, int far,
     __global herd_flock_partial *total) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   uint t = get_local_id(0);
   herd_flock_partial p = herd_partial_empty();
   for (uint k = t; k < count; k += HERD_REDUCE_GROUP)
-    p = far ? herd_far_fold(p, partials[k]) : herd_partial_fold(p, partials[k], dog_count);
+    p = far ? herd_far_fold(p, partials[k]) : herd_partial_fold(p, partials[k], steer_count);
   tree[t] = p;
-  herd_tree_fold(tree, t, dog_count, far);
+  herd_tree_fold(tree, t, steer_count, far);
   if (t != 0) return;
   if (far) {
     herd_flock_partial all = total[0];
@@ -192,7 +189,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
 
 /* ---- For tests and analysis ------------------------------------------------------------- */
 
-/* The k nearest of every sorted agent, ascending by (distance, index): row i of `out`
+/* The k nearest of every sorted agent (2D), ascending by (distance, index): row i of `out`
  * (k entries, 0xffffffff past the end) lists sorted indices. */
 __kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end, herd_grid grid, uint k,
                        __global uint *out) {

@@ -17,11 +17,15 @@ typedef uint herd_u32;
 typedef int herd_i32;
 typedef ulong herd_u64;
 typedef float2 herd_vec2;
+typedef float3 herd_vec3;
 #define HERD_GLOBAL __global
 #define HERD_CONSTANT __constant
 #define HERD_INLINE inline
 #define herd_v2(x, y) ((float2)((x), (y)))
+#define herd_v3(x, y, z) ((float3)((x), (y), (z)))
 #define herd_sqrtf(x) sqrt(x)
+#define herd_atan2f(y, x) atan2((y), (x))
+#define herd_roundf(x) rint(x)
 #define herd_floorf(x) floor(x)
 #define herd_cosf(x) cos(x)
 #define herd_sinf(x) sin(x)
@@ -35,11 +39,17 @@ typedef uint64_t herd_u64;
 typedef struct herd_vec2 {
   float x, y;
 } herd_vec2;
+typedef struct herd_vec3 {
+  float x, y, z;
+} herd_vec3;
 #define HERD_GLOBAL
 #define HERD_CONSTANT const
 #define HERD_INLINE static inline
 #define herd_v2(x, y) ((herd_vec2){(x), (y)})
+#define herd_v3(x, y, z) ((herd_vec3){(x), (y), (z)})
 #define herd_sqrtf(x) sqrtf(x)
+#define herd_atan2f(y, x) atan2f((y), (x))
+#define herd_roundf(x) rintf(x)
 #define herd_floorf(x) floorf(x)
 #define herd_cosf(x) cosf(x)
 #define herd_sinf(x) sinf(x)
@@ -61,6 +71,26 @@ HERD_INLINE herd_vec2 herd_v2_unit(herd_vec2 a) {
   if (len2 <= 0.0f) return herd_v2(0.0f, 0.0f);
   float inv = 1.0f / herd_sqrtf(len2);
   return herd_v2(a.x * inv, a.y * inv);
+}
+
+/* The same in three dimensions. Two-dimensional models use them with z = 0: adding 0 * 0 to
+ * a sum changes nothing, so their results are those of the 2D formulas. */
+HERD_INLINE herd_vec3 herd_v3_add(herd_vec3 a, herd_vec3 b) { return herd_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+HERD_INLINE herd_vec3 herd_v3_sub(herd_vec3 a, herd_vec3 b) { return herd_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+HERD_INLINE herd_vec3 herd_v3_scale(herd_vec3 a, float s) { return herd_v3(a.x * s, a.y * s, a.z * s); }
+HERD_INLINE float herd_v3_dot(herd_vec3 a, herd_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+HERD_INLINE float herd_v3_len2(herd_vec3 a) { return a.x * a.x + a.y * a.y + a.z * a.z; }
+HERD_INLINE herd_vec3 herd_v3_madd(herd_vec3 a, float s, herd_vec3 b) {
+  return herd_v3(a.x + s * b.x, a.y + s * b.y, a.z + s * b.z);
+}
+HERD_INLINE herd_vec3 herd_v3_cross(herd_vec3 a, herd_vec3 b) {
+  return herd_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+HERD_INLINE herd_vec3 herd_v3_unit(herd_vec3 a) {
+  float len2 = herd_v3_len2(a);
+  if (len2 <= 0.0f) return herd_v3(0.0f, 0.0f, 0.0f);
+  float inv = 1.0f / herd_sqrtf(len2);
+  return herd_v3(a.x * inv, a.y * inv, a.z * inv);
 }
 
 #endif

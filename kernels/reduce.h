@@ -5,24 +5,27 @@
 #ifndef HERD_KERNELS_REDUCE_H
 #define HERD_KERNELS_REDUCE_H
 #include "agent.h"
+#include "grid.h"
 
 #ifdef HERD_OPENCL
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#define HERD_KERNEL_MAX_DOGS 16 /* = HERD_MAX_DOGS in herd.h (checked there) */
+#define HERD_KERNEL_MAX_STEERING 16 /* = HERD_MAX_STEERING in herd.h (checked there) */
 
 /* Doubles first, then 4-byte fields: one layout in C and OpenCL C. */
 typedef struct herd_flock_partial {
-  double sum_x, sum_y; /* positions summed in 64 bits: exact enough for any flock size */
-  float lo_x, lo_y, hi_x, hi_y;
+  double sum_x, sum_y, sum_z;    /* positions summed in 64 bits: exact enough for any flock size */
+  double head_x, head_y, head_z; /* unit velocities summed: polarisation */
+  double mill_x, mill_y, mill_z; /* second pass: unit(r - G) x unit(v) summed: milling */
+  float lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
   herd_u32 in_goal, delivered;
-  float near_d2[HERD_KERNEL_MAX_DOGS];
-  herd_u32 near_id[HERD_KERNEL_MAX_DOGS];
-  float near_x[HERD_KERNEL_MAX_DOGS], near_y[HERD_KERNEL_MAX_DOGS];
+  float near_d2[HERD_KERNEL_MAX_STEERING];
+  herd_u32 near_id[HERD_KERNEL_MAX_STEERING];
+  float near_x[HERD_KERNEL_MAX_STEERING], near_y[HERD_KERNEL_MAX_STEERING], near_z[HERD_KERNEL_MAX_STEERING];
   float far_d2; /* second pass: the agent farthest from the centroid */
   herd_u32 far_id;
-  float far_x, far_y;
+  float far_x, far_y, far_z;
 } herd_flock_partial;
 
 /* Nearest and farthest prefer the lower id on equal distance, so the result does not
@@ -37,77 +40,103 @@ HERD_INLINE int herd_farther(float d2, herd_u32 id, float best_d2, herd_u32 best
 
 HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   herd_flock_partial p;
-  p.sum_x = 0.0;
-  p.sum_y = 0.0;
-  p.lo_x = p.lo_y = INFINITY;
-  p.hi_x = p.hi_y = -INFINITY;
+  p.sum_x = p.sum_y = p.sum_z = 0.0;
+  p.head_x = p.head_y = p.head_z = 0.0;
+  p.mill_x = p.mill_y = p.mill_z = 0.0;
+  p.lo_x = p.lo_y = p.lo_z = INFINITY;
+  p.hi_x = p.hi_y = p.hi_z = -INFINITY;
   p.in_goal = p.delivered = 0u;
-  for (int d = 0; d < HERD_KERNEL_MAX_DOGS; ++d) {
+  for (int d = 0; d < HERD_KERNEL_MAX_STEERING; ++d) {
     p.near_d2[d] = INFINITY;
     p.near_id[d] = 0xffffffffu;
-    p.near_x[d] = p.near_y[d] = 0.0f;
+    p.near_x[d] = p.near_y[d] = p.near_z[d] = 0.0f;
   }
   p.far_d2 = -1.0f;
   p.far_id = 0xffffffffu;
-  p.far_x = p.far_y = 0.0f;
+  p.far_x = p.far_y = p.far_z = 0.0f;
   return p;
 }
 
-/* First pass: sums, extent, goal counts, the agent nearest to each dog. */
-HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, herd_vec2 pos, herd_u32 word,
-                                                HERD_GLOBAL const herd_vec2 *dogs, herd_u32 dog_count, herd_vec2 goal,
-                                                float goal_radius_m) {
+/* First pass: sums, extent, goal counts, the agent nearest to each steering agent (steer:
+ * float4 per steering agent; distances through the wrap of the grid's world). */
+HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
+                                                herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
+                                                herd_vec3 goal, float goal_radius_m) {
   p.sum_x += (double)pos.x;
   p.sum_y += (double)pos.y;
+  p.sum_z += (double)pos.z;
+  herd_vec3 u = herd_v3_unit(vel);
+  p.head_x += (double)u.x;
+  p.head_y += (double)u.y;
+  p.head_z += (double)u.z;
   p.lo_x = pos.x < p.lo_x ? pos.x : p.lo_x;
   p.lo_y = pos.y < p.lo_y ? pos.y : p.lo_y;
+  p.lo_z = pos.z < p.lo_z ? pos.z : p.lo_z;
   p.hi_x = pos.x > p.hi_x ? pos.x : p.hi_x;
   p.hi_y = pos.y > p.hi_y ? pos.y : p.hi_y;
+  p.hi_z = pos.z > p.hi_z ? pos.z : p.hi_z;
   p.in_goal += herd_in_goal(pos, goal, goal_radius_m) ? 1u : 0u;
   p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
   herd_u32 id = herd_agent_id(word);
-  for (herd_u32 d = 0; d < dog_count; ++d) {
-    float d2 = herd_v2_len2(herd_v2_sub(pos, dogs[d]));
+  for (herd_u32 d = 0; d < steer_count; ++d) {
+    herd_vec3 s = herd_v3(steer[4u * d], steer[4u * d + 1u], steer[4u * d + 2u]);
+    float d2 = herd_v3_len2(herd_world_delta(g, s, pos));
     if (herd_nearer(d2, id, p.near_d2[d], p.near_id[d])) {
       p.near_d2[d] = d2;
       p.near_id[d] = id;
       p.near_x[d] = pos.x;
       p.near_y[d] = pos.y;
+      p.near_z[d] = pos.z;
     }
   }
   return p;
 }
 
-HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_flock_partial b, herd_u32 dog_count) {
+HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_flock_partial b, herd_u32 steer_count) {
   a.sum_x += b.sum_x;
   a.sum_y += b.sum_y;
+  a.sum_z += b.sum_z;
+  a.head_x += b.head_x;
+  a.head_y += b.head_y;
+  a.head_z += b.head_z;
   a.lo_x = b.lo_x < a.lo_x ? b.lo_x : a.lo_x;
   a.lo_y = b.lo_y < a.lo_y ? b.lo_y : a.lo_y;
+  a.lo_z = b.lo_z < a.lo_z ? b.lo_z : a.lo_z;
   a.hi_x = b.hi_x > a.hi_x ? b.hi_x : a.hi_x;
   a.hi_y = b.hi_y > a.hi_y ? b.hi_y : a.hi_y;
+  a.hi_z = b.hi_z > a.hi_z ? b.hi_z : a.hi_z;
   a.in_goal += b.in_goal;
   a.delivered += b.delivered;
-  for (herd_u32 d = 0; d < dog_count; ++d) {
+  for (herd_u32 d = 0; d < steer_count; ++d) {
     if (herd_nearer(b.near_d2[d], b.near_id[d], a.near_d2[d], a.near_id[d])) {
       a.near_d2[d] = b.near_d2[d];
       a.near_id[d] = b.near_id[d];
       a.near_x[d] = b.near_x[d];
       a.near_y[d] = b.near_y[d];
+      a.near_z[d] = b.near_z[d];
     }
   }
   return a;
 }
 
-/* Second pass, once the centroid g is known: the agent farthest from it. */
-HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec2 pos, herd_u32 word, herd_vec2 g) {
-  float d2 = herd_v2_len2(herd_v2_sub(pos, g));
+/* Second pass, once the centroid g is known: the agent farthest from it, and the milling
+ * sum (the angular momentum of unit vectors about g). */
+HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
+                                            herd_vec3 g) {
+  herd_vec3 r = herd_v3_sub(pos, g);
+  float d2 = herd_v3_len2(r);
   herd_u32 id = herd_agent_id(word);
   if (herd_farther(d2, id, p.far_d2, p.far_id)) {
     p.far_d2 = d2;
     p.far_id = id;
     p.far_x = pos.x;
     p.far_y = pos.y;
+    p.far_z = pos.z;
   }
+  herd_vec3 m = herd_v3_cross(herd_v3_unit(r), herd_v3_unit(vel));
+  p.mill_x += (double)m.x;
+  p.mill_y += (double)m.y;
+  p.mill_z += (double)m.z;
   return p;
 }
 
@@ -117,13 +146,17 @@ HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_pa
     a.far_id = b.far_id;
     a.far_x = b.far_x;
     a.far_y = b.far_y;
+    a.far_z = b.far_z;
   }
+  a.mill_x += b.mill_x;
+  a.mill_y += b.mill_y;
+  a.mill_z += b.mill_z;
   return a;
 }
 
 /* The centroid as the second pass measures from it: the same float on every backend. */
-HERD_INLINE herd_vec2 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
-  return herd_v2((float)(p.sum_x / (double)count), (float)(p.sum_y / (double)count));
+HERD_INLINE herd_vec3 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
+  return herd_v3((float)(p.sum_x / (double)count), (float)(p.sum_y / (double)count), (float)(p.sum_z / (double)count));
 }
 
 #endif

@@ -11,6 +11,8 @@
 #define HERD_STREAM_SHEEP_GRAZE 2u
 #define HERD_STREAM_DOG_NOISE 3u
 #define HERD_STREAM_SPAWN 4u
+#define HERD_STREAM_SPAWN_VELOCITY 5u
+#define HERD_STREAM_STEERING_SPAWN 6u
 
 typedef struct herd_rng4 {
   herd_u32 v[4];
@@ -52,6 +54,14 @@ HERD_INLINE float herd_rng_unit_float(herd_u32 bits) { return (float)(bits >> 8)
 HERD_INLINE herd_vec2 herd_rng_direction(herd_u32 bits) {
   float angle = herd_rng_unit_float(bits) * 6.28318530717958647692f;
   return herd_v2(herd_cosf(angle), herd_sinf(angle));
+}
+
+/* A unit vector of uniformly random direction in 3D (uniform on the sphere: z uniform in
+ * [-1, 1), the angle about z uniform). */
+HERD_INLINE herd_vec3 herd_rng_direction3(herd_u32 bits_z, herd_u32 bits_angle) {
+  float z = 2.0f * herd_rng_unit_float(bits_z) - 1.0f;
+  float r = herd_sqrtf(1.0f - z * z), angle = herd_rng_unit_float(bits_angle) * 6.28318530717958647692f;
+  return herd_v3(r * herd_cosf(angle), r * herd_sinf(angle), z);
 }
 
 #endif

@@ -46,22 +46,23 @@ static inline void check_interrupted_step_changes_nothing(const char *backend) {
   herd_sim_desc desc = {.scenario = &sc, .threads = 2, .backend = backend, .stop = &stop};
   CHECK_MSG(herd_sim_create(&desc, &sim, &err) == HERD_OK, "%s", err.message);
   for (int s = 0; s < 5; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
-  size_t n = sc.sheep.count;
+  size_t n = sc.flock.count;
   float *before = malloc(4 * n * sizeof *before), *after = malloc(4 * n * sizeof *after);
   herd_observation obs = *herd_sim_observation(sim);
-  herd_dog_state dog0 = *herd_sim_dog(sim, 0), dog1 = *herd_sim_dog(sim, 1);
-  CHECK(herd_sim_read_sheep(sim, before, before + 2 * n, &err) == HERD_OK);
+  herd_steering_state dog0 = *herd_sim_steering(sim, 0), dog1 = *herd_sim_steering(sim, 1);
+  CHECK(herd_sim_read_flock(sim, before, before + 2 * n, &err) == HERD_OK);
   stop = 1;
   CHECK(herd_sim_step(sim, &err) == HERD_E_INTERRUPTED);
   CHECK(herd_sim_step_index(sim) == 5);
   CHECK(memcmp(&obs, herd_sim_observation(sim), sizeof obs) == 0);
-  CHECK(memcmp(&dog0, herd_sim_dog(sim, 0), sizeof dog0) == 0 && memcmp(&dog1, herd_sim_dog(sim, 1), sizeof dog1) == 0);
-  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(memcmp(&dog0, herd_sim_steering(sim, 0), sizeof dog0) == 0 &&
+        memcmp(&dog1, herd_sim_steering(sim, 1), sizeof dog1) == 0);
+  CHECK(herd_sim_read_flock(sim, after, after + 2 * n, &err) == HERD_OK);
   CHECK(memcmp(before, after, 4 * n * sizeof *before) == 0);
   stop = 0;
   CHECK(herd_sim_step(sim, &err) == HERD_OK);
   CHECK(herd_sim_step_index(sim) == 6);
-  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(herd_sim_read_flock(sim, after, after + 2 * n, &err) == HERD_OK);
   CHECK(memcmp(before, after, 4 * n * sizeof *before) != 0); /* the flock moved on */
   free(before);
   free(after);

@@ -321,8 +321,9 @@ if "$HERD" devices >/dev/null 2>&1; then
   fi
 
   mkdir -p "$tmp/kernels"
-  cp kernels/*.h "$tmp/kernels/"
-  sed 's/uint b = herd_bucket_of(&grid, pos\[i\]);/uint b = no_such_function(pos[i]);/' kernels/herd.cl >"$tmp/kernels/herd.cl"
+  cp -r kernels/. "$tmp/kernels/"
+  sed 's/uint b = herd_bucket_at(&grid, herd_load_vec(pos, i, grid.dims));/uint b = no_such_function(pos[i]);/' \
+    kernels/herd.cl >"$tmp/kernels/herd.cl"
   HERD_KERNEL_DIR="$tmp/kernels" run run --backend opencl --steps 5
   check "a kernel build failure exits 1 with the build log" eval 'status_is 1 && stderr_has "building the kernels failed" && stderr_has no_such_function'
 else

@@ -9,12 +9,13 @@
   X(two_runs_are_bit_identical)             \
   X(one_and_two_threads_are_bit_identical)  \
   X(all_active_flock_is_thread_independent) \
+  X(every_model_is_deterministic)           \
   X(a_different_seed_gives_a_different_run) \
   X(an_interrupted_step_changes_nothing)    \
   X(a_step_stopped_midway_restores_the_flock)
 TESTS(DECLARE_TEST)
 
-/* A fingerprint of every observation, every dog state and the final flock. */
+/* A fingerprint of every observation, every steering agent's state and the final flock. */
 static uint64_t run_fingerprint(const herd_scenario *sc, int threads, uint32_t steps) {
   herd_sim *sim = sim_start(sc, threads);
   herd_error err;
@@ -22,13 +23,14 @@ static uint64_t run_fingerprint(const herd_scenario *sc, int threads, uint32_t s
   for (uint32_t s = 0; s < steps && herd_sim_outcome(sim) == HERD_RUNNING; ++s) {
     CHECK(herd_sim_step(sim, &err) == HERD_OK);
     h = fnv1a(h, herd_sim_observation(sim), sizeof(herd_observation));
-    for (uint32_t d = 0; d < herd_sim_dog_count(sim); ++d) h = fnv1a(h, herd_sim_dog(sim, d), sizeof(herd_dog_state));
+    for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
+      h = fnv1a(h, herd_sim_steering(sim, d), sizeof(herd_steering_state));
   }
-  size_t n = sc->sheep.count;
-  float *pos = malloc(2 * n * sizeof *pos), *heading = malloc(2 * n * sizeof *heading);
-  CHECK(herd_sim_read_sheep(sim, pos, heading, &err) == HERD_OK);
-  h = fnv1a(h, pos, 2 * n * sizeof *pos);
-  h = fnv1a(h, heading, 2 * n * sizeof *heading);
+  size_t n = sc->flock.count, dims = sc->world.dims;
+  float *pos = malloc(dims * n * sizeof *pos), *heading = malloc(dims * n * sizeof *heading);
+  CHECK(herd_sim_read_flock(sim, pos, heading, &err) == HERD_OK);
+  h = fnv1a(h, pos, dims * n * sizeof *pos);
+  h = fnv1a(h, heading, dims * n * sizeof *heading);
   free(pos);
   free(heading);
   herd_sim_destroy(sim);
@@ -49,11 +51,30 @@ static void one_and_two_threads_are_bit_identical(void) {
   CHECK(run_fingerprint(&sc, 3, 200) == two);
 }
 
-/* Thousands of sheep all doing the full update: many OpenMP chunks and reduction blocks. */
+/* Thousands of sheep all doing the full update: many chunks and reduction blocks. */
 static void all_active_flock_is_thread_independent(void) {
   const char *sets[] = {"sheep.count=9000", "sheep.dog_radius_m=1e6", "field.size_m=600"};
   herd_scenario sc = scenario_with(sets, 3);
   CHECK(run_fingerprint(&sc, 1, 15) == run_fingerprint(&sc, 2, 15));
+}
+
+/* Every model: two runs alike, and alike on 1 and 2 threads (flocks large enough to use
+ * threads), in 2D and 3D, open, walled and wrapping, with steering agents. */
+static void every_model_is_deterministic(void) {
+  const char *boids2d[] = {"model=boids", "boids.count=4000", "agents[0].strategy=pursuer", "agents[1].count=2"};
+  const char *boids3d[] = {"model=boids", "world.size_m=[400,300,300]", "boids.count=4000",
+                           "world.wrap=[true,false,true]", "agents[0].strategy=cruiser"};
+  const char *netlogo[] = {"model=netlogo", "netlogo.count=3000", "world.size_m=[150,150]", "agents[0].count=3"};
+  struct {
+    const char *const *sets;
+    int count;
+  } cases[] = {{boids2d, 4}, {boids3d, 5}, {netlogo, 4}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    herd_scenario sc = scenario_with(cases[k].sets, cases[k].count);
+    uint64_t two = run_fingerprint(&sc, 2, 40);
+    CHECK_MSG(run_fingerprint(&sc, 2, 40) == two, "case %zu: two runs differ", k);
+    CHECK_MSG(run_fingerprint(&sc, 1, 40) == two, "case %zu: 1 and 2 threads differ", k);
+  }
 }
 
 static void a_different_seed_gives_a_different_run(void) {
@@ -80,15 +101,15 @@ static void a_step_stopped_midway_restores_the_flock(void) {
   herd_sim *sim;
   herd_error err;
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .stop = &stop}, &sim, &err) == HERD_OK);
-  size_t n = sc.sheep.count;
+  size_t n = sc.flock.count;
   float *before = malloc(4 * n * sizeof *before), *after = malloc(4 * n * sizeof *after);
-  CHECK(herd_sim_read_sheep(sim, before, before + 2 * n, &err) == HERD_OK);
+  CHECK(herd_sim_read_flock(sim, before, before + 2 * n, &err) == HERD_OK);
   pthread_t raiser;
   pthread_create(&raiser, NULL, raise_soon, (void *)&stop);
   herd_status st = herd_sim_step(sim, &err);
   pthread_join(raiser, NULL);
   CHECK_MSG(st == HERD_E_INTERRUPTED, "the step ended before the stop (status %d): make the flock larger", (int)st);
-  CHECK(herd_sim_read_sheep(sim, after, after + 2 * n, &err) == HERD_OK);
+  CHECK(herd_sim_read_flock(sim, after, after + 2 * n, &err) == HERD_OK);
   CHECK(memcmp(before, after, 4 * n * sizeof *before) == 0);
   free(before);
   free(after);

@@ -1,10 +1,13 @@
 /* The grid and its queries against brute force, on clouds that stress them: uniform,
- * clustered, many sheep on the very same spot, and sheep kilometres apart. */
+ * clustered, many agents on the very same spot, and agents kilometres apart; the k-nearest
+ * query (2D, open), and the radius query in 2D and 3D, open and wrapping, with radii below,
+ * at and above the cell size, and with a view cone. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "agent.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend_util.h"
 #include "grid.h"
 #include "rng.h"
 #include "test.h"
@@ -19,6 +22,12 @@
   X(knn_two_sheep_a_million_metres_apart)  \
   X(knn_with_fewer_sheep_than_k)           \
   X(radius_query_matches_brute_force)      \
+  X(radius_query_2d_open)                  \
+  X(radius_query_2d_wrap)                  \
+  X(radius_query_3d_open)                  \
+  X(radius_query_3d_wrap)                  \
+  X(radius_query_view_cone)                \
+  X(world_delta_is_the_shortest_offset)    \
   X(memory_depends_on_count_not_area)
 TESTS(DECLARE_TEST)
 
@@ -69,8 +78,13 @@ static cloud make_spread(uint32_t n) {
   return c;
 }
 
+/* A CPU backend holding cloud c as a Strömbom flock with repulsion radius r_a. */
 static herd_backend *backend_for(const cloud *c, float r_a) {
-  herd_backend_desc desc = {.count = c->n, .model = {.repulsion_radius_m = r_a, .neighbours = 1}, .threads = 2};
+  char ra[64];
+  snprintf(ra, sizeof ra, "sheep.repulsion_radius_m=%.9g", (double)r_a);
+  const char *sets[] = {ra};
+  herd_scenario sc = scenario_with(sets, 1);
+  herd_backend_desc desc = backend_desc_for(&sc, c->n, 2);
   herd_backend *b;
   herd_error err;
   if (herd_cpu_backend.create(&desc, &b, &err) != HERD_OK) {
@@ -78,10 +92,13 @@ static herd_backend *backend_for(const cloud *c, float r_a) {
     exit(1);
   }
   herd_vec2 *heading = calloc(c->n, sizeof *heading);
-  herd_cpu_backend.upload(b, c->pos, heading, &err);
+  herd_cpu_backend.upload(b, (const float *)c->pos, (const float *)heading, &err);
   free(heading);
   return b;
 }
+
+/* The sorted 2D positions of a grid view. */
+static const herd_vec2 *pos2(const herd_cpu_grid_view *v) { return (const herd_vec2 *)v->pos; }
 
 static int by_distance_then_index(const void *a, const void *b) {
   const herd_neighbour *x = a, *y = b;
@@ -95,7 +112,7 @@ static uint32_t brute_knn(const herd_cpu_grid_view *v, uint32_t self, uint32_t k
   uint32_t m = 0;
   for (uint32_t j = 0; j < v->grid.count; ++j) {
     if (j == self) continue;
-    herd_vec2 d = herd_v2_sub(v->pos[j], v->pos[self]);
+    herd_vec2 d = herd_v2_sub(pos2(v)[j], pos2(v)[self]);
     all[m].d2 = d.x * d.x + d.y * d.y;
     all[m++].j = j;
   }
@@ -115,7 +132,7 @@ static void check_knn(const cloud *c, float r_a, uint32_t stride) {
   int mismatches = 0;
   for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; ++kk) {
     for (uint32_t i = 0; i < c->n; i += stride) {
-      uint32_t ng = herd_grid_knn(&v.grid, v.pos, v.cell_end, i, got, ks[kk]);
+      uint32_t ng = herd_grid_knn(&v.grid, pos2(&v), v.cell_end, i, got, ks[kk]);
       uint32_t nw = brute_knn(&v, i, ks[kk], want, all);
       qsort(got, ng, sizeof *got, by_distance_then_index); /* the grid returns a heap */
       bool same = ng == nw;
@@ -138,11 +155,11 @@ static void sort_is_stable_and_ranges_are_exact(void) {
   uint32_t *seen = calloc(c.n, sizeof *seen);
   uint32_t prev_bucket = 0;
   for (uint32_t i = 0; i < c.n; ++i) {
-    uint32_t bucket = herd_bucket_of(&v.grid, v.pos[i]);
+    uint32_t bucket = herd_bucket_of(&v.grid, pos2(&v)[i]);
     CHECK(herd_agent_id(v.agent[i]) < c.n);
     if (herd_agent_id(v.agent[i]) < c.n) ++seen[herd_agent_id(v.agent[i])];
     /* The agent sits at its id's original position, in its bucket's range. */
-    CHECK(v.pos[i].x == c.pos[herd_agent_id(v.agent[i])].x && v.pos[i].y == c.pos[herd_agent_id(v.agent[i])].y);
+    CHECK(pos2(&v)[i].x == c.pos[herd_agent_id(v.agent[i])].x && pos2(&v)[i].y == c.pos[herd_agent_id(v.agent[i])].y);
     CHECK(i >= herd_bucket_begin(v.cell_end, bucket) && i < herd_bucket_end(v.cell_end, bucket));
     CHECK(bucket >= prev_bucket);
     /* Stable: within a bucket, the upload (id) order is kept. */
@@ -163,10 +180,10 @@ static void check_mixed_flags(const cloud *c, uint32_t *mixed, uint32_t *pure) {
   *mixed = *pure = 0;
   for (uint32_t bucket = 0; bucket <= v.grid.table_mask; ++bucket) {
     uint32_t begin = herd_bucket_begin(v.cell_end, bucket), end = herd_bucket_end(v.cell_end, bucket);
-    herd_i32 cx = begin < end ? herd_cell_coord(v.pos[begin].x, v.grid.inv_cell_m) : 0;
-    herd_i32 cy = begin < end ? herd_cell_coord(v.pos[begin].y, v.grid.inv_cell_m) : 0;
+    herd_i32 cx = begin < end ? herd_cell_coord(pos2(&v)[begin].x, v.grid.inv_cell_m) : 0;
+    herd_i32 cy = begin < end ? herd_cell_coord(pos2(&v)[begin].y, v.grid.inv_cell_m) : 0;
     bool several = false;
-    for (uint32_t i = begin + 1; i < end; ++i) several = several || !herd_in_cell(&v.grid, v.pos[i], cx, cy);
+    for (uint32_t i = begin + 1; i < end; ++i) several = several || !herd_in_cell(&v.grid, pos2(&v)[i], cx, cy);
     CHECK(several == ((v.cell_end[bucket] & HERD_BUCKET_MIXED) != 0));
     if (end > begin) several ? ++*mixed : ++*pure;
   }
@@ -212,7 +229,7 @@ static void knn_two_sheep_a_million_metres_apart(void) {
   herd_cpu_grid_view v = herd_cpu_build_grid(b);
   herd_neighbour got[1] = {{0, 0}};
   for (uint32_t i = 0; i < 2; ++i) {
-    CHECK(herd_grid_knn(&v.grid, v.pos, v.cell_end, i, got, 1) == 1);
+    CHECK(herd_grid_knn(&v.grid, pos2(&v), v.cell_end, i, got, 1) == 1);
     CHECK(got[0].j == 1 - i);
     CHECK(got[0].d2 == 1.0e12f);
   }
@@ -233,11 +250,12 @@ static void radius_query_matches_brute_force(void) {
   int bad = 0;
   for (uint32_t i = 0; i < c.n; ++i) {
     uint32_t count;
-    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, v.pos, v.cell_end, i, radius, &count);
+    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, pos2(&v), v.cell_end, i, radius, &count);
     double wx = 0, wy = 0;
     uint32_t want = 0;
     for (uint32_t j = 0; j < c.n; ++j) {
-      double dx = (double)v.pos[i].x - v.pos[j].x, dy = (double)v.pos[i].y - v.pos[j].y, d2 = dx * dx + dy * dy;
+      double dx = (double)pos2(&v)[i].x - pos2(&v)[j].x, dy = (double)pos2(&v)[i].y - pos2(&v)[j].y,
+             d2 = dx * dx + dy * dy;
       if (j == i || d2 == 0 || d2 >= (double)radius * radius) continue;
       wx += dx / sqrt(d2), wy += dy / sqrt(d2), ++want;
     }
@@ -249,6 +267,155 @@ static void radius_query_matches_brute_force(void) {
   CHECK(bad == 0);
   herd_cpu_backend.destroy(b);
   free(c.pos);
+}
+
+/* ---- The radius query ----------------------------------------------------------------------- */
+
+/* A cloud of n points in the world box of `size` (3 numbers; size[2] 0 in 2D): uniform,
+ * with a clump, with duplicates, and (open worlds) some far outside the box. */
+static float *make_points(uint32_t n, uint32_t dims, const float size[3], bool outside) {
+  float *p = calloc((size_t)n * 4, sizeof *p);
+  uint32_t stride = dims == 3 ? 4 : 2;
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t k = 0; k < dims; ++k) {
+      float u = uniform(i, 20 + k, (int)k);
+      if (i % 5 == 0) u = 0.4f + 0.02f * u;                /* a dense clump */
+      if (i % 11 == 0) u = 0.7f;                           /* a pile on one spot */
+      if (i % 13 == 0) u = k == 0 ? 0.999999f : 0.000001f; /* on the edges of the box */
+      p[i * stride + k] = u * size[k];
+      if (outside && i % 17 == 0) p[i * stride + k] += 3.0f * size[k] * (uniform(i, 40, (int)k) - 0.5f);
+    }
+  }
+  return p;
+}
+
+/* A grid over the points as the CPU backend builds it for a boids scenario: cells as large
+ * as the visual range `cell_m`, the world from `sets`. */
+static herd_backend *points_backend(const char *const *sets, int set_count, const float *points, uint32_t n) {
+  herd_scenario sc = scenario_with(sets, set_count);
+  herd_backend_desc desc = backend_desc_for(&sc, n, 2);
+  herd_backend *b;
+  herd_error err;
+  if (herd_cpu_backend.create(&desc, &b, &err) != HERD_OK) {
+    fprintf(stderr, "%s\n", err.message);
+    exit(1);
+  }
+  float *vel = calloc((size_t)n * 4, sizeof *vel);
+  for (uint32_t i = 0; i < n; ++i) vel[i * (sc.world.dims == 3 ? 4 : 2)] = 1.0f; /* facing +x */
+  herd_cpu_backend.upload(b, points, vel, &err);
+  free(vel);
+  return b;
+}
+
+/* For `queries` agents, the set the radius query yields (sorted index and squared offset)
+ * against every agent tested one by one. */
+static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov, uint32_t queries) {
+  const herd_grid *g = &v->grid;
+  uint32_t n = g->count, *hits = calloc(n, sizeof *hits);
+  int bad = 0;
+  for (uint32_t q = 0; q < queries; ++q) {
+    uint32_t i = (uint32_t)(((uint64_t)q * 7919u) % n);
+    herd_vec3 p = herd_load_vec(v->pos, i, g->dims), facing = herd_v3(1, 0, 0);
+    herd_radius_query it;
+    herd_radius_begin(&it, g, p, r, i);
+    if (cos_half_fov > -1.0f) herd_radius_cone(&it, facing, cos_half_fov);
+    uint32_t j, found = 0;
+    herd_vec3 d;
+    float d2;
+    memset(hits, 0, n * sizeof *hits);
+    while (herd_radius_next(&it, g, v->pos, v->cell_end, &j, &d, &d2)) {
+      ++hits[j], ++found;
+      herd_vec3 want = herd_world_delta(g, p, herd_load_vec(v->pos, j, g->dims));
+      if (d.x != want.x || d.y != want.y || d.z != want.z) ++bad;
+    }
+    uint32_t expected = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+      herd_vec3 dk = herd_world_delta(g, p, herd_load_vec(v->pos, k, g->dims));
+      float dk2 = herd_v3_len2(dk);
+      bool in = k != i && dk2 <= r * r;
+      if (in && cos_half_fov > -1.0f) in = herd_v3_dot(facing, dk) >= cos_half_fov * sqrtf(dk2);
+      expected += in;
+      if ((in ? 1u : 0u) != hits[k] && bad++ < 5)
+        CHECK_MSG(false, "agent %u (r %g): agent %u found %u times, want %d (d2 %g)", i, (double)r, k, hits[k], in,
+                  (double)dk2);
+    }
+    if (found != expected) ++bad;
+  }
+  free(hits);
+  return bad;
+}
+
+/* Radii below, at and above the cell (the visual range, 10), each against brute force. */
+static void check_radius_world(const char *const *sets, int set_count, uint32_t dims, const float size[3],
+                               bool outside) {
+  uint32_t n = 3000;
+  float *points = make_points(n, dims, size, outside);
+  herd_backend *b = points_backend(sets, set_count, points, n);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  static const float radii[] = {3.0f, 10.0f, 27.0f};
+  for (size_t k = 0; k < sizeof radii / sizeof radii[0]; ++k) {
+    int bad = check_radius(&v, radii[k], -2.0f, 400);
+    CHECK_MSG(bad == 0, "r = %g: %d mismatches", (double)radii[k], bad);
+  }
+  herd_cpu_backend.destroy(b);
+  free(points);
+}
+
+static void radius_query_2d_open(void) {
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[120,90]"};
+  check_radius_world(sets, 3, 2, (const float[3]){120, 90, 0}, true);
+}
+
+static void radius_query_2d_wrap(void) {
+  /* 25.5 is not a whole number of cells: the period is cut into 2 cells of 12.75. */
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[101,25.5]", "world.wrap=[true,true]"};
+  check_radius_world(sets, 4, 2, (const float[3]){101, 25.5f, 0}, false);
+}
+
+static void radius_query_3d_open(void) {
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]"};
+  check_radius_world(sets, 3, 3, (const float[3]){60, 50, 40}, true);
+}
+
+static void radius_query_3d_wrap(void) {
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]",
+                        "world.wrap=[true,false,true]"};
+  check_radius_world(sets, 4, 3, (const float[3]){60, 50, 40}, false);
+}
+
+/* A view cone of 270 degrees (a 90 degree blind angle behind), and a narrow one of 60. */
+static void radius_query_view_cone(void) {
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[80,80]", "world.wrap=[true,true]"};
+  uint32_t n = 3000;
+  float *points = make_points(n, 2, (const float[3]){80, 80, 0}, false);
+  herd_backend *b = points_backend(sets, 4, points, n);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  CHECK(check_radius(&v, 10.0f, cosf(0.5f * 270.0f * 0.01745329f), 400) == 0);
+  CHECK(check_radius(&v, 10.0f, cosf(0.5f * 60.0f * 0.01745329f), 400) == 0);
+  herd_cpu_backend.destroy(b);
+  free(points);
+}
+
+/* The offset through the wrap against double-precision arithmetic. */
+static void world_delta_is_the_shortest_offset(void) {
+  herd_grid g = {.dims = 3, .wrap = 5u, .size_m = {100, 100, 30}};
+  int bad = 0;
+  for (uint32_t i = 0; i < 20000; ++i) {
+    herd_vec3 p = herd_v3(100 * uniform(i, 50, 0), 100 * uniform(i, 50, 1), 30 * uniform(i, 50, 2));
+    herd_vec3 q = herd_v3(100 * uniform(i, 51, 0), 100 * uniform(i, 51, 1), 30 * uniform(i, 51, 2));
+    herd_vec3 d = herd_world_delta(&g, p, q);
+    double want[3] = {q.x - (double)p.x, q.y - (double)p.y, q.z - (double)p.z};
+    want[0] -= 100.0 * round(want[0] / 100.0);
+    want[2] -= 30.0 * round(want[2] / 30.0);
+    bad += fabs(d.x - want[0]) > 1e-4 || fabs(d.y - want[1]) > 1e-4 || fabs(d.z - want[2]) > 1e-4;
+    bad += fabsf(d.x) > 50.0f || fabsf(d.z) > 15.0f;
+  }
+  CHECK_MSG(bad == 0, "%d offsets wrong", bad);
+  /* Wrapping a coordinate lands in [0, period), also from far out and from just below. */
+  CHECK(herd_wrap_coord(-0.0f, 71.0f) == 0.0f && herd_wrap_coord(71.0f, 71.0f) == 0.0f);
+  CHECK(herd_wrap_coord(-1e-7f, 71.0f) < 71.0f && herd_wrap_coord(-1e-7f, 71.0f) >= 0.0f);
+  CHECK(fabsf(herd_wrap_coord(-284.5f, 71.0f) - 70.5f) < 1e-4f);
+  CHECK(fabsf(herd_wrap_coord(1000.25f, 71.0f) - (1000.25f - 14 * 71.0f)) < 1e-3f);
 }
 
 static void memory_depends_on_count_not_area(void) {

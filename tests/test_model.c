@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "agent.h"
-#include "strombom.h"
+#include "models/strombom.h"
 #include "test.h"
 
 #define TESTS(X)                                   \
@@ -25,9 +25,14 @@ enum { MAX_SHEEP = 16 };
 typedef struct world {
   herd_strombom_params m;
   uint32_t n, dog_count;
-  herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP], dogs[4];
+  herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP];
+  float dogs[4 * 4];  /* float4 per dog, as the backends pass them */
   herd_vec2 centroid; /* the flock's, as the sim passes it */
 } world;
+
+static void set_dog(world *w, int d, float x, float y) {
+  w->dogs[4 * d] = x, w->dogs[4 * d + 1] = y, w->dogs[4 * d + 2] = w->dogs[4 * d + 3] = 0;
+}
 
 /* All terms off, a dog far away: each test switches on what it examines. */
 static world quiet_world(void) {
@@ -35,7 +40,7 @@ static world quiet_world(void) {
   memset(&w, 0, sizeof w);
   w.m.repulsion_radius_m = 2, w.m.dog_radius_m = 65, w.m.speed_m_per_step = 1, w.m.neighbours = 1;
   w.n = 1, w.dog_count = 1;
-  w.pos[0] = herd_v2(0, 0), w.heading[0] = herd_v2(1, 0), w.dogs[0] = herd_v2(1000, 1000);
+  w.pos[0] = herd_v2(0, 0), w.heading[0] = herd_v2(1, 0), set_dog(&w, 0, 1000, 1000);
   return w;
 }
 
@@ -46,7 +51,7 @@ static void add_sheep(world *w, float x, float y) {
 
 /* Updates sheep 0 with every sheep in one bucket: the grid then scans all of them. */
 static herd_sheep_next update(const world *w, uint32_t step) {
-  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n};
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
   return herd_strombom_sheep(&w->m, &g, w->pos, w->heading, cell_end, w->dogs, w->dog_count, w->centroid, 0, 0, 77,
@@ -98,7 +103,7 @@ static void grazing_sheep_moves_off_a_crowding_neighbour(void) {
 static void dog_within_r_s_repels(void) {
   world w = quiet_world();
   w.m.dog_repulsion = 1;
-  w.dogs[0] = herd_v2(30, 40); /* 50 m away, r_s = 65 */
+  set_dog(&w, 0, 30, 40); /* 50 m away, r_s = 65 */
   herd_sheep_next next = update(&w, 0);
   CHECK(near(next.heading, -0.6, -0.8));
   CHECK(near(next.pos, -0.6, -0.8));
@@ -107,7 +112,7 @@ static void dog_within_r_s_repels(void) {
 static void dog_beyond_r_s_is_ignored(void) {
   world w = quiet_world();
   w.m.dog_repulsion = 1;
-  w.dogs[0] = herd_v2(39, 52); /* 65 m away: not within r_s */
+  set_dog(&w, 0, 39, 52); /* 65 m away: not within r_s */
   herd_sheep_next next = update(&w, 0);
   CHECK(next.pos.x == 0 && next.pos.y == 0);
 }
@@ -115,7 +120,7 @@ static void dog_beyond_r_s_is_ignored(void) {
 static void attraction_is_to_the_n_nearest_only(void) {
   world w = quiet_world();
   w.m.attraction = 1, w.m.neighbours = 2;
-  w.dogs[0] = herd_v2(0, -60); /* within r_s, but rho_s = 0 */
+  set_dog(&w, 0, 0, -60); /* within r_s, but rho_s = 0 */
   add_sheep(&w, 3, 0);
   add_sheep(&w, 3, 4);
   add_sheep(&w, -20, 0); /* third nearest: left out */
@@ -136,7 +141,7 @@ static void full_equation_matches_hand_computation(void) {
                                .speed_m_per_step = 1,
                                .neighbours = 3};
   w.heading[0] = herd_v2(0.6f, 0.8f);
-  w.dogs[0] = herd_v2(-10, 5);
+  set_dog(&w, 0, -10, 5);
   add_sheep(&w, 1, 0.5f);
   add_sheep(&w, 4, 3);
   add_sheep(&w, 6, -2);
@@ -158,9 +163,9 @@ static void every_dog_within_r_s_repels(void) {
   world w = quiet_world();
   w.m.dog_repulsion = 1;
   w.dog_count = 3;
-  w.dogs[0] = herd_v2(10, 0);
-  w.dogs[1] = herd_v2(0, 10);
-  w.dogs[2] = herd_v2(-100, 0); /* out of range */
+  set_dog(&w, 0, 10, 0);
+  set_dog(&w, 1, 0, 10);
+  set_dog(&w, 2, -100, 0); /* out of range */
   herd_sheep_next next = update(&w, 0);
   CHECK(near(next.heading, -sqrt(0.5), -sqrt(0.5)));
 }
@@ -179,7 +184,7 @@ static void coincident_neighbour_exerts_no_repulsion(void) {
 static void n_of_all_others_is_attraction_to_the_centroid(void) {
   world w = quiet_world();
   w.m.attraction = 1;
-  w.dogs[0] = herd_v2(0, -60); /* within r_s, rho_s = 0 */
+  set_dog(&w, 0, 0, -60); /* within r_s, rho_s = 0 */
   add_sheep(&w, 3, 0);
   add_sheep(&w, 0, 6);
   add_sheep(&w, -9, 0);
@@ -194,16 +199,18 @@ static void n_of_all_others_is_attraction_to_the_centroid(void) {
 }
 
 static void delivery_latches_and_moved_is_per_step(void) {
-  herd_vec2 goal = herd_v2(0, 0), far = herd_v2(40, 0), inside = herd_v2(10, 0);
+  herd_vec3 goal = herd_v3(0, 0, 0), far = herd_v3(40, 0, 0), inside = herd_v3(10, 0, 0);
   herd_u32 word = 1234u;
-  word = herd_agent_after_step(word, far, inside, goal, 15); /* walks in */
+  word = herd_agent_after_step(word, far, inside, 0, goal, 15); /* walks in */
   CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
-  word = herd_agent_after_step(word, inside, far, goal, 15); /* walks out: still delivered */
+  word = herd_agent_after_step(word, inside, far, 1, goal, 15); /* walks out, alarmed: still delivered */
   CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
-  word = herd_agent_after_step(word, far, far, goal, 15); /* stands still */
-  CHECK((word & HERD_AGENT_DELIVERED) && !(word & HERD_AGENT_MOVED));
-  CHECK(!(herd_agent_after_step(7u, far, far, goal, 15) & HERD_AGENT_DELIVERED));
-  CHECK(herd_agent_after_step(7u, far, herd_v2(15, 0), goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
+  CHECK(word & HERD_AGENT_ALERT);
+  word = herd_agent_after_step(word, far, far, 0, goal, 15); /* stands still, calm */
+  CHECK((word & HERD_AGENT_DELIVERED) && !(word & HERD_AGENT_MOVED) && !(word & HERD_AGENT_ALERT));
+  CHECK(!(herd_agent_after_step(7u, far, far, 0, goal, 15) & HERD_AGENT_DELIVERED));
+  CHECK(herd_agent_after_step(7u, far, herd_v3(15, 0, 0), 0, goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
+  CHECK(!(herd_agent_after_step(7u, far, goal, 0, goal, -1) & HERD_AGENT_DELIVERED));           /* no goal: never */
 }
 
 int main(void) { TEST_MAIN(TESTS); }

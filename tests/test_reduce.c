@@ -2,14 +2,17 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "backend/backend.h"
+#include "backend_util.h"
 #include "rng.h"
 #include "test.h"
 
-#define TESTS(X)                     \
-  X(observation_matches_naive_loops) \
-  X(ties_go_to_the_lowest_id)        \
-  X(observation_is_independent_of_threads)
+#define TESTS(X)                              \
+  X(observation_matches_naive_loops)          \
+  X(ties_go_to_the_lowest_id)                 \
+  X(observation_is_independent_of_threads)    \
+  X(order_parameters_match_their_definitions) \
+  X(nearest_is_taken_through_the_wrap)        \
+  X(observation_in_3d_matches_naive_loops)
 TESTS(DECLARE_TEST)
 
 enum { N = 20000, DOGS = 3 };
@@ -24,25 +27,41 @@ static herd_vec2 *flock(void) {
   return pos;
 }
 
-static herd_observation reduce(const herd_vec2 *pos, uint32_t n, const herd_vec2 *dogs, int threads) {
-  herd_backend_desc desc = {.count = n,
-                            .model = {.repulsion_radius_m = 2, .neighbours = 1},
-                            .goal_m = {0, 20},
-                            .goal_radius_m = 15,
-                            .threads = threads};
+/* Steering agents as the backend takes them: float4 each. */
+static void steering(const herd_vec2 *dogs, int count, float *out) {
+  for (int d = 0; d < count; ++d)
+    out[4 * d] = dogs[d].x, out[4 * d + 1] = dogs[d].y, out[4 * d + 2] = out[4 * d + 3] = 0;
+}
+
+/* The observation of a flock of n (float2 positions and velocities) from the CPU backend,
+ * after a step in which nobody moves (a Strömbom flock with no dog in reach and grazing
+ * probability 0: the flock is then sorted by cell, an order unlike the id order). */
+static herd_observation reduce_with(const char *const *sets, int set_count, const float *pos, const float *vel,
+                                    uint32_t n, const float *steer, uint32_t steer_count, int threads) {
+  herd_scenario sc = scenario_with(sets, set_count);
+  herd_backend_desc desc = backend_desc_for(&sc, n, threads);
+  desc.goal_m[0] = 0, desc.goal_m[1] = 20, desc.goal_radius_m = 15;
   herd_backend *b;
   herd_error err;
   herd_observation obs;
-  herd_vec2 *heading = calloc(n, sizeof *heading);
   CHECK(herd_cpu_backend.create(&desc, &b, &err) == HERD_OK);
-  CHECK(herd_cpu_backend.upload(b, pos, heading, &err) == HERD_OK);
-  /* A step in which nobody moves (no dog, grazing probability 0) leaves the flock sorted
-   * by cell, so the reduction sees an order unlike the id order. */
-  CHECK(herd_cpu_backend.step(b, dogs, 0, herd_v2(0, 0), 0, &err) == HERD_OK);
-  CHECK(herd_cpu_backend.reduce(b, dogs, DOGS, &obs, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.upload(b, pos, vel, &err) == HERD_OK);
+  float centroid[3] = {0, 0, 0};
+  if (sc.model == HERD_MODEL_STROMBOM)
+    CHECK(herd_cpu_backend.step(b, (herd_steering_input){steer, 0}, centroid, 0, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.reduce(b, (herd_steering_input){steer, steer_count}, &obs, &err) == HERD_OK);
   herd_cpu_backend.destroy(b);
-  free(heading);
   return obs;
+}
+
+static herd_observation reduce(const herd_vec2 *pos, uint32_t n, const herd_vec2 *dogs, int threads) {
+  const char *sets[] = {"sheep.count=2", "sheep.neighbours=1", "sheep.graze_probability=0", "sheep.dog_radius_m=0"};
+  float steer[4 * DOGS];
+  steering(dogs, DOGS, steer);
+  herd_vec2 *heading = calloc(n, sizeof *heading);
+  herd_observation o = reduce_with(sets, 4, (const float *)pos, (const float *)heading, n, steer, DOGS, threads);
+  free(heading);
+  return o;
 }
 
 static void observation_matches_naive_loops(void) {
@@ -76,7 +95,7 @@ static void observation_matches_naive_loops(void) {
   CHECK_MSG(o.farthest_id == far_id, "farthest %u vs %u", o.farthest_id, far_id);
   CHECK(fabs(o.farthest_dist_m - far) <= 1e-5 * far);
   CHECK(o.farthest_pos[0] == pos[far_id].x && o.farthest_pos[1] == pos[far_id].y);
-  CHECK(o.dog_count == DOGS);
+  CHECK(o.steering_count == DOGS);
   for (int d = 0; d < DOGS; ++d) {
     double best = INFINITY;
     uint32_t best_id = 0;
@@ -107,6 +126,88 @@ static void observation_is_independent_of_threads(void) {
   herd_observation a = reduce(pos, N, dogs, 1), b = reduce(pos, N, dogs, 2);
   CHECK(memcmp(&a, &b, sizeof a) == 0);
   free(pos);
+}
+
+/* Polarisation |mean unit(v)| and milling |mean unit(r - G) x unit(v)|, against plain
+ * loops, on a flock half milling counter-clockwise about (100, 0), half flying east. */
+static void order_parameters_match_their_definitions(void) {
+  enum { M = 3000 };
+  float *pos = malloc(2 * M * sizeof *pos), *vel = malloc(2 * M * sizeof *vel);
+  for (uint32_t i = 0; i < M; ++i) {
+    float a = 6.2831853f * (float)i / M, r = 20.0f + (float)(i % 7);
+    pos[2 * i] = 100.0f + r * cosf(a), pos[2 * i + 1] = r * sinf(a);
+    vel[2 * i] = i % 2 ? 3.0f : -2.0f * sinf(a), vel[2 * i + 1] = i % 2 ? 0.0f : 2.0f * cosf(a);
+  }
+  const char *sets[] = {"model=boids", "world.size_m=[2000,2000]"};
+  herd_observation o = reduce_with(sets, 2, pos, vel, M, NULL, 0, 2);
+  double gx = 0, gy = 0, hx = 0, hy = 0, mz = 0;
+  for (uint32_t i = 0; i < M; ++i) gx += pos[2 * i], gy += pos[2 * i + 1];
+  gx /= M, gy /= M;
+  for (uint32_t i = 0; i < M; ++i) {
+    double vx = vel[2 * i], vy = vel[2 * i + 1], vl = hypot(vx, vy);
+    double rx = pos[2 * i] - (float)gx, ry = pos[2 * i + 1] - (float)gy, rl = hypot(rx, ry);
+    hx += vx / vl, hy += vy / vl;
+    mz += (rx * vy - ry * vx) / (rl * vl);
+  }
+  double pol = hypot(hx, hy) / M, mill = fabs(mz) / M;
+  CHECK_MSG(fabs(o.polarisation - pol) < 1e-5, "polarisation %.6f vs %.6f", o.polarisation, pol);
+  CHECK_MSG(fabs(o.milling - mill) < 1e-5, "milling %.6f vs %.6f", o.milling, mill);
+  CHECK(pol > 0.45 && pol < 0.55 && mill > 0.45 && mill < 0.55); /* half aligned, half milling */
+  free(pos);
+  free(vel);
+}
+
+/* In a torus the agent nearest to a steering agent may be across the edge. */
+static void nearest_is_taken_through_the_wrap(void) {
+  float pos[6] = {1, 50, 60, 50, 98, 50}, vel[6] = {1, 0, 1, 0, 1, 0}, steer[4] = {99.5f, 50, 0, 0};
+  const char *wrap[] = {"model=netlogo", "world.size_m=[100,100]", "world.wrap=[true,true]"};
+  const char *open[] = {"model=netlogo", "world.size_m=[100,100]", "world.wrap=[false,false]"};
+  herd_observation a = reduce_with(wrap, 3, pos, vel, 3, steer, 1, 1),
+                   b = reduce_with(open, 3, pos, vel, 3, steer, 1, 1);
+  CHECK_MSG(a.nearest[0].id == 0 && fabsf(a.nearest[0].dist_m - 1.5f) < 1e-5f, "torus: nearest %u at %g",
+            a.nearest[0].id, (double)a.nearest[0].dist_m);
+  CHECK_MSG(b.nearest[0].id == 2 && fabsf(b.nearest[0].dist_m - 1.5f) < 1e-5f, "open: nearest %u at %g",
+            b.nearest[0].id, (double)b.nearest[0].dist_m);
+}
+
+/* 3D: centroid, extent, farthest and nearest in three coordinates. */
+static void observation_in_3d_matches_naive_loops(void) {
+  enum { M = 5000 };
+  float *pos = malloc(4 * M * sizeof *pos), *vel = calloc(4 * M, sizeof *vel);
+  for (uint32_t i = 0; i < M; ++i) {
+    herd_rng4 r = herd_rng_draw(9, 0, i, 3);
+    for (int k = 0; k < 3; ++k) pos[4 * i + k] = 50.0f + 100.0f * herd_rng_unit_float(r.v[k]) * (k == 2 ? 0.5f : 1.0f);
+    pos[4 * i + 3] = 0, vel[4 * i] = 1;
+  }
+  float steer[4] = {0, 0, 0, 0};
+  const char *sets[] = {"model=boids", "world.size_m=[300,300,300]"};
+  herd_observation o = reduce_with(sets, 2, pos, vel, M, steer, 1, 2);
+  double g[3] = {0, 0, 0};
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (uint32_t i = 0; i < M; ++i)
+    for (int k = 0; k < 3; ++k)
+      g[k] += pos[4 * i + k], lo[k] = fminf(lo[k], pos[4 * i + k]), hi[k] = fmaxf(hi[k], pos[4 * i + k]);
+  double far = -1, near = INFINITY;
+  uint32_t far_id = 0, near_id = 0;
+  for (uint32_t i = 0; i < M; ++i) {
+    double dx = pos[4 * i] - (float)(g[0] / M), dy = pos[4 * i + 1] - (float)(g[1] / M),
+           dz = pos[4 * i + 2] - (float)(g[2] / M);
+    double d = sqrt(dx * dx + dy * dy + dz * dz),
+           s = sqrt(pos[4 * i] * pos[4 * i] + pos[4 * i + 1] * pos[4 * i + 1] + pos[4 * i + 2] * pos[4 * i + 2]);
+    if (d > far) far = d, far_id = i;
+    if (s < near) near = s, near_id = i;
+  }
+  for (int k = 0; k < 3; ++k) {
+    CHECK_MSG(fabs(o.centroid[k] - g[k] / M) < 1e-9 * fabs(g[k] / M), "centroid[%d]", k);
+    CHECK(o.extent_min[k] == lo[k] && o.extent_max[k] == hi[k]);
+  }
+  CHECK_MSG(o.farthest_id == far_id && fabs(o.farthest_dist_m - far) < 1e-4, "farthest %u vs %u", o.farthest_id,
+            far_id);
+  CHECK_MSG(o.nearest[0].id == near_id && o.nearest[0].pos[2] == pos[4 * near_id + 2], "nearest %u vs %u",
+            o.nearest[0].id, near_id);
+  CHECK(fabsf(o.polarisation - 1.0f) < 1e-6f);
+  free(pos);
+  free(vel);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -13,6 +13,7 @@
 
 #include "core/scenario_fields.h"
 #include "herd/herd.h"
+#include "models/strombom.h"
 #include "test.h"
 
 #define BAD_DIR "tests/data/bad"
@@ -38,27 +39,45 @@ static char *read_text(const char *path) {
   return text;
 }
 
+typedef struct compare_ctx {
+  const herd_scenario *a, *b;
+  const char *what;
+  bool same;
+} compare_ctx;
+
+/* Compares one field (every agents entry's, for a per-agent one) in both scenarios. */
+static void compare_field(const scenario_field *f, void *arg) {
+  compare_ctx *c = arg;
+  uint32_t entries = f->per_agent ? c->a->agents.entries : 1u;
+  if (f->per_agent && c->a->agents.entries != c->b->agents.entries) entries = 0, c->same = false;
+  for (uint32_t e = 0; e < entries; ++e) {
+    field_ref ref = {f, e};
+    const void *pa = scenario_field_caddress(c->a, ref), *pb = scenario_field_caddress(c->b, ref);
+    size_t bytes = f->kind == FIELD_SEED ? 8 : 4 * scenario_field_length(f, c->a);
+    if (f->kind == FIELD_SQUARE) bytes = 4;
+    if (memcmp(pa, pb, bytes) == 0) continue;
+    fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
+    c->same = false;
+  }
+}
+
 /* True when a and b hold the same value in every field; prints each field that differs. */
 static bool same_scenario(const herd_scenario *a, const herd_scenario *b, const char *what) {
-  bool same = true;
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const scenario_field *f = &scenario_fields[i];
-    const char *pa = (const char *)a + f->offset, *pb = (const char *)b + f->offset;
-    bool eq = true;
-    switch (f->kind) {
-      case FIELD_UINT: eq = *(const uint32_t *)pa == *(const uint32_t *)pb; break;
-      case FIELD_SEED: eq = *(const uint64_t *)pa == *(const uint64_t *)pb; break;
-      case FIELD_FLOAT: eq = *(const float *)pa == *(const float *)pb; break;
-      case FIELD_VEC2:
-        eq = ((const float *)pa)[0] == ((const float *)pb)[0] && ((const float *)pa)[1] == ((const float *)pb)[1];
-        break;
-      case FIELD_MODEL: eq = *(const herd_model *)pa == *(const herd_model *)pb; break;
-    }
-    if (!eq) fprintf(stderr, "  %s: field %s differs\n", what, f->path);
-    same = same && eq;
-  }
-  return same;
+  compare_ctx c = {a, b, what, a->model == b->model && a->world.dims == b->world.dims};
+  if (c.same) scenario_fields_each(a->model, compare_field, &c);
+  return c.same;
 }
+
+/* A field's value by path (the test fails when the path does not exist). */
+static double get(const herd_scenario *sc, const char *path) {
+  double v = NAN;
+  herd_error err;
+  CHECK_MSG(herd_scenario_get(sc, path, &v, &err) == HERD_OK, "%s", err.message);
+  return v;
+}
+
+/* Strömbom's parameters in a scenario. */
+static herd_strombom_params *sheep(herd_scenario *sc) { return (herd_strombom_params *)sc->params.bytes; }
 
 /* True when both scenarios dump to the same JSON text; prints both when not. */
 static bool same_json(const herd_scenario *a, const herd_scenario *b, const char *what) {
@@ -186,14 +205,38 @@ static void empty_object_is_the_default(void) {
 static void defaults_are_the_papers(void) {
   herd_scenario sc;
   if (!load_ok(NULL, NULL, 0, &sc)) return;
-  CHECK(sc.model == HERD_MODEL_STROMBOM);
-  CHECK(sc.sheep.count == 100 && sc.sheep.neighbours == 50);
-  CHECK(sc.sheep.dog_radius_m == 65.0f && sc.sheep.repulsion_radius_m == 2.0f);
-  CHECK(sc.sheep.repulsion == 2.0f && sc.sheep.attraction == 1.05f && sc.sheep.dog_repulsion == 1.0f);
-  CHECK(sc.sheep.inertia == 0.5f && sc.sheep.noise == 0.3f && sc.sheep.graze_probability == 0.05f);
-  CHECK(sc.sheep.speed_m_per_step == 1.0f && sc.dogs.speed_m_per_step == 1.5f && sc.dogs.noise == 0.3f);
-  CHECK(sc.field.size_m == 150.0f && sc.target.goal_radius_m == 15.0f);
-  CHECK(sc.dogs.count == 1 && sc.seed == 1 && sc.max_steps == 5000);
+  CHECK(sc.model == HERD_MODEL_STROMBOM && sc.world.dims == 2);
+  CHECK(get(&sc, "sheep.count") == 100 && get(&sc, "sheep.neighbours") == 50);
+  CHECK(get(&sc, "sheep.dog_radius_m") == 65 && get(&sc, "sheep.repulsion_radius_m") == 2);
+  CHECK(get(&sc, "sheep.repulsion") == 2 && get(&sc, "sheep.attraction") == 1.05f &&
+        get(&sc, "sheep.dog_repulsion") == 1);
+  CHECK(get(&sc, "sheep.inertia") == 0.5 && get(&sc, "sheep.noise") == 0.3f &&
+        get(&sc, "sheep.graze_probability") == 0.05f);
+  CHECK(get(&sc, "sheep.speed_m_per_step") == 1 && sc.dogs.speed_m_per_step == 1.5f && sc.dogs.noise == 0.3f);
+  CHECK(get(&sc, "field.size_m") == 150 && sc.world.size_m[1] == 150 && sc.target.goal_radius_m == 15.0f);
+  CHECK(sc.dogs.count == 1 && sc.seed == 1 && sc.max_steps == 5000 && sc.agents.entries == 0);
+}
+
+/* The other models' defaults are their sources' (docs/models/). */
+static void other_models_have_their_sources_defaults(void) {
+  herd_scenario b, n;
+  const char *boids = "model=boids", *netlogo = "model=netlogo";
+  if (!load_ok(NULL, &boids, 1, &b) || !load_ok(NULL, &netlogo, 1, &n)) return;
+  CHECK(b.world.dims == 2 && b.world.size_m[0] == 640 && b.world.size_m[1] == 480 && !b.world.wrap[0]);
+  CHECK(get(&b, "boids.visual_range_m") == 40 && get(&b, "boids.protected_range_m") == 8);
+  CHECK(get(&b, "boids.centering") == 0.0005f && get(&b, "boids.avoid") == 0.05f && get(&b, "boids.matching") == 0.05f);
+  CHECK(get(&b, "boids.max_speed_m_per_step") == 6 && get(&b, "boids.min_speed_m_per_step") == 3);
+  CHECK(get(&b, "boids.turn_factor") == 0.2f && get(&b, "boids.margin_m") == 100);
+  CHECK(b.target.goal_radius_m < 0); /* no goal */
+  CHECK(n.world.size_m[0] == 71 && n.world.size_m[1] == 71 && n.world.wrap[0] && n.world.wrap[1]);
+  CHECK(get(&n, "netlogo.count") == 300 && get(&n, "netlogo.vision_patches") == 3);
+  CHECK(get(&n, "netlogo.minimum_separation") == 1 && get(&n, "netlogo.max_align_turn_deg") == 5);
+  CHECK(get(&n, "netlogo.max_cohere_turn_deg") == 3 && get(&n, "netlogo.max_separate_turn_deg") == 1.5);
+  /* 3D from the world's size; the spawn box grows a third axis with it. */
+  const char *sets3[] = {"model=boids", "world.size_m=[100, 200, 300]"};
+  herd_scenario d;
+  if (load_ok(NULL, sets3, 2, &d))
+    CHECK(d.world.dims == 3 && d.world.size_m[2] == 300 && d.flock.spawn.to[2] == 1 && d.flock.spawn.from[2] == 0);
 }
 
 /* ---- --set ---------------------------------------------------------------------------- */
@@ -202,19 +245,19 @@ static void set_changes_one_field(void) {
   herd_scenario def, sc;
   const char *set = "sheep.count=200";
   if (!load_ok(NULL, NULL, 0, &def) || !load_ok(NULL, &set, 1, &sc)) return;
-  CHECK(sc.sheep.count == 200);
-  sc.sheep.count = def.sheep.count;
+  CHECK(sc.flock.count == 200);
+  sc.flock.count = def.flock.count;
   CHECK(same_scenario(&sc, &def, "sheep.count=200 changed another field"));
   /* Fewer sheep than the default 50 neighbours + 1 needs the neighbour count lowered too. */
   const char *sets[] = {"sheep.count=50", "sheep.neighbours=20"};
-  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.sheep.count == 50 && sc.sheep.neighbours == 20);
+  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.flock.count == 50 && sheep(&sc)->neighbours == 20);
 }
 
 static void set_overrides_the_file(void) {
   herd_scenario sc;
   const char *sets[] = {"sheep.count=200", "sheep.count=300", "model=strombom", "dogs.start=[0.5, 0.25]"};
   if (!parse_ok("{\"sheep\": {\"count\": 150}}", sets, 4, &sc)) return;
-  CHECK(sc.sheep.count == 300); /* the last --set wins */
+  CHECK(sc.flock.count == 300); /* the last --set wins */
   CHECK(sc.dogs.start[0] == 0.5f && sc.dogs.start[1] == 0.25f);
 }
 
@@ -222,7 +265,7 @@ static void set_accepts_integral_reals_for_integers(void) {
   herd_scenario sc;
   const char *sets[] = {"sheep.count=1e4", "max_steps=2.5e3", "seed=4e15"};
   if (load_ok(NULL, sets, 3, &sc))
-    CHECK(sc.sheep.count == 10000 && sc.max_steps == 2500 && sc.seed == 4000000000000000ull);
+    CHECK(sc.flock.count == 10000 && sc.max_steps == 2500 && sc.seed == 4000000000000000ull);
   check_set_fails("sheep.count=1.5e0", "--set sheep.count=1.5e0: sheep.count: expected an integer, got 1.5");
 }
 
@@ -266,7 +309,9 @@ static void set_checks_types_and_ranges(void) {
                   "--set sheep.count=0: sheep.count: 0 is out of range (allowed: an integer from 2 to 100000000)");
   check_set_fails("dogs.start=[0]",
                   "--set dogs.start=[0]: dogs.start: expected an array of 2 numbers, got an array of 1");
-  check_set_fails("model=boids", "--set model=boids: model: \"boids\" is not a known model (allowed: \"strombom\")");
+  check_set_fails("model=fishes",
+                  "--set model=fishes: model: \"fishes\" is not a known model (allowed: \"strombom\", "
+                  "\"boids\", \"netlogo\")");
 }
 
 static void set_is_checked_against_other_fields(void) {
@@ -279,7 +324,7 @@ static void set_is_checked_against_other_fields(void) {
   /* Lowering both together is fine. */
   herd_scenario sc;
   const char *sets[] = {"sheep.count=10", "sheep.neighbours=9"};
-  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.sheep.count == 10 && sc.sheep.neighbours == 9);
+  if (load_ok(NULL, sets, 2, &sc)) CHECK(sc.flock.count == 10 && sheep(&sc)->neighbours == 9);
 }
 
 static void failed_load_leaves_output_alone(void) {
@@ -308,10 +353,10 @@ static void values_must_survive_float_conversion(void) {
   /* The smallest normal float is kept, and the dump of it loads back. */
   const char *smallest = "sheep.repulsion_radius_m=1.17549435e-38";
   if (!load_ok(NULL, &smallest, 1, &sc)) return;
-  CHECK(sc.sheep.repulsion_radius_m == FLT_MIN);
+  CHECK(sheep(&sc)->repulsion_radius_m == FLT_MIN);
   char *json = herd_scenario_to_json(&sc);
   herd_scenario back;
-  if (json && parse_ok(json, NULL, 0, &back)) CHECK(back.sheep.repulsion_radius_m == FLT_MIN);
+  if (json && parse_ok(json, NULL, 0, &back)) CHECK(sheep(&back)->repulsion_radius_m == FLT_MIN);
   free(json);
 }
 
@@ -376,13 +421,26 @@ static void messages_quote_user_text_escaped(void) {
   CHECK_MSG(one_clean_line(err.message), "%s", err.message);
   CHECK_MSG(strcmp(err.message,
                    "a\\nb.json: model: \"\\x1b]0;x\\x07\\nherd: forged\" is not a known model (allowed: "
-                   "\"strombom\")") == 0,
+                   "\"strombom\", \"boids\", \"netlogo\")") == 0,
             "%s", err.message);
   CHECK(herd_scenario_parse("{\"seed\": \x05}", "f.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message) && strstr(err.message, "\\x05"), "%s", err.message);
 }
 
 /* ---- The JSON dump -------------------------------------------------------------------- */
+
+/* The dump parses back to the same scenario and the same text. */
+static void check_round_trip(const herd_scenario *sc) {
+  herd_scenario back;
+  char *json = herd_scenario_to_json(sc);
+  CHECK(json != NULL);
+  if (!json) return;
+  if (parse_ok(json, NULL, 0, &back)) {
+    CHECK(same_scenario(sc, &back, "dump and read back"));
+    CHECK(same_json(sc, &back, "dump and read back"));
+  }
+  free(json);
+}
 
 static void dump_reads_back_identically(void) {
   const char *sets[] = {
@@ -411,23 +469,44 @@ static void dump_reads_back_identically(void) {
       "dogs.noise=0",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
-  herd_scenario sc, back, def;
+  herd_scenario sc, def;
   if (!load_ok(NULL, NULL, 0, &def) || !load_ok(NULL, sets, n, &sc)) return;
   /* Every field differs from its default, so the round trip below exercises all of them. */
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const scenario_field *f = &scenario_fields[i];
-    if (f->kind == FIELD_MODEL) continue; /* one model so far */
-    size_t size = f->kind == FIELD_SEED ? 8 : f->kind == FIELD_VEC2 ? 8 : 4;
-    CHECK_MSG(memcmp((char *)&sc + f->offset, (char *)&def + f->offset, size) != 0, "%s kept its default", f->path);
+  compare_ctx c = {&sc, &def, "", true};
+  for (size_t i = 0; i < scenario_field_total(); ++i) {
+    const scenario_field *f = scenario_field_at(i);
+    if (f->kind == FIELD_MODEL || f->per_agent || !scenario_field_of(f, HERD_MODEL_STROMBOM)) continue;
+    c.same = true;
+    compare_field(f, &c);
+    CHECK_MSG(!c.same, "%s kept its default", f->path);
   }
-  char *json = herd_scenario_to_json(&sc);
-  CHECK(json != NULL);
-  if (!json) return;
-  if (parse_ok(json, NULL, 0, &back)) {
-    CHECK(same_scenario(&sc, &back, "dump and read back"));
-    CHECK(same_json(&sc, &back, "dump and read back"));
+  check_round_trip(&sc);
+}
+
+/* Boids in 3D with a wrapping axis and steering agents; NetLogo with enemies. */
+static void other_models_dump_and_read_back(void) {
+  const char *boids[] = {"model=boids",
+                         "world.size_m=[300.5, 200, 100]",
+                         "world.wrap=[true, false, true]",
+                         "boids.count=77",
+                         "boids.view_angle_deg=270",
+                         "boids.spawn.from=[0.1, 0.2, 0.3]",
+                         "agents[0].strategy=pursuer",
+                         "agents[0].position_m=[1, 2, 3]",
+                         "agents[1].count=3",
+                         "agents[1].direction=[0, 0, -2]",
+                         "agents[1].speed_m_per_step=2.5"};
+  const char *netlogo[] = {"model=netlogo", "netlogo.vision_patches=5", "agents[0].count=2",
+                           "agents[0].speed_m_per_step=1"};
+  herd_scenario a, b;
+  if (load_ok(NULL, boids, 11, &a)) {
+    CHECK(a.world.dims == 3 && a.world.wrap[0] && !a.world.wrap[1] && a.agents.entries == 2);
+    CHECK(a.agents.entry[0].strategy == HERD_STRATEGY_PURSUER && a.agents.entry[0].position_m[2] == 3);
+    CHECK(isnan(a.agents.entry[1].position_m[0]) && a.agents.entry[1].direction[2] == -2);
+    CHECK(herd_scenario_steering_count(&a) == 4);
+    check_round_trip(&a);
   }
-  free(json);
+  if (load_ok(NULL, netlogo, 4, &b)) check_round_trip(&b);
 }
 
 /* ---- docs/scenario.md ----------------------------------------------------------------- */
@@ -444,19 +523,33 @@ static void format_float(float v, char *out, size_t size) {
   }
 }
 
-static void default_text(const scenario_field *f, char *out, size_t size) {
-  char a[40], b[40];
+/* The default as docs/scenario.md must give it; false for a field whose default is each
+ * model's own (the world's size and wrap, given per model in the docs). */
+static bool default_text(const scenario_field *f, char *out, size_t size) {
+  char a[40], b[40], c[40];
   switch (f->kind) {
-    case FIELD_UINT: snprintf(out, size, "%u", (uint32_t)f->def[0]); break;
-    case FIELD_SEED: snprintf(out, size, "%llu", (unsigned long long)f->def[0]); break;
-    case FIELD_FLOAT: format_float((float)f->def[0], out, size); break;
+    case FIELD_UINT: snprintf(out, size, "%u", (uint32_t)f->def[0]); return true;
+    case FIELD_SEED: snprintf(out, size, "%llu", (unsigned long long)f->def[0]); return true;
+    case FIELD_FLOAT:
+    case FIELD_SQUARE: format_float((float)f->def[0], out, size); return true;
     case FIELD_VEC2:
       format_float((float)f->def[0], a, sizeof a);
       format_float((float)f->def[1], b, sizeof b);
       snprintf(out, size, "[%s, %s]", a, b);
-      break;
-    case FIELD_MODEL: snprintf(out, size, "strombom"); break;
+      return true;
+    case FIELD_VEC: /* written for 2D; 3D adds the same again */
+      format_float((float)f->def[0], a, sizeof a);
+      format_float((float)f->def[1], b, sizeof b);
+      format_float((float)f->def[2], c, sizeof c);
+      snprintf(out, size, "[%s, %s]", a, b);
+      return true;
+    case FIELD_MODEL: snprintf(out, size, "strombom"); return true;
+    case FIELD_STRATEGY: snprintf(out, size, "%s", herd_strategy_name((herd_strategy)f->def[0])); return true;
+    case FIELD_VEC_RANDOM: snprintf(out, size, "random"); return true;
+    case FIELD_SIZE:
+    case FIELD_WRAP: return false;
   }
+  return false;
 }
 
 static bool is_word_char(char c) { return isalnum((unsigned char)c) || c == '.' || c == '_' || c == '-'; }
@@ -491,13 +584,16 @@ static int split_row(const char *line, size_t len, const char **starts, size_t *
   return n;
 }
 
+/* Every field of every model has one row in docs/scenario.md, giving its default. */
 static void docs_describe_every_field(void) {
   char *doc = read_text("docs/scenario.md");
   CHECK_MSG(doc != NULL, "cannot read docs/scenario.md");
   if (!doc) return;
-  int rows[64] = {0};
-  bool default_ok[64] = {0};
-  CHECK(scenario_field_count <= 64);
+  enum { MAX_FIELDS = 200 };
+  size_t total = scenario_field_total();
+  int rows[MAX_FIELDS] = {0};
+  bool default_ok[MAX_FIELDS] = {0};
+  CHECK(total <= MAX_FIELDS);
   int default_col = -1, path_col = -1;
   for (char *line = doc; *line;) {
     size_t len = strcspn(line, "\n");
@@ -513,52 +609,54 @@ static void docs_describe_every_field(void) {
           if (lens[k] == 4 && strncmp(cells[k], "path", 4) == 0) path_col = k;
         }
       } else if (path_col >= 0 && n > default_col && n > path_col) {
-        for (size_t i = 0; i < scenario_field_count && i < 64; ++i) {
+        for (size_t i = 0; i < total && i < MAX_FIELDS; ++i) {
           char quoted[100], def[100];
-          snprintf(quoted, sizeof quoted, "`%s`", scenario_fields[i].path);
+          snprintf(quoted, sizeof quoted, "`%s`", scenario_field_at(i)->path);
           if (lens[path_col] != strlen(quoted) || strncmp(cells[path_col], quoted, lens[path_col]) != 0) continue;
           ++rows[i];
-          default_text(&scenario_fields[i], def, sizeof def);
-          default_ok[i] = contains_word(cells[default_col], lens[default_col], def);
+          default_ok[i] = !default_text(scenario_field_at(i), def, sizeof def) ||
+                          contains_word(cells[default_col], lens[default_col], def);
         }
       }
     }
     line += len + (line[len] == '\n');
   }
-  for (size_t i = 0; i < scenario_field_count && i < 64; ++i) {
-    char def[100];
-    default_text(&scenario_fields[i], def, sizeof def);
+  for (size_t i = 0; i < total && i < MAX_FIELDS; ++i) {
+    char def[100] = "";
+    default_text(scenario_field_at(i), def, sizeof def);
     CHECK_MSG(rows[i] == 1,
               "docs/scenario.md: %d table rows for `%s` (want 1, with a header row naming the "
               "columns path and default)",
-              rows[i], scenario_fields[i].path);
+              rows[i], scenario_field_at(i)->path);
     CHECK_MSG(rows[i] != 1 || default_ok[i], "docs/scenario.md: the row for `%s` does not give its default %s",
-              scenario_fields[i].path, def);
+              scenario_field_at(i)->path, def);
   }
   free(doc);
 }
 
-#define TESTS(X)                             \
-  X(bad_files_give_expected_messages)        \
-  X(empty_object_is_the_default)             \
-  X(defaults_are_the_papers)                 \
-  X(set_changes_one_field)                   \
-  X(set_overrides_the_file)                  \
-  X(set_accepts_integral_reals_for_integers) \
-  X(set_rejects_unknown_paths)               \
-  X(set_rejects_non_finite_numbers)          \
-  X(set_needs_path_equals_value)             \
-  X(set_rejects_groups)                      \
-  X(set_checks_types_and_ranges)             \
-  X(set_is_checked_against_other_fields)     \
-  X(failed_load_leaves_output_alone)         \
-  X(values_must_survive_float_conversion)    \
-  X(big_integers_are_reported_as_typed)      \
-  X(odd_files_are_named_for_what_they_are)   \
-  X(escape_shows_controls_as_text)           \
-  X(messages_quote_user_text_escaped)        \
-  X(dump_reads_back_identically)             \
-  X(docs_describe_every_field)               \
+#define TESTS(X)                              \
+  X(bad_files_give_expected_messages)         \
+  X(empty_object_is_the_default)              \
+  X(defaults_are_the_papers)                  \
+  X(other_models_have_their_sources_defaults) \
+  X(set_changes_one_field)                    \
+  X(set_overrides_the_file)                   \
+  X(set_accepts_integral_reals_for_integers)  \
+  X(set_rejects_unknown_paths)                \
+  X(set_rejects_non_finite_numbers)           \
+  X(set_needs_path_equals_value)              \
+  X(set_rejects_groups)                       \
+  X(set_checks_types_and_ranges)              \
+  X(set_is_checked_against_other_fields)      \
+  X(failed_load_leaves_output_alone)          \
+  X(values_must_survive_float_conversion)     \
+  X(big_integers_are_reported_as_typed)       \
+  X(odd_files_are_named_for_what_they_are)    \
+  X(escape_shows_controls_as_text)            \
+  X(messages_quote_user_text_escaped)         \
+  X(dump_reads_back_identically)              \
+  X(other_models_dump_and_read_back)          \
+  X(docs_describe_every_field)                \
   X(scenarios_built_in_code_are_validated)
 TESTS(DECLARE_TEST)
 
@@ -570,19 +668,25 @@ static void scenarios_built_in_code_are_validated(void) {
   CHECK(herd_scenario_load(NULL, NULL, 0, &sc, &err) == HERD_OK);
   CHECK(herd_scenario_validate(&sc, &err) == HERD_OK);
   herd_scenario bad = sc;
-  bad.sheep.neighbours = 300;
+  sheep(&bad)->neighbours = 300;
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.neighbours") != NULL);
   herd_sim *sim = NULL;
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &bad}, &sim, &err) == HERD_E_INPUT && sim == NULL);
   bad = sc;
-  bad.sheep.noise = NAN;
+  sheep(&bad)->noise = NAN;
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.noise: nan") != NULL);
   bad = sc;
-  bad.sheep.spawn.to[1] = 500;
+  bad.flock.spawn.to[1] = 500;
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.spawn.to[1]") != NULL);
   bad = sc;
-  bad.dogs.count = HERD_MAX_DOGS + 1;
+  bad.dogs.count = HERD_MAX_STEERING + 1;
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "dogs.count") != NULL);
+  bad = sc;
+  bad.world.dims = 3; /* Strömbom runs in 2D only */
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "3D") != NULL);
+  bad = sc;
+  bad.model = 99;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

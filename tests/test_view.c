@@ -25,7 +25,8 @@ static bool is(const uint8_t *px, const uint8_t rgb[3]) {
 }
 
 static bool is_sheep(const uint8_t *px) {
-  return is(px, herd_colors.grazing) || is(px, herd_colors.moved) || is(px, herd_colors.delivered);
+  return is(px, herd_colors.grazing) || is(px, herd_colors.moved) || is(px, herd_colors.delivered) ||
+         is(px, herd_colors.alert);
 }
 
 typedef struct picture {
@@ -38,7 +39,7 @@ static picture render(const char *const *sets, int set_count, const char *backen
   herd_scenario sc = scenario_with(sets, set_count);
   herd_renderer_destroy(renderer);
   herd_error err;
-  if (herd_renderer_create(sc.sheep.count, &renderer, &err) != HERD_OK) {
+  if (herd_renderer_create(sc.flock.count, sc.world.dims, &renderer, &err) != HERD_OK) {
     fprintf(stderr, "%s\n", err.message);
     exit(1);
   }
@@ -64,7 +65,8 @@ static void sheep_pixels_are_in_proportion_to_n(void) {
   picture a = render(small, 1, "cpu", 0), b = render(large, 1, "cpu", 0);
   long na = count_sheep_pixels(&a), nb = count_sheep_pixels(&b);
   /* A body is a triangle of 1.0 x 0.6 body lengths: 0.3 L^2 each, in pixels at this zoom. */
-  double body_px = 0.3 * HERD_SHEEP_BODY_M * HERD_SHEEP_BODY_M / (a.cam.metres_per_px * a.cam.metres_per_px);
+  double body_m = herd_model_body_m(HERD_MODEL_STROMBOM);
+  double body_px = 0.3 * body_m * body_m / (a.cam.metres_per_px * a.cam.metres_per_px);
   printf("  %ld sheep pixels for 100 sheep, %ld for 300 (%.1f pixels per body)\n", na, nb, body_px);
   CHECK(a.cam.metres_per_px == b.cam.metres_per_px);
   CHECK_MSG(fabs(na / (100 * body_px) - 1) <= 0.25, "100 sheep: %ld pixels, expected %.0f", na, 100 * body_px);
@@ -78,14 +80,15 @@ static void the_dog_is_drawn_where_it_stands(void) {
   float dog[2] = {0, 0}; /* dogs.start of the default scenario */
   double at[2];
   herd_camera_to_pixel(&p.cam, dog, W, H, at);
-  double reach = HERD_DOG_BODY_M / p.cam.metres_per_px + 2;
+  double dog_m = HERD_STEERING_BODY_SCALE * herd_model_body_m(HERD_MODEL_STROMBOM);
+  double reach = dog_m / p.cam.metres_per_px + 2;
   long near = 0, far = 0;
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) {
       if (!is(p.rgba + 4 * ((size_t)y * W + x), herd_colors.dog)) continue;
       hypot(x - at[0], y - at[1]) <= reach ? ++near : ++far;
     }
-  double body_px = 0.3 * HERD_DOG_BODY_M * HERD_DOG_BODY_M / (p.cam.metres_per_px * p.cam.metres_per_px);
+  double body_px = 0.3 * dog_m * dog_m / (p.cam.metres_per_px * p.cam.metres_per_px);
   CHECK_MSG(near >= 0.5 * body_px, "%ld dog pixels near (%.0f, %.0f), expected about %.0f", near, at[0], at[1],
             body_px);
   CHECK_MSG(far == 0, "%ld dog-coloured pixels away from the dog", far);

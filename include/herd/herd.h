@@ -25,7 +25,6 @@
 extern "C" {
 #endif
 
-#define HERD_MAX_DOGS 16
 #define HERD_ERROR_MAX 1024
 
 typedef enum herd_status {
@@ -51,44 +50,74 @@ char *herd_escape(const char *text, char *out, size_t size);
 
 /* ---- Scenarios --------------------------------------------------------------------- */
 
-typedef enum herd_model { HERD_MODEL_STROMBOM = 0 } herd_model;
+#define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers) per scenario */
+#define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
 
-/* A complete, validated scenario. Field names follow the JSON paths of docs/scenario.md. */
+/* Flock models, in the order of the model table (kernels/models/models.h). */
+#define HERD_MODEL_STROMBOM 0u
+uint32_t herd_model_count(void);
+const char *herd_model_name(uint32_t model);                  /* "strombom", "boids", ... */
+const char *herd_model_section(uint32_t model);               /* its fields' JSON group: "sheep" */
+const char *herd_model_title(uint32_t model);                 /* what it is, in a few words */
+float herd_model_body_m(uint32_t model);                      /* an agent's length, for drawing */
+bool herd_model_supports_dims(uint32_t model, uint32_t dims); /* 2 or 3 */
+
+/* Steering strategies: how a steering agent moves (src/steer/). */
+typedef enum herd_strategy {
+  HERD_STRATEGY_DOG = 0, /* Strömbom's sheepdog: collect or drive (the "dogs" group) */
+  HERD_STRATEGY_CRUISER, /* straight on at its speed (through the wrap of a torus) */
+  HERD_STRATEGY_PURSUER, /* toward the nearest flock agent at its speed */
+  HERD_STRATEGY_MANUAL,  /* stands still until the user steers it */
+  HERD_STRATEGY_COUNT
+} herd_strategy;
+const char *herd_strategy_name(herd_strategy strategy);
+
+/* One entry of a scenario's "agents" list: `count` steering agents alike. */
+typedef struct herd_steering_config {
+  uint32_t strategy; /* herd_strategy */
+  uint32_t count;
+  float position_m[3]; /* NAN: each at a random place in the world */
+  float direction[3];  /* NAN: each in a random direction; else a unit vector */
+  float speed_m_per_step;
+} herd_steering_config;
+
+/* A complete, validated scenario. Field names follow the JSON paths of docs/scenario.md;
+ * the model's own parameters are in `params`, read them by path with herd_scenario_get. */
 typedef struct herd_scenario {
-  herd_model model;
+  uint32_t model; /* a row of the model table */
   uint64_t seed;
   uint32_t max_steps;
   struct {
-    float size_m;
-  } field;
+    uint32_t dims;    /* 2 or 3 */
+    float size_m[3];  /* the world box, from 0 on each axis (Strömbom: field.size_m square) */
+    uint32_t wrap[3]; /* 1: the axis wraps (a torus) */
+  } world;
   struct {
-    float position_m[2];
-    float goal_radius_m;
+    float position_m[3];
+    float goal_radius_m; /* negative: no goal (every model but Strömbom's) */
   } target;
   struct {
-    uint32_t count;           /* N */
-    uint32_t neighbours;      /* n */
-    float speed_m_per_step;   /* delta */
-    float repulsion_radius_m; /* r_a */
-    float dog_radius_m;       /* r_s */
-    float inertia;            /* h */
-    float attraction;         /* c */
-    float repulsion;          /* rho_a */
-    float dog_repulsion;      /* rho_s */
-    float noise;              /* e */
-    float graze_probability;  /* p */
+    uint32_t count; /* N */
     struct {
-      float from[2]; /* fractions of field.size_m */
-      float to[2];
+      float from[3]; /* fractions of the world's size */
+      float to[3];
     } spawn;
-  } sheep;
-  struct {
+  } flock;
+  struct { /* Strömbom's sheepdogs */
     uint32_t count;
     float start[2]; /* fraction of field.size_m */
     float spacing_m;
     float speed_m_per_step; /* delta_s */
     float noise;            /* e */
   } dogs;
+  struct {
+    uint32_t entries;
+    herd_steering_config entry[HERD_MAX_STEERING];
+  } agents;
+  union {
+    unsigned char bytes[HERD_MODEL_PARAMS_BYTES];
+    uint32_t words[HERD_MODEL_PARAMS_BYTES / 4];
+  } params;
 } herd_scenario;
 
 /* The built-in default scenario (Strömbom et al. 2014), as JSON text. */
@@ -107,28 +136,36 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
  * (herd_sim_create does this too). */
 herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err);
 
-/* Writes the scenario as JSON with every field, so a run can be reproduced exactly.
- * Returns a malloc'd string, or NULL when out of memory. */
+/* Writes the scenario as JSON with every field of its model, so a run can be reproduced
+ * exactly. Returns a malloc'd string, or NULL when out of memory. */
 char *herd_scenario_to_json(const herd_scenario *sc);
+
+/* The number in field `path` ("sheep.neighbours", "world.size_m[1]"). */
+herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
+
+/* Steering agents the scenario starts with: dogs.count plus every agents entry's count. */
+uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 
 /* ---- Observation: what the backend reduces from the flock each step ---------------- */
 
 typedef struct herd_observation {
-  uint32_t count;      /* sheep */
-  uint32_t in_goal;    /* sheep within target.goal_radius_m of the target now */
-  uint32_t delivered;  /* sheep that have been within it at some step (latched) */
-  double centroid[2];  /* G, the flock's centre of mass */
-  float extent_min[2]; /* bounding box of the flock */
-  float extent_max[2];
-  uint32_t farthest_id; /* the sheep farthest from G */
-  float farthest_pos[2];
+  uint32_t count;      /* flock agents */
+  uint32_t in_goal;    /* agents within target.goal_radius_m of the target now */
+  uint32_t delivered;  /* agents that have been within it at some step (latched) */
+  double centroid[3];  /* G, the flock's centre of mass (z = 0 in 2D) */
+  float extent_min[3]; /* bounding box of the flock */
+  float extent_max[3];
+  uint32_t farthest_id; /* the agent farthest from G */
+  float farthest_pos[3];
   float farthest_dist_m;
-  uint32_t dog_count;
+  float polarisation; /* |mean unit velocity|: 1 all aligned, about 0 disordered */
+  float milling;      /* |mean of unit(r - G) x unit(v)|: 1 a perfect mill about G */
+  uint32_t steering_count;
   struct {
-    uint32_t id; /* the sheep nearest to this dog */
-    float pos[2];
+    uint32_t id; /* the flock agent nearest to this steering agent (through the wrap) */
+    float pos[3];
     float dist_m;
-  } nearest[HERD_MAX_DOGS];
+  } nearest[HERD_MAX_STEERING];
 } herd_observation;
 
 /* ---- Devices ---------------------------------------------------------------------- */
@@ -172,31 +209,37 @@ typedef enum herd_outcome {
   HERD_STEP_LIMIT /* max_steps reached first */
 } herd_outcome;
 
-typedef enum herd_dog_mode {
-  HERD_DOG_COLLECT = 0, /* fetching the sheep farthest from the flock */
-  HERD_DOG_DRIVE,       /* pushing the flock toward the target */
-  HERD_DOG_WAIT,        /* a sheep is closer than 3 r_a: standing still */
-  HERD_DOG_MANUAL       /* steered by the user (herd_sim_steer_dog) */
-} herd_dog_mode;
+/* What a steering agent is doing. */
+typedef enum herd_steering_mode {
+  HERD_MODE_COLLECT = 0, /* a dog fetching the agent farthest from the flock */
+  HERD_MODE_DRIVE,       /* a dog pushing the flock toward the target */
+  HERD_MODE_WAIT,        /* a dog with a flock agent closer than 3 r_a: standing still */
+  HERD_MODE_MANUAL,      /* steered by the user (herd_sim_steer) */
+  HERD_MODE_CRUISE,      /* a cruiser going straight on */
+  HERD_MODE_PURSUE,      /* a pursuer chasing the nearest flock agent */
+  HERD_MODE_IDLE         /* a manual agent nobody steers */
+} herd_steering_mode;
 
-typedef struct herd_dog_state {
-  float pos[2];
-  float heading[2];
-  herd_dog_mode mode;
-} herd_dog_state;
+typedef struct herd_steering_state {
+  herd_strategy strategy;
+  herd_steering_mode mode;
+  float pos[3];
+  float heading[3]; /* unit vector of its last move */
+  float speed_m_per_step;
+} herd_steering_state;
 
 /* OpenGL buffers for the OpenCL backend to share (cl_khr_gl_sharing): it then keeps the
  * flock's state in them, so a renderer draws it with no copy. Each buffer must hold the
- * whole flock: N float2 positions, N float2 headings, N uint agent words. */
+ * whole flock: N positions and N velocities (float2 in 2D, float4 in 3D), N uint words. */
 typedef struct herd_gl_share {
   void *gl_context; /* the current GLXContext */
   void *display;    /* its X11 Display */
-  unsigned pos_buffer, heading_buffer, agent_buffer;
+  unsigned pos_buffer, vel_buffer, agent_buffer;
 } herd_gl_share;
 
 typedef struct herd_sim_desc {
   const herd_scenario *scenario; /* required */
-  int threads;                   /* CPU threads; 0 = OpenMP's default */
+  int threads;                   /* CPU threads; 0 = every processor herd may use */
   const char *backend;           /* "cpu" (default), "opencl", or "auto": first GPU, else an
                                     OpenCL CPU device, else "cpu" */
   const char *device;            /* OpenCL device: index or name substring; NULL = $HERD_CL_DEVICE or 0 */
@@ -232,22 +275,24 @@ typedef struct herd_sim herd_sim;
 herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
 void herd_sim_destroy(herd_sim *sim);
 
-/* Advances one step: the dogs move on the last observation, then every sheep moves.
- * HERD_E_INTERRUPTED when desc.stop was raised during the step: the step is abandoned and
- * the flock, dogs, observation and step index are as before it (the flock's internal order
- * may differ, so a run continued after an interruption is valid but not bit-identical to
- * one never interrupted). */
+/* Advances one step: the steering agents move on the last observation, then every flock
+ * agent moves. HERD_E_INTERRUPTED when desc.stop was raised during the step: the step is
+ * abandoned and the flock, steering agents, observation and step index are as before it
+ * (the flock's internal order may differ, so a run continued after an interruption is
+ * valid but not bit-identical to one never interrupted). */
 herd_status herd_sim_step(herd_sim *sim, herd_error *err);
 
 uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
 herd_outcome herd_sim_outcome(const herd_sim *sim);
 const herd_observation *herd_sim_observation(const herd_sim *sim);
-uint32_t herd_sim_dog_count(const herd_sim *sim);
-const herd_dog_state *herd_sim_dog(const herd_sim *sim, uint32_t index);
-const char *herd_dog_mode_name(herd_dog_mode mode);
+uint32_t herd_sim_steering_count(const herd_sim *sim);
+const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);
+const char *herd_steering_mode_name(herd_steering_mode mode);
 
-/* Copies the sheep out, ordered by sheep id (0..N-1). Any pointer may be NULL. */
-herd_status herd_sim_read_sheep(herd_sim *sim, float *pos_xy, float *heading_xy, herd_error *err);
+/* Copies the flock out, ordered by agent id (0..N-1): world.dims floats per agent (x, y
+ * and, in 3D, z) for positions and velocities (Strömbom's and NetLogo's: unit headings).
+ * Either pointer may be NULL. */
+herd_status herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_error *err);
 
 /* The backend running the flock ("cpu" or "opencl") and its device, in words. */
 const char *herd_sim_backend(const herd_sim *sim);
@@ -259,20 +304,22 @@ herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
 /* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
 const char *herd_sim_backend_note(const herd_sim *sim);
 
-/* The flock as the backend holds it (not in id order): N float2 positions, N float2
- * headings and N agent words (id in the low 28 bits; bit 31 delivered, bit 30 moved in the
- * last step). The pointers stay valid until the next step; on a device they point at a host
- * copy made by this call. For drawing without buffer sharing. */
-herd_status herd_sim_map_state(herd_sim *sim, const float **pos_xy, const float **heading_xy, const uint32_t **agent,
+/* The flock as the backend holds it (not in id order): N positions and N velocities, as
+ * float2 in 2D and float4 (w unused) in 3D, and N agent words (id in the low 28 bits; bit
+ * 31 delivered, bit 30 moved in the last step, bit 29 reacted to a steering agent). The
+ * pointers stay valid until the next step; on a device they point at a host copy made by
+ * this call. For drawing without buffer sharing. */
+herd_status herd_sim_map_state(herd_sim *sim, const float **pos, const float **vel, const uint32_t **agent,
                                herd_error *err);
 
 /* True when the flock lives in the GL buffers of desc.gl_share. */
 bool herd_sim_shares_gl(const herd_sim *sim);
 
-/* Hands dog `index` to the user: from the next step on it moves toward (x, y) at its
- * speed, in mode HERD_DOG_MANUAL; herd_sim_release_dog gives it back to its strategy. */
-void herd_sim_steer_dog(herd_sim *sim, uint32_t index, float x, float y);
-void herd_sim_release_dog(herd_sim *sim, uint32_t index);
+/* Hands steering agent `index` to the user: from the next step on it moves toward `aim`
+ * (world.dims numbers) at its speed, in mode HERD_MODE_MANUAL; herd_sim_release gives it
+ * back to its strategy. */
+void herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim);
+void herd_sim_release(herd_sim *sim, uint32_t index);
 
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);

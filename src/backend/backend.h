@@ -1,20 +1,28 @@
-/* What a compute backend does: hold the flock, step it, reduce the observation. The
- * simulation loop talks to backends only through this table, so it knows nothing of
- * OpenMP or OpenCL. Agent arrays stay inside the backend; they cross this interface only
- * in upload and read_agents. */
+/* What a compute backend does: hold the flock, step it with its model, reduce the
+ * observation. The simulation loop talks to backends only through this table, so it knows
+ * nothing of threads or OpenCL; backends know models only through their row in the model
+ * table (core/models.h). Agent arrays stay inside the backend; they cross this interface
+ * only in upload and read_agents.
+ *
+ * Agent state arrays use the device layout: per agent a float2 (2D) or a float4 (3D, w
+ * unused) for position and for velocity, and a uint agent word (kernels/agent.h). */
 #ifndef HERD_BACKEND_BACKEND_H
 #define HERD_BACKEND_BACKEND_H
 #include "../../kernels/reduce.h"
-#include "../../kernels/strombom.h"
+#include "../core/models.h"
 #include "herd/herd.h"
 
 typedef struct herd_backend herd_backend;
 
 typedef struct herd_backend_desc {
-  uint32_t count; /* sheep */
-  herd_strombom_params model;
-  float goal_m[2]; /* target, for the in-goal count */
-  float goal_radius_m;
+  uint32_t count; /* flock agents */
+  const herd_model_info *model;
+  const void *params; /* the model's parameter struct (model->params_size bytes) */
+  uint32_t dims;
+  float world_size_m[3];
+  uint32_t world_wrap[3];
+  float goal_m[3];     /* target, for the in-goal count */
+  float goal_radius_m; /* negative: no goal */
   uint64_t seed;
   int threads;                       /* 0 = the backend's default */
   const char *device;                /* OpenCL: index or name substring (NULL: $HERD_CL_DEVICE, else 0) */
@@ -22,6 +30,12 @@ typedef struct herd_backend_desc {
   const herd_gl_share *gl_share;     /* OpenCL with cl_khr_gl_sharing: keep the state in these */
   const volatile sig_atomic_t *stop; /* raised: abandon the step (HERD_E_INTERRUPTED) */
 } herd_backend_desc;
+
+/* The steering agents as the flock sees them: float4 per agent (position, w unused). */
+typedef struct herd_steering_input {
+  const float *pos;
+  uint32_t count;
+} herd_steering_input;
 
 /* True once the stop flag (herd_sim_desc.stop) is raised. Read atomically: a signal handler
  * or another thread raises it while the backend's threads read it. */
@@ -32,19 +46,18 @@ static inline bool herd_stop_raised(const volatile sig_atomic_t *stop) {
 typedef struct herd_backend_ops {
   const char *name;
   herd_status (*create)(const herd_backend_desc *desc, herd_backend **out, herd_error *err);
-  /* Sets the flock; arrays are in id order, length desc->count. */
-  herd_status (*upload)(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err);
-  /* One step of every sheep, seeing the dogs at their new positions; `centroid` is the
-   * flock's centre of mass before the step (from the last reduce). When desc.stop is raised
-   * it returns HERD_E_INTERRUPTED with the flock as before the step. */
-  herd_status (*step)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid, uint32_t step,
+  /* Sets the flock; arrays in id order, device layout. */
+  herd_status (*upload)(herd_backend *b, const float *pos, const float *vel, herd_error *err);
+  /* One step of every agent, seeing the steering agents at their new positions; `centroid`
+   * is the flock's centre of mass before the step (from the last reduce). When desc.stop is
+   * raised it returns HERD_E_INTERRUPTED with the flock as before the step. */
+  herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);
-  herd_status (*reduce)(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
-                        herd_error *err);
-  /* Copies the flock out in id order; either pointer may be NULL. */
-  herd_status (*read_agents)(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err);
+  herd_status (*reduce)(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err);
+  /* Copies the flock out in id order, device layout; either pointer may be NULL. */
+  herd_status (*read_agents)(herd_backend *b, float *pos, float *vel, herd_error *err);
   /* The state in the backend's own order, valid until the next step (herd_sim_map_state). */
-  herd_status (*map_state)(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading, const uint32_t **agent,
+  herd_status (*map_state)(herd_backend *b, const float **pos, const float **vel, const uint32_t **agent,
                            herd_error *err);
   /* True when the state lives in the GL buffers of desc.gl_share. */
   bool (*shares_gl)(const herd_backend *b);
@@ -66,18 +79,22 @@ extern const herd_backend_ops herd_cl_backend;
 herd_status herd_backend_choose(const char *backend, const char *device, const herd_backend_ops **ops, char *device_out,
                                 size_t device_size, char *note, size_t note_size, herd_error *err);
 
-_Static_assert(HERD_KERNEL_MAX_DOGS == HERD_MAX_DOGS, "kernels/reduce.h and herd.h disagree on the dog limit");
-
-/* The observation from a fully reduced flock of `count` sheep. */
-void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dog_count,
+/* The observation from a fully reduced flock of `count` agents. */
+void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dims, uint32_t steering_count,
                                    herd_observation *obs);
 
 /* The hash table size for a grid of `count` agents: a power of two >= count, so the
  * table costs at most 8 bytes per agent whatever area the flock covers. */
 uint32_t herd_grid_table_size(uint32_t count);
 
-/* The grid for the model's radii: cells no smaller than r_a (the radius query reaches
- * one cell each way), and larger when r_a is tiny so that n-nearest rings stay short. */
-herd_grid herd_grid_for(const herd_strombom_params *m, uint32_t count);
+/* The grid for a backend: cells from the model's largest radius, the world's wrap. */
+herd_grid herd_grid_for(const herd_backend_desc *desc);
+
+/* Floats per agent in a state array: 2 in 2D, 4 in 3D. */
+static inline uint32_t herd_state_stride(uint32_t dims) { return dims == 3u ? 4u : 2u; }
+
+/* The step's facts for the model (kernels/model.h). */
+herd_step_info herd_step_info_for(const herd_backend_desc *desc, herd_steering_input steer, const float centroid[3],
+                                  uint32_t step);
 
 #endif

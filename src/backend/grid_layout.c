@@ -1,3 +1,4 @@
+/* What both backends derive alike from their description: the grid and a step's facts. */
 #include "backend.h"
 
 uint32_t herd_grid_table_size(uint32_t count) {
@@ -6,13 +7,40 @@ uint32_t herd_grid_table_size(uint32_t count) {
   return size;
 }
 
-herd_grid herd_grid_for(const herd_strombom_params *m, uint32_t count) {
+herd_grid herd_grid_for(const herd_backend_desc *desc) {
   herd_grid g;
-  /* Two r_a: a packed flock (sheep about r_a apart) puts a few sheep in each cell, so an
-   * n = 50 query visits tens of cells rather than hundreds (bench/README.md). */
-  g.cell_m = 2.0f * m->repulsion_radius_m;
+  g.cell_m = desc->model->cell_m(desc->params);
   g.inv_cell_m = 1.0f / g.cell_m;
-  g.table_mask = herd_grid_table_size(count) - 1u;
-  g.count = count;
+  g.table_mask = herd_grid_table_size(desc->count) - 1u;
+  g.count = desc->count;
+  g.dims = desc->dims;
+  g.wrap = 0u;
+  for (uint32_t k = 0; k < 3; ++k) {
+    g.size_m[k] = desc->world_size_m[k];
+    g.wrap_cells[k] = 1;
+    g.wrap_inv_cell_m[k] = 0.0f;
+    if (k >= desc->dims || !desc->world_wrap[k]) continue;
+    /* A whole number of cells along the period, each no smaller than cell_m. */
+    float cells = desc->world_size_m[k] / g.cell_m;
+    g.wrap_cells[k] = cells >= 1.0f ? (herd_i32)cells : 1;
+    if (g.wrap_cells[k] > (1 << 20)) g.wrap_cells[k] = 1 << 20;
+    g.wrap_inv_cell_m[k] = (float)g.wrap_cells[k] / desc->world_size_m[k];
+    g.wrap |= 1u << k;
+  }
   return g;
+}
+
+herd_step_info herd_step_info_for(const herd_backend_desc *desc, herd_steering_input steer, const float centroid[3],
+                                  uint32_t step) {
+  herd_step_info in;
+  in.step = step;
+  in.seed_lo = (herd_u32)desc->seed;
+  in.seed_hi = (herd_u32)(desc->seed >> 32);
+  in.steering_count = steer.count;
+  for (int k = 0; k < 3; ++k) {
+    in.centroid[k] = centroid[k];
+    in.goal[k] = desc->goal_m[k];
+  }
+  in.goal_radius_m = desc->goal_radius_m;
+  return in;
 }

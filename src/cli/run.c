@@ -18,7 +18,8 @@ static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
     "\n"
     "Runs SCENARIO (a JSON file; default: the built-in Strömbom et al. 2014 setup) until every\n"
-    "sheep is within the goal radius or the step limit is reached, then prints a summary.\n"
+    "agent is within the goal radius (scenarios with a goal) or the step limit is reached,\n"
+    "then prints a summary.\n"
     "\n"
     "options:\n"
     "  --seed S           random seed (same scenario + seed = bit-identical run)\n"
@@ -29,10 +30,10 @@ static const char run_usage[] =
     "                     device, else cpu); see herd devices\n"
     "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
     "  --profile          print the time spent in each stage at the end\n"
-    "  --csv FILE         write one row per step: observation and dog state (\"-\": standard\n"
-    "                     output, the summary then on standard error). Written as\n"
-    "                     FILE.part-XXXXXX, flushed every second, and\n"
-    "                     renamed to FILE when the run ends (also on Ctrl-C)\n"
+    "  --csv FILE         write one row per step: observation, order parameters and steering\n"
+    "                     agents (\"-\": standard output, the summary then on standard error).\n"
+    "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
+    "                     FILE when the run ends (also on Ctrl-C)\n"
     "  --force            let --csv replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
     "\n"
@@ -98,25 +99,55 @@ static int parse_run(int argc, char **argv, run_opts *o) {
 
 /* ---- CSV ------------------------------------------------------------------------------ */
 
-static void csv_header(FILE *f, uint32_t dogs) {
-  fputs(
-      "step,delivered,in_goal,centroid_x_m,centroid_y_m,extent_min_x_m,extent_min_y_m,extent_max_x_m,extent_max_y_m,"
-      "farthest_id,farthest_x_m,farthest_y_m,farthest_dist_m",
-      f);
-  for (uint32_t d = 0; d < dogs; ++d)
-    fprintf(f, ",dog%u_x_m,dog%u_y_m,dog%u_mode,dog%u_nearest_id,dog%u_nearest_dist_m", d, d, d, d, d);
+/* Steering agent d's column prefix: "dog0" for Strömbom's dogs, "agent1" for the rest. */
+static void steering_label(const herd_sim *sim, uint32_t d, char *out, size_t size) {
+  snprintf(out, size, "%s%u", herd_sim_steering(sim, d)->strategy == HERD_STRATEGY_DOG ? "dog" : "agent", d);
+}
+
+/* The axes of the world: "x", "y" and in 3D "z". */
+static uint32_t dims_of(const herd_sim *sim) { return herd_sim_scenario(sim)->world.dims; }
+
+static void csv_axes(FILE *f, const char *prefix, uint32_t dims) {
+  static const char axis[3] = {'x', 'y', 'z'};
+  for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%s_%c_m", prefix, axis[k]);
+}
+
+static void csv_header(FILE *f, const herd_sim *sim) {
+  uint32_t dims = dims_of(sim);
+  fputs("step,delivered,in_goal", f);
+  csv_axes(f, "centroid", dims);
+  csv_axes(f, "extent_min", dims);
+  csv_axes(f, "extent_max", dims);
+  fputs(",farthest_id", f);
+  csv_axes(f, "farthest", dims);
+  fputs(",farthest_dist_m,polarisation,milling", f);
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    char label[32];
+    steering_label(sim, d, label, sizeof label);
+    csv_axes(f, label, dims);
+    fprintf(f, ",%s_mode,%s_nearest_id,%s_nearest_dist_m", label, label, label);
+  }
   fputc('\n', f);
+}
+
+static void csv_values(FILE *f, const float *v, uint32_t dims) {
+  for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", v[k]);
 }
 
 static void csv_row(FILE *f, const herd_sim *sim) {
   const herd_observation *o = herd_sim_observation(sim);
-  fprintf(f, "%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u,%.9g,%.9g,%.9g", herd_sim_step_index(sim), o->delivered,
-          o->in_goal, o->centroid[0], o->centroid[1], o->extent_min[0], o->extent_min[1], o->extent_max[0],
-          o->extent_max[1], o->farthest_id, o->farthest_pos[0], o->farthest_pos[1], o->farthest_dist_m);
-  for (uint32_t d = 0; d < herd_sim_dog_count(sim); ++d) {
-    const herd_dog_state *dog = herd_sim_dog(sim, d);
-    fprintf(f, ",%.9g,%.9g,%s,%u,%.9g", dog->pos[0], dog->pos[1], herd_dog_mode_name(dog->mode), o->nearest[d].id,
-            o->nearest[d].dist_m);
+  uint32_t dims = dims_of(sim);
+  fprintf(f, "%u,%u,%u", herd_sim_step_index(sim), o->delivered, o->in_goal);
+  for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", o->centroid[k]);
+  csv_values(f, o->extent_min, dims);
+  csv_values(f, o->extent_max, dims);
+  fprintf(f, ",%u", o->farthest_id);
+  csv_values(f, o->farthest_pos, dims);
+  fprintf(f, ",%.9g,%.6f,%.6f", o->farthest_dist_m, o->polarisation, o->milling);
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    csv_values(f, a->pos, dims);
+    fprintf(f, ",%s,%u,%.9g", herd_steering_mode_name(a->mode), o->nearest[d].id, o->nearest[d].dist_m);
   }
   fputc('\n', f);
 }
@@ -126,9 +157,14 @@ static void csv_row(FILE *f, const herd_sim *sim) {
 static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t step = herd_sim_step_index(sim);
-  const char *mode = herd_sim_dog_count(sim) ? herd_dog_mode_name(herd_sim_dog(sim, 0)->mode) : "none";
-  fprintf(stderr, "\rstep %u/%u  %.0f steps/s  delivered %u/%u  dog %s   ", step, max_steps,
-          elapsed_s > 0 ? step / elapsed_s : 0.0, o->delivered, o->count, mode);
+  fprintf(stderr, "\rstep %u/%u  %.0f steps/s", step, max_steps, elapsed_s > 0 ? step / elapsed_s : 0.0);
+  if (herd_sim_scenario(sim)->target.goal_radius_m >= 0.0f)
+    fprintf(stderr, "  delivered %u/%u", o->delivered, o->count);
+  fprintf(stderr, "  polarisation %.2f", o->polarisation);
+  if (herd_sim_steering_count(sim))
+    fprintf(stderr, "  %s %s", herd_strategy_name(herd_sim_steering(sim, 0)->strategy),
+            herd_steering_mode_name(herd_sim_steering(sim, 0)->mode));
+  fputs("   ", stderr);
   fflush(stderr);
 }
 
@@ -153,28 +189,37 @@ static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
 
 static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
-  uint32_t steps = herd_sim_step_index(sim);
-  fprintf(out, "scenario: %s (strombom, %u sheep, %u dog%s, seed %llu)\n", cli_shown(name), sc->sheep.count,
-          sc->dogs.count, sc->dogs.count == 1 ? "" : "s", (unsigned long long)sc->seed);
+  uint32_t steps = herd_sim_step_index(sim), steering = herd_sim_steering_count(sim);
+  fprintf(out, "scenario: %s (%s, %u agents, %uD, %u steering agent%s, seed %llu)\n", cli_shown(name),
+          herd_model_name(sc->model), sc->flock.count, sc->world.dims, steering, steering == 1 ? "" : "s",
+          (unsigned long long)sc->seed);
   fprintf(out, "backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
+  bool goal = sc->target.goal_radius_m >= 0.0f;
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
-      fprintf(out, "result: success: all %u sheep delivered (each came within %g m of the target)\n", o->count,
+      fprintf(out, "result: success: all %u agents delivered (each came within %g m of the target)\n", o->count,
               sc->target.goal_radius_m);
       break;
     case HERD_STEP_LIMIT:
-      fprintf(out, "result: not herded: step limit reached with %u of %u sheep delivered\n", o->delivered, o->count);
+      if (goal)
+        fprintf(out, "result: not herded: step limit reached with %u of %u agents delivered\n", o->delivered, o->count);
+      else
+        fprintf(out, "result: ran to the step limit (this scenario has no goal)\n");
       break;
     case HERD_RUNNING:
-      fprintf(out, "result: interrupted with %u of %u sheep delivered\n", o->delivered, o->count);
+      if (goal)
+        fprintf(out, "result: interrupted with %u of %u agents delivered\n", o->delivered, o->count);
+      else
+        fprintf(out, "result: interrupted\n");
       break;
   }
   fprintf(out, "steps: %u (limit %u)\n", steps, sc->max_steps);
+  fprintf(out, "order: polarisation %.4f, milling %.4f\n", o->polarisation, o->milling);
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
           wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
   double peak = peak_memory_mib();
-  fprintf(out, "memory: %.1f MiB peak (%.1f bytes per sheep); agent and grid arrays %.1f bytes per sheep\n", peak,
+  fprintf(out, "memory: %.1f MiB peak (%.1f bytes per agent); agent and grid arrays %.1f bytes per agent\n", peak,
           peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
 }
 
@@ -242,7 +287,7 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
-  csv_header(csv->file.f, herd_sim_dog_count(*sim));
+  csv_header(csv->file.f, *sim);
   return 0;
 }
 

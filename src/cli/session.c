@@ -27,7 +27,8 @@ int gl_session_open(gl_session *s, const gl_session_desc *desc) {
                                sizeof s->share_why);
   herd_window_desc wd = {.width = desc->width, .height = desc->height, .hidden = desc->hidden, .title = "herd"};
   if (herd_window_open(&wd, &s->win, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
-  if (herd_renderer_create(s->sc.sheep.count, &s->renderer, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
+  if (herd_renderer_create(s->sc.flock.count, s->sc.world.dims, &s->renderer, &err) != HERD_OK)
+    return cli_fail(1, "%s", err.message);
   s->gl = herd_renderer_share(s->renderer, s->win);
   return gl_session_start_sim(s);
 }
@@ -41,10 +42,17 @@ void gl_session_close(gl_session *s) {
 
 void gl_session_status(const gl_session *s, const char *rates, char *out, size_t size) {
   const herd_observation *o = herd_sim_observation(s->sim);
-  const char *mode = herd_sim_dog_count(s->sim) ? herd_dog_mode_name(herd_sim_dog(s->sim, 0)->mode) : "none";
+  const herd_scenario *sc = herd_sim_scenario(s->sim);
   const char *outcome = herd_sim_outcome(s->sim) == HERD_SUCCEEDED    ? "  HERDED"
                         : herd_sim_outcome(s->sim) == HERD_STEP_LIMIT ? "  step limit"
                                                                       : "";
-  snprintf(out, size, "step %u%s  N %u  delivered %u  dog %s%s\n%s (%s)  %s", herd_sim_step_index(s->sim), rates,
-           o->count, o->delivered, mode, outcome, herd_sim_backend(s->sim), herd_sim_device(s->sim), s->share_why);
+  char goal[64] = "", steer[64] = "";
+  if (sc->target.goal_radius_m >= 0.0f) snprintf(goal, sizeof goal, "  delivered %u", o->delivered);
+  if (herd_sim_steering_count(s->sim)) {
+    const herd_steering_state *a = herd_sim_steering(s->sim, 0);
+    snprintf(steer, sizeof steer, "  %s %s", herd_strategy_name(a->strategy), herd_steering_mode_name(a->mode));
+  }
+  snprintf(out, size, "%s  step %u%s  N %u%s  pol %.2f  mill %.2f%s%s\n%s (%s)  %s", herd_model_name(sc->model),
+           herd_sim_step_index(s->sim), rates, o->count, goal, o->polarisation, o->milling, steer, outcome,
+           herd_sim_backend(s->sim), herd_sim_device(s->sim), s->share_why);
 }

@@ -223,7 +223,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     case GLFW_KEY_V: toggle_recording(v); break;
     case GLFW_KEY_M:
       v->manual = !v->manual;
-      if (!v->manual) herd_sim_release_dog(v->g.sim, 0);
+      if (!v->manual) herd_sim_release(v->g.sim, 0);
       break;
     default: break;
   }
@@ -270,7 +270,7 @@ static void steer_to_cursor(viewer *v) {
   glfwGetWindowSize(w, &ww, &wh);
   float world[2];
   herd_camera_to_world(&v->cam, x * (ww ? (double)fw / ww : 1.0), y * (wh ? (double)fh / wh : 1.0), fw, fh, world);
-  herd_sim_steer_dog(v->g.sim, 0, world[0], world[1]);
+  herd_sim_steer(v->g.sim, 0, (const float[3]){world[0], world[1], 0.0f});
 }
 
 static int advance(viewer *v) {
@@ -335,8 +335,8 @@ static int interact(viewer *v) {
   if (v->opts->frames) {
     glFinish();
     double seconds = glfwGetTime() - start;
-    printf("frames: %ld in %.3f s, %.1f frames/s, %.1f steps/s (%u sheep, %s)\n", v->opts->frames, seconds,
-           v->opts->frames / seconds, (herd_sim_step_index(v->g.sim) - first_step) / seconds, v->g.sc.sheep.count,
+    printf("frames: %ld in %.3f s, %.1f frames/s, %.1f steps/s (%u agents, %s)\n", v->opts->frames, seconds,
+           v->opts->frames / seconds, (herd_sim_step_index(v->g.sim) - first_step) / seconds, v->g.sc.flock.count,
            v->g.share_why);
   }
   return 0;

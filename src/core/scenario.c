@@ -1,5 +1,8 @@
 /* Scenario files: parsing, validation with messages a user can act on, --set overrides,
- * and the JSON dump. Every field comes from the table in scenario_fields.c. */
+ * and the JSON dump. Every field comes from the table in scenario_fields.c and the model
+ * table (models.c). A scenario is read in three passes: its model (which decides the
+ * fields and their defaults), the world's size (which decides how long vectors are), then
+ * everything else; --set overrides take part in each pass. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <float.h>
@@ -12,6 +15,7 @@
 
 #include "../../kernels/grid.h"
 #include "error.h"
+#include "models.h"
 #include "scenario_fields.h"
 
 extern const char herd_embedded_default_scenario[];
@@ -73,6 +77,10 @@ static void describe_json(const json_t *v, char *out, size_t size) {
 
 static void describe_range(const scenario_field *f, char *out, size_t size) {
   char lo[40], hi[40];
+  if (f->kind == FIELD_WRAP) {
+    snprintf(out, size, "true or false");
+    return;
+  }
   format_number(f->min, lo, sizeof lo);
   format_number(f->max, hi, sizeof hi);
   if (f->kind == FIELD_UINT || f->kind == FIELD_SEED)
@@ -88,6 +96,14 @@ typedef struct load_ctx {
   herd_scenario *sc;
   herd_error *err;
 } load_ctx;
+
+/* The path as the user wrote it: "agents[2].count" for a per-agent field. */
+static void field_path(field_ref ref, char *out, size_t size) {
+  if (ref.f->per_agent)
+    snprintf(out, size, "agents[%u]%s", ref.entry, ref.f->path + strlen("agents[]"));
+  else
+    snprintf(out, size, "%s", ref.f->path);
+}
 
 static herd_status type_error(load_ctx *c, const char *path, const char *expected, const json_t *v) {
   char got[100];
@@ -110,14 +126,14 @@ static bool in_range(const scenario_field *f, double v) {
 }
 
 /* Integers are compared as integers: a seed near 2^53 must be reported as typed, not rounded. */
-static herd_status store_integer(load_ctx *c, const scenario_field *f, const json_t *v, char *at) {
+static herd_status store_integer(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, void *at) {
   if (json_is_integer(v)) {
     json_int_t x = json_integer_value(v);
     if (x < (json_int_t)f->min || x > (json_int_t)f->max) {
       char range[120];
       describe_range(f, range, sizeof range);
-      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %lld is out of range (allowed: %s)", c->where, f->path,
-                       (long long)x, range);
+      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %lld is out of range (allowed: %s)", c->where, path, (long long)x,
+                       range);
     }
     if (f->kind == FIELD_SEED)
       *(uint64_t *)at = (uint64_t)x;
@@ -125,10 +141,9 @@ static herd_status store_integer(load_ctx *c, const scenario_field *f, const jso
       *(uint32_t *)at = (uint32_t)x;
     return HERD_OK;
   }
-  if (!json_is_real(v) || json_real_value(v) != floor(json_real_value(v)))
-    return type_error(c, f->path, "an integer", v);
+  if (!json_is_real(v) || json_real_value(v) != floor(json_real_value(v))) return type_error(c, path, "an integer", v);
   double x = json_real_value(v); /* 1e4 is an integer too: convenient in sweeps */
-  if (!in_range(f, x)) return range_error(c, f->path, f, x);
+  if (!in_range(f, x)) return range_error(c, path, f, x);
   if (f->kind == FIELD_SEED)
     *(uint64_t *)at = (uint64_t)x;
   else
@@ -156,34 +171,133 @@ static herd_status store_number(load_ctx *c, const char *path, const scenario_fi
   return HERD_OK;
 }
 
-static herd_status store_vec2(load_ctx *c, const scenario_field *f, const json_t *v, float *at) {
-  if (!json_is_array(v) || json_array_size(v) != 2) return type_error(c, f->path, "an array of 2 numbers", v);
-  for (size_t i = 0; i < 2; ++i) {
-    char path[80];
-    snprintf(path, sizeof path, "%s[%zu]", f->path, i);
-    herd_status s = store_number(c, path, f, json_array_get(v, i), &at[i]);
+/* An array of n numbers, each checked as a number field. */
+static herd_status store_vector(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, float *at,
+                                uint32_t n) {
+  char expected[80];
+  snprintf(expected, sizeof expected, "an array of %u numbers%s", n,
+           f->kind == FIELD_VEC || f->kind == FIELD_VEC_RANDOM ? (n == 2 ? " (the world is 2D)" : " (the world is 3D)")
+                                                               : "");
+  if (!json_is_array(v) || json_array_size(v) != n) return type_error(c, path, expected, v);
+  for (uint32_t i = 0; i < n; ++i) {
+    char element[220];
+    snprintf(element, sizeof element, "%s[%u]", path, i);
+    herd_status s = store_number(c, element, f, json_array_get(v, i), &at[i]);
     if (s != HERD_OK) return s;
+  }
+  for (uint32_t i = n; i < 3 && f->kind != FIELD_VEC2; ++i) at[i] = 0.0f;
+  return HERD_OK;
+}
+
+/* world.size_m: its length sets the world's dimensions, which the model must support. */
+static herd_status store_size(load_ctx *c, const char *path, const scenario_field *f, const json_t *v) {
+  const herd_model_info *model = herd_model_info_of(c->sc->model);
+  size_t n = json_is_array(v) ? json_array_size(v) : 0;
+  bool two = model->dims & HERD_DIMS_2, three = model->dims & HERD_DIMS_3;
+  if (n != 2 && n != 3) {
+    const char *expected =
+        two && three ? "an array of 2 numbers (2D) or 3 (3D)"
+                     : (two ? "an array of 2 numbers (the model is 2D)" : "an array of 3 numbers (the model is 3D)");
+    return type_error(c, path, expected, v);
+  }
+  if (!(model->dims & (1u << n)))
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu numbers make a %zuD world, but model %s runs in %s only",
+                     c->where, path, n, n, model->name, two ? "2D" : "3D");
+  herd_scenario *sc = c->sc;
+  sc->world.dims = (uint32_t)n;
+  herd_status s = store_vector(c, path, f, v, sc->world.size_m, (uint32_t)n);
+  if (s != HERD_OK) return s;
+  for (uint32_t k = 0; k < 3; ++k) { /* the rest of the world follows its dimensions */
+    if (k >= n) sc->world.wrap[k] = 0, sc->flock.spawn.from[k] = sc->flock.spawn.to[k] = 0.0f;
+    if (k < n && k >= model->default_dims) {
+      sc->flock.spawn.from[k] = sc->flock.spawn.from[0];
+      sc->flock.spawn.to[k] = sc->flock.spawn.to[0];
+    }
   }
   return HERD_OK;
 }
 
-static herd_status store_model(load_ctx *c, const scenario_field *f, const json_t *v, herd_model *at) {
-  if (!json_is_string(v)) return type_error(c, f->path, "a model name (allowed: \"strombom\")", v);
-  if (strcmp(json_string_value(v), "strombom") != 0)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: \"%.60s\" is not a known model (allowed: \"strombom\")", c->where,
-                     f->path, json_string_value(v));
-  *at = HERD_MODEL_STROMBOM;
+static herd_status store_wrap(load_ctx *c, const char *path, const json_t *v, uint32_t *at) {
+  uint32_t n = c->sc->world.dims;
+  char expected[80];
+  snprintf(expected, sizeof expected, "an array of %u booleans (the world is %uD)", n, n);
+  if (!json_is_array(v) || json_array_size(v) != n) return type_error(c, path, expected, v);
+  for (uint32_t i = 0; i < n; ++i) {
+    const json_t *b = json_array_get(v, i);
+    char element[220];
+    snprintf(element, sizeof element, "%s[%u]", path, i);
+    if (!json_is_boolean(b)) return type_error(c, element, "true or false", b);
+    at[i] = json_is_true(b) ? 1u : 0u;
+  }
   return HERD_OK;
 }
 
-static herd_status store_field(load_ctx *c, const scenario_field *f, const json_t *v) {
-  char *at = (char *)c->sc + f->offset;
+static herd_status store_model(load_ctx *c, const char *path, const json_t *v, uint32_t *at) {
+  char names[200];
+  herd_model_names(names, sizeof names);
+  if (!json_is_string(v)) {
+    char expected[260];
+    snprintf(expected, sizeof expected, "a model name (allowed: %s)", names);
+    return type_error(c, path, expected, v);
+  }
+  if (!herd_model_by_name(json_string_value(v), at))
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: \"%.60s\" is not a known model (allowed: %s)", c->where, path,
+                     json_string_value(v), names);
+  return HERD_OK;
+}
+
+/* The strategies an "agents" entry may take (dogs are the "dogs" group's). */
+static herd_status store_strategy(load_ctx *c, const char *path, const json_t *v, uint32_t *at) {
+  static const char allowed[] = "\"cruiser\", \"pursuer\", \"manual\"";
+  if (!json_is_string(v))
+    return type_error(c, path, "a strategy name (allowed: \"cruiser\", \"pursuer\", \"manual\")", v);
+  for (uint32_t k = HERD_STRATEGY_CRUISER; k < HERD_STRATEGY_COUNT; ++k) {
+    if (strcmp(json_string_value(v), herd_strategy_name((herd_strategy)k)) != 0) continue;
+    *at = k;
+    return HERD_OK;
+  }
+  if (strcmp(json_string_value(v), herd_strategy_name(HERD_STRATEGY_DOG)) == 0)
+    return herd_fail(c->err, HERD_E_INPUT,
+                     "%s: %s: dogs are set with the \"dogs\" group of a strombom scenario "
+                     "(allowed here: %s)",
+                     c->where, path, allowed);
+  return herd_fail(c->err, HERD_E_INPUT, "%s: %s: \"%.60s\" is not a steering strategy (allowed: %s)", c->where, path,
+                   json_string_value(v), allowed);
+}
+
+static herd_status store_vec_random(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                                    float *at) {
+  if (json_is_string(v) && strcmp(json_string_value(v), "random") == 0) {
+    at[0] = at[1] = at[2] = NAN;
+    return HERD_OK;
+  }
+  if (json_is_array(v)) return store_vector(c, path, f, v, at, c->sc->world.dims);
+  char expected[80];
+  snprintf(expected, sizeof expected, "an array of %u numbers or \"random\"", c->sc->world.dims);
+  return type_error(c, path, expected, v);
+}
+
+static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
+  const scenario_field *f = ref.f;
+  char path[200];
+  field_path(ref, path, sizeof path);
+  void *at = scenario_field_address(c->sc, ref);
   switch (f->kind) {
     case FIELD_UINT:
-    case FIELD_SEED: return store_integer(c, f, v, at);
-    case FIELD_FLOAT: return store_number(c, f->path, f, v, (float *)at);
-    case FIELD_VEC2: return store_vec2(c, f, v, (float *)at);
-    case FIELD_MODEL: return store_model(c, f, v, (herd_model *)at);
+    case FIELD_SEED: return store_integer(c, path, f, v, at);
+    case FIELD_FLOAT: return store_number(c, path, f, v, at);
+    case FIELD_VEC2: return store_vector(c, path, f, v, at, 2);
+    case FIELD_VEC: return store_vector(c, path, f, v, at, c->sc->world.dims);
+    case FIELD_SIZE: return store_size(c, path, f, v);
+    case FIELD_SQUARE: {
+      herd_status s = store_number(c, path, f, v, at);
+      if (s == HERD_OK) ((float *)at)[1] = ((float *)at)[0];
+      return s;
+    }
+    case FIELD_WRAP: return store_wrap(c, path, v, at);
+    case FIELD_MODEL: return store_model(c, path, v, at);
+    case FIELD_STRATEGY: return store_strategy(c, path, v, at);
+    case FIELD_VEC_RANDOM: return store_vec_random(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -191,33 +305,100 @@ static herd_status store_field(load_ctx *c, const scenario_field *f, const json_
 /* ---- Walking the document ------------------------------------------------------------ */
 
 static herd_status unknown_field(load_ctx *c, const char *path, const char *group) {
-  char near[80], known[400];
+  char near[80], known[600];
   if (scenario_nearest_name(path, near, sizeof near))
     return herd_fail(c->err, HERD_E_INPUT, "%s: %s: unknown field (did you mean %s?)", c->where, path, near);
-  scenario_names_under(group, known, sizeof known);
+  scenario_names_under(group, c->sc->model, known, sizeof known);
   if (!*group)
     return herd_fail(c->err, HERD_E_INPUT, "%s: %s: unknown field (known top-level fields: %s)", c->where, path, known);
   return herd_fail(c->err, HERD_E_INPUT, "%s: %s: unknown field (known fields in %s: %s)", c->where, path, group,
                    known);
 }
 
+/* A field or group that exists, but not in this scenario's model. */
+static herd_status foreign(load_ctx *c, const char *path, const scenario_field *f) {
+  const char *mine = herd_model_name(c->sc->model);
+  int owner = f ? scenario_field_owner(f) : -1;
+  if (owner >= 0)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: a field of model %s, but this scenario's model is %s", c->where,
+                     path, herd_model_name((uint32_t)owner), mine);
+  return herd_fail(c->err, HERD_E_INPUT, "%s: %s: not a field of model %s (see docs/scenario.md)", c->where, path,
+                   mine);
+}
+
+typedef struct group_probe {
+  const char *prefix;
+  size_t len;
+  bool found;
+  const scenario_field *any;
+} group_probe;
+
+static void probe_group(const scenario_field *f, void *arg) {
+  group_probe *g = arg;
+  if (strncmp(f->path, g->prefix, g->len) == 0 && f->path[g->len] == '.') g->found = true;
+}
+
+/* True when group `path` has a field in this scenario's model; *example: some field of it. */
+static bool group_is_mine(load_ctx *c, const char *path, const scenario_field **example) {
+  group_probe g = {path, strlen(path), false, NULL};
+  scenario_fields_each(c->sc->model, probe_group, &g);
+  *example = NULL;
+  for (size_t i = 0; i < scenario_field_total() && !*example; ++i) {
+    const scenario_field *f = scenario_field_at(i);
+    if (strncmp(f->path, path, g.len) == 0 && f->path[g.len] == '.') *example = f;
+  }
+  return g.found;
+}
+
+/* Fields read before the rest: the model, then the world's size. */
+static bool read_early(const scenario_field *f) { return f->kind == FIELD_MODEL || f->kind == FIELD_SIZE; }
+
+static herd_status load_object(load_ctx *c, const json_t *obj, const char *prefix);
+
+/* The "agents" list: each element an object of one entry's fields. */
+static herd_status load_agents(load_ctx *c, const json_t *list) {
+  if (!json_is_array(list)) return type_error(c, "agents", "an array of objects", list);
+  if (json_array_size(list) > HERD_MAX_STEERING)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: agents: %zu entries; at most %d steering agents", c->where,
+                     json_array_size(list), HERD_MAX_STEERING);
+  herd_scenario *sc = c->sc;
+  for (size_t i = 0; i < json_array_size(list); ++i) {
+    char path[40];
+    snprintf(path, sizeof path, "agents[%zu]", i);
+    const json_t *entry = json_array_get(list, i);
+    if (!json_is_object(entry)) return type_error(c, path, "an object", entry);
+    if (i >= sc->agents.entries) {
+      scenario_agent_defaults(&sc->agents.entry[i]);
+      sc->agents.entries = (uint32_t)i + 1u;
+    }
+    herd_status s = load_object(c, entry, path);
+    if (s != HERD_OK) return s;
+  }
+  return HERD_OK;
+}
+
+static herd_status load_member(load_ctx *c, const char *path, const char *prefix, const json_t *value) {
+  field_ref ref;
+  const scenario_field *example;
+  if (scenario_field_find(path, &ref)) {
+    if (!scenario_field_of(ref.f, c->sc->model)) return foreign(c, path, ref.f);
+    return read_early(ref.f) ? HERD_OK : store_field(c, ref, value);
+  }
+  if (!*prefix && strcmp(path, "agents") == 0) return load_agents(c, value);
+  if (!scenario_group_exists(path)) return unknown_field(c, path, prefix);
+  if (!group_is_mine(c, path, &example)) return foreign(c, path, example);
+  if (!json_is_object(value)) return type_error(c, path, "an object", value);
+  return load_object(c, value, path);
+}
+
 static herd_status load_object(load_ctx *c, const json_t *obj, const char *prefix) {
   const char *key;
   const json_t *value;
   json_object_foreach((json_t *)obj, key, value) {
-    char path[160];
+    char path[200];
     int w = snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", key);
     if (w < 0 || (size_t)w >= sizeof path) return unknown_field(c, path, prefix);
-    const scenario_field *f = scenario_field_find(path);
-    herd_status s;
-    if (f)
-      s = store_field(c, f, value);
-    else if (!scenario_group_exists(path))
-      s = unknown_field(c, path, prefix);
-    else if (!json_is_object(value))
-      s = type_error(c, path, "an object", value);
-    else
-      s = load_object(c, value, path);
+    herd_status s = load_member(c, path, prefix, value);
     if (s != HERD_OK) return s;
   }
   return HERD_OK;
@@ -225,13 +406,14 @@ static herd_status load_object(load_ctx *c, const json_t *obj, const char *prefi
 
 /* ---- --set PATH=VALUE ---------------------------------------------------------------- */
 
-/* The value as JSON when it parses as JSON, else as a string (so `--set model=strombom`
- * needs no quotes). Non-finite numbers, which JSON cannot hold, are reported here. */
-static herd_status parse_set_value(load_ctx *c, const char *path, const char *text, json_t **out) {
+/* The value as JSON when it parses as JSON, else as a string (so `--set model=boids` needs
+ * no quotes). Non-finite numbers, which JSON cannot hold, are reported here. */
+static herd_status parse_set_value(load_ctx *c, const char *path, const scenario_field *f, const char *text,
+                                   json_t **out) {
   *out = json_loads(text, JSON_DECODE_ANY, NULL);
   if (*out) return HERD_OK;
-  const scenario_field *f = scenario_field_find(path);
-  bool numeric = f && (f->kind == FIELD_FLOAT || f->kind == FIELD_UINT || f->kind == FIELD_SEED);
+  bool numeric =
+      f && (f->kind == FIELD_FLOAT || f->kind == FIELD_SQUARE || f->kind == FIELD_UINT || f->kind == FIELD_SEED);
   char *end;
   double x = strtod(text, &end);
   if (numeric && end != text && *end == '\0' && !isfinite(x)) return range_error(c, path, f, x);
@@ -246,20 +428,32 @@ static herd_status parse_set_value(load_ctx *c, const char *path, const char *te
   return *out ? HERD_OK : herd_fail(c->err, HERD_E_MEMORY, "out of memory");
 }
 
-static herd_status apply_set(herd_scenario *sc, const char *set, herd_error *err) {
+/* Which of a pass's --set overrides to apply: the model, the world's size, or the rest. */
+typedef enum set_pass { SET_MODEL, SET_SIZE, SET_REST } set_pass;
+
+static herd_status apply_set(herd_scenario *sc, const char *set, set_pass pass, herd_error *err) {
   char where[200];
   snprintf(where, sizeof where, "--set %.180s", set);
   load_ctx c = {where, sc, err};
   const char *eq = strchr(set, '=');
   if (!eq || eq == set)
-    return herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=80", where);
+    return pass == SET_REST ? herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=80", where)
+                            : HERD_OK;
   char path[160];
   snprintf(path, sizeof path, "%.*s", (int)(eq - set) < 159 ? (int)(eq - set) : 159, set);
-  const scenario_field *f = scenario_field_find(path);
-  if (!f) {
+  field_ref ref;
+  bool found = scenario_field_find(path, &ref);
+  set_pass mine = !found                       ? SET_REST
+                  : ref.f->kind == FIELD_MODEL ? SET_MODEL
+                  : ref.f->kind == FIELD_SIZE  ? SET_SIZE
+                                               : SET_REST;
+  if (mine != pass) return HERD_OK;
+  if (!found) {
+    const scenario_field *example;
     if (scenario_group_exists(path)) {
-      char known[400];
-      scenario_names_under(path, known, sizeof known);
+      if (strcmp(path, "agents") != 0 && !group_is_mine(&c, path, &example)) return foreign(&c, path, example);
+      char known[600];
+      scenario_names_under(path, sc->model, known, sizeof known);
       return herd_fail(err, HERD_E_INPUT, "%s: %s: is a group; set one of its fields (%s)", where, path, known);
     }
     const char *dot = strrchr(path, '.');
@@ -267,76 +461,161 @@ static herd_status apply_set(herd_scenario *sc, const char *set, herd_error *err
     if (dot) snprintf(group, sizeof group, "%.*s", (int)(dot - path), path);
     return unknown_field(&c, path, scenario_group_exists(group) ? group : "");
   }
+  if (!scenario_field_of(ref.f, sc->model)) return foreign(&c, path, ref.f);
+  if (ref.f->per_agent && ref.entry > sc->agents.entries)
+    return herd_fail(err, HERD_E_INPUT, "%s: %s: the agents list has %u entries; set agents[%u] first", where, path,
+                     sc->agents.entries, sc->agents.entries);
+  if (ref.f->per_agent && ref.entry >= HERD_MAX_STEERING)
+    return herd_fail(err, HERD_E_INPUT, "%s: %s: at most %d steering agents", where, path, HERD_MAX_STEERING);
+  if (ref.f->per_agent && ref.entry == sc->agents.entries) { /* a new entry */
+    scenario_agent_defaults(&sc->agents.entry[ref.entry]);
+    sc->agents.entries = ref.entry + 1u;
+  }
   json_t *value;
-  herd_status s = parse_set_value(&c, path, eq + 1, &value);
+  herd_status s = parse_set_value(&c, path, ref.f, eq + 1, &value);
   if (s != HERD_OK) return s;
-  s = store_field(&c, f, value);
+  s = store_field(&c, ref, value);
   json_decref(value);
+  return s;
+}
+
+static herd_status apply_sets(herd_scenario *sc, const char *const *sets, int count, set_pass pass, herd_error *err) {
+  herd_status s = HERD_OK;
+  for (int i = 0; s == HERD_OK && i < count; ++i) s = apply_set(sc, sets[i], pass, err);
   return s;
 }
 
 /* ---- Rules between fields ------------------------------------------------------------ */
 
-/* The n-nearest search keeps its selection in each agent's private memory on a device, so
- * it is bounded (kernels/grid.h); only n = N - 1 (the whole flock, through its centroid)
- * needs no search. */
-#define MAX_SEARCHED_NEIGHBOURS ((uint32_t)HERD_MAX_NEIGHBOURS)
+uint32_t herd_scenario_steering_count(const herd_scenario *sc) {
+  uint32_t n = sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+  for (uint32_t e = 0; e < sc->agents.entries && e < HERD_MAX_STEERING; ++e) n += sc->agents.entry[e].count;
+  return n;
+}
 
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err) {
-  uint32_t n = sc->sheep.neighbours, everyone = sc->sheep.count - 1;
-  if (n == 0 || (n > MAX_SEARCHED_NEIGHBOURS && n < sc->sheep.count && n != everyone))
-    return herd_fail(err, HERD_E_INPUT,
-                     "%s: sheep.neighbours: %u is out of range (allowed: an integer from 1 to %u, or sheep.count - 1 = "
-                     "%u for attraction to the whole flock)",
-                     where, n, MAX_SEARCHED_NEIGHBOURS, everyone);
-  if (sc->sheep.neighbours >= sc->sheep.count)
-    return herd_fail(err, HERD_E_INPUT,
-                     "%s: sheep.neighbours: %u must be less than sheep.count (%u): a sheep has at most %u others",
-                     where, sc->sheep.neighbours, sc->sheep.count, sc->sheep.count - 1);
-  for (int i = 0; i < 2; ++i) {
-    if (sc->sheep.spawn.from[i] > sc->sheep.spawn.to[i]) {
-      char lo[40], hi[40];
-      format_float(sc->sheep.spawn.to[i], hi, sizeof hi);
-      format_float(sc->sheep.spawn.from[i], lo, sizeof lo);
-      return herd_fail(err, HERD_E_INPUT, "%s: sheep.spawn.to[%d]: %s must be >= sheep.spawn.from[%d] (%s)", where, i,
-                       hi, i, lo);
-    }
+  const herd_model_info *model = herd_model_info_of(sc->model);
+  char why[400];
+  if (model->check(sc->params.bytes, sc->flock.count, why, sizeof why))
+    return herd_fail(err, HERD_E_INPUT, "%s: %s", where, why);
+  const char *section = model->section;
+  for (uint32_t k = 0; k < sc->world.dims; ++k) {
+    if (sc->flock.spawn.from[k] <= sc->flock.spawn.to[k]) continue;
+    char lo[40], hi[40];
+    format_float(sc->flock.spawn.to[k], hi, sizeof hi);
+    format_float(sc->flock.spawn.from[k], lo, sizeof lo);
+    return herd_fail(err, HERD_E_INPUT, "%s: %s.spawn.to[%u]: %s must be >= %s.spawn.from[%u] (%s)", where, section, k,
+                     hi, section, k, lo);
+  }
+  uint32_t steering = herd_scenario_steering_count(sc);
+  if (steering > HERD_MAX_STEERING)
+    return herd_fail(err, HERD_E_INPUT, "%s: %u steering agents (dogs and agents entries together); at most %d", where,
+                     steering, HERD_MAX_STEERING);
+  for (uint32_t e = 0; e < sc->agents.entries; ++e) {
+    const float *d = sc->agents.entry[e].direction;
+    if (!isnan(d[0]) && d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)
+      return herd_fail(err, HERD_E_INPUT,
+                       "%s: agents[%u].direction: a zero vector has no direction (give one, or "
+                       "\"random\")",
+                       where, e);
   }
   return HERD_OK;
 }
 
 /* ---- Validating a scenario built in code ------------------------------------------------- */
 
-/* The value of field f in sc, element k of a vector. */
-static double field_value(const herd_scenario *sc, const scenario_field *f, int k) {
-  const char *at = (const char *)sc + f->offset;
-  switch (f->kind) {
-    case FIELD_UINT: return *(const uint32_t *)at;
-    case FIELD_SEED: return (double)*(const uint64_t *)at;
-    case FIELD_FLOAT: return *(const float *)at;
-    case FIELD_VEC2: return ((const float *)at)[k];
-    case FIELD_MODEL: return *(const herd_model *)at == HERD_MODEL_STROMBOM ? 0 : -1;
+typedef struct validate_ctx {
+  const herd_scenario *sc;
+  herd_error *err;
+  herd_status status;
+} validate_ctx;
+
+/* Every number of field f (each entry's, for a per-agent field) against its range. */
+static void validate_field(const scenario_field *f, void *arg) {
+  validate_ctx *v = arg;
+  load_ctx c = {"scenario", (herd_scenario *)v->sc, v->err};
+  uint32_t entries = f->per_agent ? v->sc->agents.entries : 1u;
+  for (uint32_t e = 0; v->status == HERD_OK && e < entries; ++e) {
+    field_ref ref = {f, e};
+    const void *at = scenario_field_caddress(v->sc, ref);
+    char path[200];
+    field_path(ref, path, sizeof path);
+    uint32_t n = scenario_field_length(f, v->sc);
+    for (uint32_t k = 0; v->status == HERD_OK && k < n; ++k) {
+      double x;
+      switch (f->kind) {
+        case FIELD_UINT: x = *(const uint32_t *)at; break;
+        case FIELD_SEED: x = (double)*(const uint64_t *)at; break;
+        case FIELD_MODEL: x = *(const uint32_t *)at < herd_model_total ? 0 : NAN; break;
+        case FIELD_STRATEGY: {
+          uint32_t s = *(const uint32_t *)at;
+          x = s > HERD_STRATEGY_DOG && s < HERD_STRATEGY_COUNT ? 0 : NAN;
+          break;
+        }
+        case FIELD_WRAP: x = ((const uint32_t *)at)[k] <= 1u ? 0 : NAN; break;
+        case FIELD_VEC_RANDOM: x = isnan(((const float *)at)[0]) ? 0.0 : ((const float *)at)[k]; break; /* random */
+        default: x = ((const float *)at)[k]; break;
+      }
+      if (f->kind == FIELD_MODEL || f->kind == FIELD_STRATEGY || f->kind == FIELD_WRAP) {
+        if (isnan(x)) v->status = herd_fail(v->err, HERD_E_INPUT, "scenario: %s: not a known value", path);
+        continue;
+      }
+      if (in_range(f, x)) continue;
+      char element[220];
+      snprintf(element, sizeof element, n > 1 || f->kind == FIELD_VEC2 ? "%s[%u]" : "%s", path, k);
+      v->status = range_error(&c, element, f, x);
+    }
   }
-  return NAN;
 }
 
 herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err) {
-  load_ctx c = {"scenario", (herd_scenario *)sc, err};
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const scenario_field *f = &scenario_fields[i];
-    for (int k = 0; k < (f->kind == FIELD_VEC2 ? 2 : 1); ++k) {
-      double v = field_value(sc, f, k);
-      if (f->kind == FIELD_MODEL ? v == 0 : in_range(f, v)) continue;
-      if (f->kind == FIELD_MODEL) return herd_fail(err, HERD_E_INPUT, "scenario: model: not a known model");
-      char path[80];
-      snprintf(path, sizeof path, f->kind == FIELD_VEC2 ? "%s[%d]" : "%s", f->path, k);
-      return range_error(&c, path, f, v);
-    }
-  }
-  return check_relations(sc, "scenario", err);
+  if (sc->model >= herd_model_total) return herd_fail(err, HERD_E_INPUT, "scenario: model: not a known model");
+  if (!herd_model_supports_dims(sc->model, sc->world.dims))
+    return herd_fail(err, HERD_E_INPUT, "scenario: world: model %s does not run in %uD", herd_model_name(sc->model),
+                     sc->world.dims);
+  if (sc->agents.entries > HERD_MAX_STEERING)
+    return herd_fail(err, HERD_E_INPUT, "scenario: agents: %u entries; at most %d", sc->agents.entries,
+                     HERD_MAX_STEERING);
+  validate_ctx v = {sc, err, HERD_OK};
+  scenario_fields_each(sc->model, validate_field, &v);
+  return v.status == HERD_OK ? check_relations(sc, "scenario", err) : v.status;
 }
 
 /* ---- Entry points --------------------------------------------------------------------- */
+
+/* The value at a dotted path of a JSON document, or NULL. */
+static const json_t *json_at(const json_t *root, const char *first, const char *second) {
+  const json_t *v = json_is_object(root) ? json_object_get(root, first) : NULL;
+  if (v && second) v = json_is_object(v) ? json_object_get(v, second) : NULL;
+  return v;
+}
+
+/* The model, from the document and then the --set overrides; the defaults follow from it. */
+static herd_status read_model(load_ctx *c, const json_t *root, const char *const *sets, int set_count) {
+  uint32_t model = HERD_MODEL_STROMBOM;
+  c->sc->model = model;
+  const json_t *v = json_at(root, "model", NULL);
+  herd_status s = v ? store_model(c, "model", v, &model) : HERD_OK;
+  if (s == HERD_OK) {
+    c->sc->model = model;
+    s = apply_sets(c->sc, sets, set_count, SET_MODEL, c->err);
+  }
+  if (s == HERD_OK) {
+    model = c->sc->model;
+    scenario_set_defaults(c->sc, model);
+  }
+  return s;
+}
+
+/* The world's size (its dimensions) before any vector is read. */
+static herd_status read_size(load_ctx *c, const json_t *root, const char *const *sets, int set_count) {
+  field_ref ref;
+  scenario_field_find("world.size_m", &ref);
+  const json_t *v = json_at(root, "world", "size_m");
+  herd_status s = HERD_OK;
+  if (v && scenario_field_of(ref.f, c->sc->model)) s = store_field(c, ref, v);
+  return s == HERD_OK ? apply_sets(c->sc, sets, set_count, SET_SIZE, c->err) : s;
+}
 
 herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
                                 herd_scenario *out, herd_error *err) {
@@ -344,11 +623,14 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
   json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) return herd_fail(err, HERD_E_INPUT, "%s:%d:%d: %s", origin, jerr.line, jerr.column, jerr.text);
   herd_scenario sc;
-  scenario_set_defaults(&sc);
+  scenario_set_defaults(&sc, HERD_MODEL_STROMBOM);
   load_ctx c = {origin, &sc, err};
-  herd_status s = json_is_object(root) ? load_object(&c, root, "") : type_error(&c, "(top level)", "an object", root);
+  herd_status s = json_is_object(root) ? HERD_OK : type_error(&c, "(top level)", "an object", root);
+  if (s == HERD_OK) s = read_model(&c, root, sets, set_count);
+  if (s == HERD_OK) s = read_size(&c, root, sets, set_count);
+  if (s == HERD_OK) s = load_object(&c, root, "");
   json_decref(root);
-  for (int i = 0; s == HERD_OK && i < set_count; ++i) s = apply_set(&sc, sets[i], err);
+  if (s == HERD_OK) s = apply_sets(&sc, sets, set_count, SET_REST, err);
   if (s == HERD_OK) {
     char where[300];
     snprintf(where, sizeof where, "%s%s", origin, set_count ? " (with --set)" : "");
@@ -409,7 +691,13 @@ static herd_status read_scenario_file(const char *path, char **out, herd_error *
 
 herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
                                herd_error *err) {
-  if (!path) return herd_scenario_parse(herd_default_scenario_json(), "<default>", sets, set_count, out, err);
+  if (!path) {
+    /* The built-in default is Strömbom's setup; with --set model=X, it is X's defaults. */
+    const char *text = herd_default_scenario_json();
+    for (int i = 0; i < set_count; ++i)
+      if (strncmp(sets[i], "model=", 6) == 0) text = strcmp(sets[i] + 6, "strombom") == 0 ? text : "{}";
+    return herd_scenario_parse(text, "<default>", sets, set_count, out, err);
+  }
   char *text = NULL;
   herd_status s = read_scenario_file(path, &text, err);
   if (s != HERD_OK) return s;
@@ -420,6 +708,38 @@ herd_status herd_scenario_load(const char *path, const char *const *sets, int se
   return s;
 }
 
+herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err) {
+  char base[200];
+  snprintf(base, sizeof base, "%s", path);
+  unsigned element = 0;
+  field_ref ref;
+  size_t len = strlen(base);
+  char *bracket = strrchr(base, '[');
+  /* "world.size_m[1]": an element of a vector ("agents[2].count" is a field of its own). */
+  if (!scenario_field_find(base, &ref) && len && base[len - 1] == ']' && bracket) {
+    element = (unsigned)strtoul(bracket + 1, NULL, 10);
+    *bracket = '\0';
+  }
+  if (!scenario_field_find(base, &ref) || !scenario_field_of(ref.f, sc->model))
+    return herd_fail(err, HERD_E_INPUT, "%s: not a field of model %s", path, herd_model_name(sc->model));
+  if (ref.f->per_agent && ref.entry >= sc->agents.entries)
+    return herd_fail(err, HERD_E_INPUT, "%s: the agents list has %u entries", path, sc->agents.entries);
+  const void *at = scenario_field_caddress(sc, ref);
+  uint32_t n = scenario_field_length(ref.f, sc);
+  if (element >= n) return herd_fail(err, HERD_E_INPUT, "%s: index out of range (the field holds %u)", path, n);
+  switch (ref.f->kind) {
+    case FIELD_UINT:
+    case FIELD_MODEL:
+    case FIELD_STRATEGY: *value = *(const uint32_t *)at; break;
+    case FIELD_SEED: *value = (double)*(const uint64_t *)at; break;
+    case FIELD_WRAP: *value = ((const uint32_t *)at)[element]; break;
+    case FIELD_FLOAT:
+    case FIELD_SQUARE: *value = *(const float *)at; break;
+    default: *value = ((const float *)at)[element]; break;
+  }
+  return HERD_OK;
+}
+
 /* ---- Dump ----------------------------------------------------------------------------- */
 
 static json_t *float_json(float v) {
@@ -428,14 +748,31 @@ static json_t *float_json(float v) {
   return json_real(strtod(text, NULL));
 }
 
-static json_t *field_json(const herd_scenario *sc, const scenario_field *f) {
-  const char *at = (const char *)sc + f->offset;
-  switch (f->kind) {
+static json_t *floats_json(const float *v, uint32_t n) {
+  json_t *a = json_array();
+  for (uint32_t k = 0; a && k < n; ++k) json_array_append_new(a, float_json(v[k]));
+  return a;
+}
+
+static json_t *field_json(const herd_scenario *sc, field_ref ref) {
+  const void *at = scenario_field_caddress(sc, ref);
+  uint32_t n = scenario_field_length(ref.f, sc);
+  switch (ref.f->kind) {
     case FIELD_UINT: return json_integer(*(const uint32_t *)at);
     case FIELD_SEED: return json_integer((json_int_t) * (const uint64_t *)at);
-    case FIELD_FLOAT: return float_json(*(const float *)at);
-    case FIELD_VEC2: return json_pack("[oo]", float_json(((const float *)at)[0]), float_json(((const float *)at)[1]));
-    case FIELD_MODEL: return json_string("strombom");
+    case FIELD_FLOAT:
+    case FIELD_SQUARE: return float_json(*(const float *)at);
+    case FIELD_VEC2:
+    case FIELD_VEC:
+    case FIELD_SIZE: return floats_json(at, n);
+    case FIELD_VEC_RANDOM: return isnan(((const float *)at)[0]) ? json_string("random") : floats_json(at, n);
+    case FIELD_WRAP: {
+      json_t *a = json_array();
+      for (uint32_t k = 0; a && k < n; ++k) json_array_append_new(a, json_boolean(((const uint32_t *)at)[k]));
+      return a;
+    }
+    case FIELD_MODEL: return json_string(herd_model_name(*(const uint32_t *)at));
+    case FIELD_STRATEGY: return json_string(herd_strategy_name((herd_strategy) * (const uint32_t *)at));
   }
   return NULL;
 }
@@ -457,14 +794,36 @@ static bool put_path(json_t *root, const char *path, json_t *value) {
   return put_path(child, dot + 1, value);
 }
 
-char *herd_scenario_to_json(const herd_scenario *sc) {
-  json_t *root = json_object();
-  bool ok = root != NULL;
-  for (size_t i = 0; ok && i < scenario_field_count; ++i) {
-    json_t *v = field_json(sc, &scenario_fields[i]);
-    ok = v && put_path(root, scenario_fields[i].path, v);
+typedef struct dump_ctx {
+  const herd_scenario *sc;
+  json_t *root, *agents;
+  bool ok;
+} dump_ctx;
+
+static void dump_field(const scenario_field *f, void *arg) {
+  dump_ctx *d = arg;
+  if (!d->ok) return;
+  if (!f->per_agent) {
+    json_t *v = field_json(d->sc, (field_ref){f, 0});
+    d->ok = v && put_path(d->root, f->path, v);
+    return;
   }
-  char *text = ok ? json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) : NULL;
-  json_decref(root);
+  for (uint32_t e = 0; d->ok && e < d->sc->agents.entries; ++e) {
+    json_t *entry = json_array_get(d->agents, e), *v = field_json(d->sc, (field_ref){f, e});
+    d->ok = entry && v && json_object_set_new(entry, f->path + strlen("agents[]."), v) == 0;
+  }
+}
+
+char *herd_scenario_to_json(const herd_scenario *sc) {
+  dump_ctx d = {sc, json_object(), json_array(), true};
+  d.ok = d.root && d.agents;
+  for (uint32_t e = 0; d.ok && e < sc->agents.entries; ++e) d.ok = json_array_append_new(d.agents, json_object()) == 0;
+  scenario_fields_each(sc->model, dump_field, &d);
+  if (d.ok && sc->agents.entries) {
+    d.ok = json_object_set(d.root, "agents", d.agents) == 0;
+  }
+  char *text = d.ok ? json_dumps(d.root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)) : NULL;
+  json_decref(d.agents);
+  json_decref(d.root);
   return text;
 }

@@ -1,52 +1,297 @@
 #include "scenario_fields.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "models.h"
+
 #define AT(member) offsetof(herd_scenario, member)
+#define AGENT(member) offsetof(herd_steering_config, member)
 #define BIG 1.0e9
+#define ALL FIELD_ALL_MODELS
 
-/* Keep in step with docs/scenario.md (a test checks that every row is documented there). */
-const scenario_field scenario_fields[] = {
-    {"model", FIELD_MODEL, AT(model), {0, 0}, 0, 0, false},
-    {"seed", FIELD_SEED, AT(seed), {1, 0}, 0, 9007199254740991.0, false},
-    {"max_steps", FIELD_UINT, AT(max_steps), {5000, 0}, 1, 1.0e9, false},
-    {"field.size_m", FIELD_FLOAT, AT(field.size_m), {150, 0}, 0, 1.0e7, true},
-    {"target.position_m", FIELD_VEC2, AT(target.position_m), {0, 0}, -1.0e7, 1.0e7, false},
-    {"target.goal_radius_m", FIELD_FLOAT, AT(target.goal_radius_m), {15, 0}, 0, 1.0e7, true},
-    {"sheep.count", FIELD_UINT, AT(sheep.count), {100, 0}, 2, 1.0e8, false},
-    /* Further limits in check_relations: 1 to 256, or sheep.count - 1. */
-    {"sheep.neighbours", FIELD_UINT, AT(sheep.neighbours), {50, 0}, 0, 1.0e8, false},
-    {"sheep.speed_m_per_step", FIELD_FLOAT, AT(sheep.speed_m_per_step), {1, 0}, 0, 1000, true},
-    {"sheep.repulsion_radius_m", FIELD_FLOAT, AT(sheep.repulsion_radius_m), {2, 0}, 0, 1000, true},
-    {"sheep.dog_radius_m", FIELD_FLOAT, AT(sheep.dog_radius_m), {65, 0}, 0, BIG, false},
-    {"sheep.inertia", FIELD_FLOAT, AT(sheep.inertia), {0.5, 0}, 0, 1000, false},
-    {"sheep.attraction", FIELD_FLOAT, AT(sheep.attraction), {1.05, 0}, 0, 1000, false},
-    {"sheep.repulsion", FIELD_FLOAT, AT(sheep.repulsion), {2, 0}, 0, 1000, false},
-    {"sheep.dog_repulsion", FIELD_FLOAT, AT(sheep.dog_repulsion), {1, 0}, 0, 1000, false},
-    {"sheep.noise", FIELD_FLOAT, AT(sheep.noise), {0.3, 0}, 0, 1000, false},
-    {"sheep.graze_probability", FIELD_FLOAT, AT(sheep.graze_probability), {0.05, 0}, 0, 1, false},
-    {"sheep.spawn.from", FIELD_VEC2, AT(sheep.spawn.from), {2.0 / 3.0, 2.0 / 3.0}, -100, 100, false},
-    {"sheep.spawn.to", FIELD_VEC2, AT(sheep.spawn.to), {1, 1}, -100, 100, false},
-    {"dogs.count", FIELD_UINT, AT(dogs.count), {1, 0}, 0, HERD_MAX_DOGS, false},
-    {"dogs.start", FIELD_VEC2, AT(dogs.start), {0, 0}, -100, 100, false},
-    {"dogs.spacing_m", FIELD_FLOAT, AT(dogs.spacing_m), {5, 0}, 0, 1.0e7, false},
-    {"dogs.speed_m_per_step", FIELD_FLOAT, AT(dogs.speed_m_per_step), {1.5, 0}, 0, 1000, true},
-    {"dogs.noise", FIELD_FLOAT, AT(dogs.noise), {0.3, 0}, 0, 1000, false},
+/* The engine's fields before the model's own (keep in step with docs/scenario.md: a test
+ * checks that every field of every model has a row there). */
+static const scenario_field head_fields[] = {
+    {"model", FIELD_MODEL, AT(model), {0, 0, 0}, 0, 0, false, ALL, false, "", "the flock model"},
+    {"seed", FIELD_SEED, AT(seed), {1, 0, 0}, 0, 9007199254740991.0, false, ALL, false, "", "the random seed"},
+    {"max_steps", FIELD_UINT, AT(max_steps), {5000, 0, 0}, 1, 1.0e9, false, ALL, false, "step", "the step limit"},
+    {"world.size_m",
+     FIELD_SIZE,
+     AT(world.size_m),
+     {0, 0, 0},
+     0,
+     1.0e7,
+     true,
+     FIELD_NOT_STROMBOM,
+     false,
+     "m",
+     "the world box from 0 along each axis; 2 numbers for 2D, 3 for 3D"},
+    {"world.wrap",
+     FIELD_WRAP,
+     AT(world.wrap),
+     {0, 0, 0},
+     0,
+     1,
+     false,
+     FIELD_NOT_STROMBOM,
+     false,
+     "",
+     "per axis: true wraps it (a torus), false leaves it open"},
+    {"field.size_m",
+     FIELD_SQUARE,
+     AT(world.size_m),
+     {150, 150, 0},
+     0,
+     1.0e7,
+     true,
+     FIELD_STROMBOM,
+     false,
+     "m",
+     "L: the side of the square field (open: sheep may leave it)"},
+    {"target.position_m",
+     FIELD_VEC2,
+     AT(target.position_m),
+     {0, 0, 0},
+     -1.0e7,
+     1.0e7,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "m",
+     "T: where the dogs drive the flock"},
+    {"target.goal_radius_m",
+     FIELD_FLOAT,
+     AT(target.goal_radius_m),
+     {15, 0, 0},
+     0,
+     1.0e7,
+     true,
+     FIELD_STROMBOM,
+     false,
+     "m",
+     "a sheep is delivered once within this of T"},
 };
-const size_t scenario_field_count = sizeof scenario_fields / sizeof scenario_fields[0];
 
-const scenario_field *scenario_field_find(const char *path) {
-  for (size_t i = 0; i < scenario_field_count; ++i)
-    if (strcmp(scenario_fields[i].path, path) == 0) return &scenario_fields[i];
-  return NULL;
+/* The steering agents, after the model's fields. */
+static const scenario_field tail_fields[] = {
+    {"dogs.count",
+     FIELD_UINT,
+     AT(dogs.count),
+     {1, 0, 0},
+     0,
+     HERD_MAX_STEERING,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "",
+     "Strömbom sheepdogs"},
+    {"dogs.start",
+     FIELD_VEC2,
+     AT(dogs.start),
+     {0, 0, 0},
+     -100,
+     100,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "fraction",
+     "where the first dog starts, as fractions of field.size_m"},
+    {"dogs.spacing_m",
+     FIELD_FLOAT,
+     AT(dogs.spacing_m),
+     {5, 0, 0},
+     0,
+     1.0e7,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "m",
+     "the dogs start this far apart along x"},
+    {"dogs.speed_m_per_step",
+     FIELD_FLOAT,
+     AT(dogs.speed_m_per_step),
+     {1.5, 0, 0},
+     0,
+     1000,
+     true,
+     FIELD_STROMBOM,
+     false,
+     "m/step",
+     "delta_s: a dog's step length"},
+    {"dogs.noise",
+     FIELD_FLOAT,
+     AT(dogs.noise),
+     {0.3, 0, 0},
+     0,
+     1000,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "",
+     "e: weight of the random direction in a dog's heading"},
+    {"agents[].strategy",
+     FIELD_STRATEGY,
+     AGENT(strategy),
+     {HERD_STRATEGY_CRUISER, 0, 0},
+     0,
+     0,
+     false,
+     ALL,
+     true,
+     "",
+     "how these steering agents move: cruiser, pursuer or manual"},
+    {"agents[].count",
+     FIELD_UINT,
+     AGENT(count),
+     {1, 0, 0},
+     1,
+     HERD_MAX_STEERING,
+     false,
+     ALL,
+     true,
+     "",
+     "how many agents this entry makes"},
+    {"agents[].position_m",
+     FIELD_VEC_RANDOM,
+     AGENT(position_m),
+     {NAN, NAN, NAN},
+     -1.0e7,
+     1.0e7,
+     false,
+     ALL,
+     true,
+     "m",
+     "where they start, or \"random\": anywhere in the world"},
+    {"agents[].direction",
+     FIELD_VEC_RANDOM,
+     AGENT(direction),
+     {NAN, NAN, NAN},
+     -1.0e7,
+     1.0e7,
+     false,
+     ALL,
+     true,
+     "",
+     "the way they first head (any length), or \"random\""},
+    {"agents[].speed_m_per_step",
+     FIELD_FLOAT,
+     AGENT(speed_m_per_step),
+     {1, 0, 0},
+     0,
+     1000,
+     true,
+     ALL,
+     true,
+     "m/step",
+     "their step length"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *herd_strategy_name(herd_strategy strategy) {
+  static const char *const names[HERD_STRATEGY_COUNT] = {"dog", "cruiser", "pursuer", "manual"};
+  return strategy < HERD_STRATEGY_COUNT ? names[strategy] : "?";
+}
+
+void scenario_fields_each(uint32_t model, void (*fn)(const scenario_field *f, void *ctx), void *ctx) {
+  const herd_model_info *info = herd_model_info_of(model);
+  for (size_t i = 0; i < COUNT(head_fields); ++i)
+    if (scenario_field_of(&head_fields[i], model)) fn(&head_fields[i], ctx);
+  for (size_t i = 0; i < info->field_count; ++i) fn(&info->fields[i], ctx);
+  for (size_t i = 0; i < COUNT(tail_fields); ++i)
+    if (scenario_field_of(&tail_fields[i], model)) fn(&tail_fields[i], ctx);
+}
+
+size_t scenario_field_total(void) {
+  size_t n = COUNT(head_fields) + COUNT(tail_fields);
+  for (uint32_t m = 0; m < herd_model_total; ++m) n += herd_models[m].field_count;
+  return n;
+}
+
+const scenario_field *scenario_field_at(size_t i) {
+  if (i < COUNT(head_fields)) return &head_fields[i];
+  i -= COUNT(head_fields);
+  for (uint32_t m = 0; m < herd_model_total; ++m) {
+    if (i < herd_models[m].field_count) return &herd_models[m].fields[i];
+    i -= herd_models[m].field_count;
+  }
+  return i < COUNT(tail_fields) ? &tail_fields[i] : NULL;
+}
+
+bool scenario_field_of(const scenario_field *f, uint32_t model) { return (f->models >> model) & 1u; }
+
+int scenario_field_owner(const scenario_field *f) {
+  for (uint32_t m = 0; m < herd_model_total; ++m)
+    if (f->models == (1u << m)) return (int)m;
+  return -1;
+}
+
+/* "agents[12].count" -> "agents[].count" and 12; other paths are copied. False when the
+ * index is not a plain number. */
+static bool template_of(const char *path, char *out, size_t size, uint32_t *entry, bool *indexed) {
+  *indexed = false;
+  const char *open = strchr(path, '[');
+  if (strncmp(path, "agents[", 7) != 0 || open != path + 6) {
+    snprintf(out, size, "%s", path);
+    return true;
+  }
+  char *end;
+  unsigned long k = strtoul(open + 1, &end, 10);
+  if (end == open + 1 || *end != ']' || k > 1000000) return false;
+  *indexed = true;
+  *entry = (uint32_t)k;
+  snprintf(out, size, "agents[]%s", end + 1);
+  return true;
+}
+
+bool scenario_field_find(const char *path, field_ref *ref) {
+  char key[200];
+  bool indexed;
+  ref->f = NULL;
+  ref->entry = 0;
+  if (!template_of(path, key, sizeof key, &ref->entry, &indexed)) return false;
+  for (size_t i = 0; i < scenario_field_total(); ++i) {
+    const scenario_field *f = scenario_field_at(i);
+    if (strcmp(f->path, key) != 0 || f->per_agent != indexed) continue;
+    ref->f = f;
+    return true;
+  }
+  return false;
+}
+
+void *scenario_field_address(herd_scenario *sc, field_ref ref) {
+  char *base = ref.f->per_agent ? (char *)&sc->agents.entry[ref.entry] : (char *)sc;
+  return base + ref.f->offset;
+}
+
+const void *scenario_field_caddress(const herd_scenario *sc, field_ref ref) {
+  return scenario_field_address((herd_scenario *)sc, ref);
+}
+
+uint32_t scenario_field_length(const scenario_field *f, const herd_scenario *sc) {
+  switch (f->kind) {
+    case FIELD_VEC2: return 2;
+    case FIELD_VEC:
+    case FIELD_SIZE:
+    case FIELD_WRAP:
+    case FIELD_VEC_RANDOM: return sc->world.dims;
+    default: return 1;
+  }
 }
 
 bool scenario_group_exists(const char *path) {
-  size_t len = strlen(path);
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const char *p = scenario_fields[i].path;
-    if (strncmp(p, path, len) == 0 && p[len] == '.') return true;
+  char key[200];
+  uint32_t entry;
+  bool indexed;
+  if (!template_of(path, key, sizeof key, &entry, &indexed)) return false;
+  if (strcmp(key, "agents") == 0) return true;
+  size_t len = strlen(key);
+  for (size_t i = 0; i < scenario_field_total(); ++i) {
+    const char *p = scenario_field_at(i)->path;
+    if (strncmp(p, key, len) == 0 && p[len] == '.') return true;
   }
   return false;
 }
@@ -74,8 +319,8 @@ static size_t edit_distance(const char *a, const char *b, size_t lb) {
 bool scenario_nearest_name(const char *path, char *out, size_t size) {
   const char *best = NULL;
   size_t best_len = 0, best_d = (size_t)-1;
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const char *p = scenario_fields[i].path;
+  for (size_t i = 0; i < scenario_field_total(); ++i) {
+    const char *p = scenario_field_at(i)->path;
     /* Candidates: the field itself and each group above it ("sheep", "sheep.spawn"). */
     for (const char *end = p;; ++end) {
       if (*end != '.' && *end != '\0') continue;
@@ -95,43 +340,92 @@ bool scenario_nearest_name(const char *path, char *out, size_t size) {
   return true;
 }
 
-void scenario_names_under(const char *prefix, char *out, size_t size) {
-  size_t plen = strlen(prefix), used = 0;
+typedef struct names_ctx {
+  const char *prefix;
+  size_t plen;
+  char *out;
+  size_t size, used;
+} names_ctx;
+
+/* Adds the name directly under the prefix of field f's path, once. */
+static void add_name(const scenario_field *f, void *arg) {
+  names_ctx *c = arg;
+  const char *p = f->path;
+  if (c->plen && (strncmp(p, c->prefix, c->plen) != 0 || p[c->plen] != '.')) return;
+  const char *name = c->plen ? p + c->plen + 1 : p;
+  size_t nlen = strcspn(name, ".[");
+  char word[80];
+  snprintf(word, sizeof word, "%.*s", (int)nlen, name);
+  for (const char *at = c->out; (at = strstr(at, word));) { /* listed already? */
+    bool starts = at == c->out || at[-1] == ' ', ends = at[nlen] == '\0' || at[nlen] == ',';
+    if (starts && ends) return;
+    at += nlen;
+  }
+  int w = snprintf(c->out + c->used, c->size - c->used, "%s%s", c->used ? ", " : "", word);
+  if (w > 0 && (size_t)w < c->size - c->used) c->used += (size_t)w;
+}
+
+void scenario_names_under(const char *prefix, uint32_t model, char *out, size_t size) {
+  names_ctx c = {prefix, strlen(prefix), out, size, 0};
   out[0] = '\0';
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const char *p = scenario_fields[i].path;
-    if (plen && (strncmp(p, prefix, plen) != 0 || p[plen] != '.')) continue;
-    const char *name = plen ? p + plen + 1 : p;
-    size_t nlen = strcspn(name, ".");
-    /* Skip a name already listed (several fields share a group). */
-    bool listed = false;
-    for (size_t j = 0; j < i && !listed; ++j) {
-      const char *q = scenario_fields[j].path;
-      if (plen && (strncmp(q, prefix, plen) != 0 || q[plen] != '.')) continue;
-      const char *qn = plen ? q + plen + 1 : q;
-      listed = strcspn(qn, ".") == nlen && strncmp(qn, name, nlen) == 0;
-    }
-    if (listed) continue;
-    int w = snprintf(out + used, size - used, "%s%.*s", used ? ", " : "", (int)nlen, name);
-    if (w < 0 || (size_t)w >= size - used) return;
-    used += (size_t)w;
+  char agents_prefix[200];
+  uint32_t entry;
+  bool indexed;
+  if (template_of(prefix, agents_prefix, sizeof agents_prefix, &entry, &indexed) && indexed) {
+    c.prefix = agents_prefix; /* fields of an entry: under "agents[]" */
+    c.plen = strlen(agents_prefix);
+  }
+  scenario_fields_each(model, add_name, &c);
+  if (!*prefix) add_name(&(scenario_field){.path = "agents"}, &c);
+}
+
+void scenario_agent_defaults(herd_steering_config *entry) {
+  memset(entry, 0, sizeof *entry);
+  for (size_t i = 0; i < COUNT(tail_fields); ++i) {
+    const scenario_field *f = &tail_fields[i];
+    if (!f->per_agent) continue;
+    char *at = (char *)entry + f->offset;
+    if (f->kind == FIELD_VEC_RANDOM)
+      for (int k = 0; k < 3; ++k) ((float *)at)[k] = (float)f->def[k];
+    else if (f->kind == FIELD_FLOAT)
+      *(float *)at = (float)f->def[0];
+    else
+      *(uint32_t *)at = (uint32_t)f->def[0];
   }
 }
 
-void scenario_set_defaults(herd_scenario *sc) {
-  memset(sc, 0, sizeof *sc);
-  for (size_t i = 0; i < scenario_field_count; ++i) {
-    const scenario_field *f = &scenario_fields[i];
-    char *at = (char *)sc + f->offset;
-    switch (f->kind) {
-      case FIELD_UINT: *(uint32_t *)at = (uint32_t)f->def[0]; break;
-      case FIELD_SEED: *(uint64_t *)at = (uint64_t)f->def[0]; break;
-      case FIELD_FLOAT: *(float *)at = (float)f->def[0]; break;
-      case FIELD_VEC2:
-        ((float *)at)[0] = (float)f->def[0];
-        ((float *)at)[1] = (float)f->def[1];
-        break;
-      case FIELD_MODEL: *(herd_model *)at = HERD_MODEL_STROMBOM; break;
-    }
+/* The field's default into sc (per-agent fields have none here: an entry is made whole). */
+static void set_default(const scenario_field *f, void *arg) {
+  herd_scenario *sc = arg;
+  if (f->per_agent) return;
+  char *at = (char *)sc + f->offset;
+  switch (f->kind) {
+    case FIELD_UINT: *(uint32_t *)at = (uint32_t)f->def[0]; break;
+    case FIELD_SEED: *(uint64_t *)at = (uint64_t)f->def[0]; break;
+    case FIELD_FLOAT: *(float *)at = (float)f->def[0]; break;
+    case FIELD_VEC2:
+    case FIELD_VEC:
+    case FIELD_SQUARE:
+      for (int k = 0; k < (f->kind == FIELD_VEC ? 3 : 2); ++k) ((float *)at)[k] = (float)f->def[k];
+      break;
+    case FIELD_SIZE:
+    case FIELD_WRAP:
+    case FIELD_MODEL:
+    case FIELD_STRATEGY:
+    case FIELD_VEC_RANDOM: break; /* the world is the model's; the model is set by the caller */
   }
+}
+
+void scenario_set_defaults(herd_scenario *sc, uint32_t model) {
+  memset(sc, 0, sizeof *sc);
+  const herd_model_info *info = herd_model_info_of(model);
+  sc->model = model;
+  sc->world.dims = info->default_dims;
+  for (int k = 0; k < 3; ++k) {
+    sc->world.size_m[k] = k < (int)info->default_dims ? info->default_size_m[k] : 0.0f;
+    sc->world.wrap[k] = k < (int)info->default_dims ? info->default_wrap[k] : 0u;
+  }
+  sc->target.goal_radius_m = -1.0f; /* no goal unless the model has one (below) */
+  scenario_fields_each(model, set_default, sc);
+  if (sc->world.dims == 2) sc->flock.spawn.from[2] = sc->flock.spawn.to[2] = 0.0f;
 }

@@ -48,13 +48,15 @@ static void grow(float lo[2], float hi[2], float x, float y) {
 herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   const herd_observation *o = herd_sim_observation(sim);
-  float lo[2] = {0, 0}, hi[2] = {sc->field.size_m, sc->field.size_m};
+  float lo[2] = {0, 0}, hi[2] = {sc->world.size_m[0], sc->world.size_m[1]};
   float tx = sc->target.position_m[0], ty = sc->target.position_m[1], r = sc->target.goal_radius_m;
-  grow(lo, hi, tx - r, ty - r);
-  grow(lo, hi, tx + r, ty + r);
+  if (r >= 0.0f) {
+    grow(lo, hi, tx - r, ty - r);
+    grow(lo, hi, tx + r, ty + r);
+  }
   grow(lo, hi, o->extent_min[0], o->extent_min[1]);
   grow(lo, hi, o->extent_max[0], o->extent_max[1]);
-  for (uint32_t d = 0; d < herd_sim_dog_count(sim); ++d)
-    grow(lo, hi, herd_sim_dog(sim, d)->pos[0], herd_sim_dog(sim, d)->pos[1]);
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
+    grow(lo, hi, herd_sim_steering(sim, d)->pos[0], herd_sim_steering(sim, d)->pos[1]);
   return herd_camera_fit(lo, hi, w, h);
 }

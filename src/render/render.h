@@ -63,8 +63,9 @@ herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h);
 
 typedef struct herd_renderer herd_renderer;
 
-/* Creates the GL objects for a flock of `count` sheep (needs a current GL context). */
-herd_status herd_renderer_create(uint32_t count, herd_renderer **out, herd_error *err);
+/* Creates the GL objects for a flock of `count` agents in `dims` dimensions (needs a current
+ * GL context). */
+herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **out, herd_error *err);
 void herd_renderer_destroy(herd_renderer *r);
 
 /* The renderer's agent buffers, for herd_sim_desc.gl_share. */
@@ -88,13 +89,12 @@ herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const 
 
 /* The colours the renderer uses, so tests and docs can find things in a picture. */
 typedef struct herd_palette {
-  uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], hud[3];
+  uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], alert[3], hud[3];
 } herd_palette;
 extern const herd_palette herd_colors;
 
-/* Body lengths in metres: sheep, dog. */
-#define HERD_SHEEP_BODY_M 1.6f
-#define HERD_DOG_BODY_M 4.0f
+/* A steering agent is drawn this many times as long as a flock agent (herd_model_body_m). */
+#define HERD_STEERING_BODY_SCALE 2.5f
 
 /* ---- Video ------------------------------------------------------------------------------ */
 

@@ -1,6 +1,8 @@
-/* Draws the simulation: the field, the target's goal circle, every sheep as an oriented
- * triangle instanced straight from the agent buffers, the dogs, and the HUD text. No work
- * per agent on the host: the buffers come from the backend by sharing or one copy each. */
+/* Draws the simulation: the world's box, the target's goal circle, every agent as an
+ * oriented triangle instanced straight from the agent buffers, the steering agents, and the
+ * HUD text. No work per agent on the host: the buffers come from the backend by sharing or
+ * one copy each. What is drawn comes from the scenario and the model table, never from a
+ * model's name. */
 #include <GL/glew.h>
 #include <cglm/cglm.h>
 #include <math.h>
@@ -37,14 +39,15 @@ const herd_palette herd_colors = {
     .moved = {255, 205, 70},
     .delivered = {110, 225, 120},
     .dog = {232, 48, 40},
+    .alert = {255, 120, 60},
     .hud = {255, 255, 255},
 };
 
 struct herd_renderer {
-  uint32_t count;
+  uint32_t count, dims, stride; /* stride: floats per agent in the state buffers */
   GLuint agents_program, shapes_program, hud_program;
-  GLuint corner_vbo, pos_vbo, heading_vbo, agent_vbo;
-  GLuint dog_pos_vbo, dog_heading_vbo;
+  GLuint corner_vbo, pos_vbo, vel_vbo, agent_vbo;
+  GLuint steer_pos_vbo, steer_heading_vbo;
   GLuint shape_vbo, hud_vbo, hud_ebo;
   GLuint agents_vao, dogs_vao, shapes_vao, hud_vao;
   GLuint fbo, fbo_color;
@@ -107,10 +110,11 @@ static GLuint make_buffer(GLenum target, size_t bytes, const void *data, GLenum 
   return b;
 }
 
-static void float_attrib(GLuint index, GLuint vbo, GLint size, GLuint divisor) {
+/* Attribute `index` from `size` floats every `stride` floats of vbo. */
+static void float_attrib(GLuint index, GLuint vbo, GLint size, GLsizei stride, GLuint divisor) {
   glBindBuffer(GL_ARRAY_BUFFER, vbo);
   glEnableVertexAttribArray(index);
-  glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, 0, NULL);
+  glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, stride * (GLsizei)sizeof(float), NULL);
   glVertexAttribDivisor(index, divisor);
 }
 
@@ -120,26 +124,26 @@ static const float body_corners[6] = {0.6f, 0.0f, -0.4f, 0.3f, -0.4f, -0.3f};
 static void make_agent_arrays(herd_renderer *r) {
   size_t n = r->count;
   r->corner_vbo = make_buffer(GL_ARRAY_BUFFER, sizeof body_corners, body_corners, GL_STATIC_DRAW);
-  r->pos_vbo = make_buffer(GL_ARRAY_BUFFER, n * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
-  r->heading_vbo = make_buffer(GL_ARRAY_BUFFER, n * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->pos_vbo = make_buffer(GL_ARRAY_BUFFER, n * r->stride * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->vel_vbo = make_buffer(GL_ARRAY_BUFFER, n * r->stride * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   r->agent_vbo = make_buffer(GL_ARRAY_BUFFER, n * sizeof(uint32_t), NULL, GL_DYNAMIC_DRAW);
   glGenVertexArrays(1, &r->agents_vao);
   glBindVertexArray(r->agents_vao);
-  float_attrib(0, r->corner_vbo, 2, 0);
-  float_attrib(1, r->pos_vbo, 2, 1);
-  float_attrib(2, r->heading_vbo, 2, 1);
+  float_attrib(0, r->corner_vbo, 2, 0, 0);
+  float_attrib(1, r->pos_vbo, 2, (GLsizei)r->stride, 1);
+  float_attrib(2, r->vel_vbo, 2, (GLsizei)r->stride, 1);
   glBindBuffer(GL_ARRAY_BUFFER, r->agent_vbo);
   glEnableVertexAttribArray(3);
   glVertexAttribIPointer(3, 1, GL_UNSIGNED_INT, 0, NULL);
   glVertexAttribDivisor(3, 1);
 
-  r->dog_pos_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_DOGS * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
-  r->dog_heading_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_DOGS * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->steer_pos_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_STEERING * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->steer_heading_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_STEERING * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   glGenVertexArrays(1, &r->dogs_vao);
   glBindVertexArray(r->dogs_vao);
-  float_attrib(0, r->corner_vbo, 2, 0);
-  float_attrib(1, r->dog_pos_vbo, 2, 1);
-  float_attrib(2, r->dog_heading_vbo, 2, 1);
+  float_attrib(0, r->corner_vbo, 2, 0, 0);
+  float_attrib(1, r->steer_pos_vbo, 2, 0, 1);
+  float_attrib(2, r->steer_heading_vbo, 2, 0, 1);
   glVertexAttribI1ui(3, 0);
 }
 
@@ -147,7 +151,7 @@ static void make_overlay_arrays(herd_renderer *r) {
   r->shape_vbo = make_buffer(GL_ARRAY_BUFFER, (CIRCLE_SEGMENTS + 8) * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   glGenVertexArrays(1, &r->shapes_vao);
   glBindVertexArray(r->shapes_vao);
-  float_attrib(0, r->shape_vbo, 2, 0);
+  float_attrib(0, r->shape_vbo, 2, 0, 0);
 
   /* stb_easy_font emits quads of 4 vertices (x, y, z, rgba bytes); draw each as 2 triangles. */
   r->hud_vbo = make_buffer(GL_ARRAY_BUFFER, HUD_MAX_QUADS * 4 * 16, NULL, GL_DYNAMIC_DRAW);
@@ -168,10 +172,12 @@ static void make_overlay_arrays(herd_renderer *r) {
   glBindVertexArray(0);
 }
 
-herd_status herd_renderer_create(uint32_t count, herd_renderer **out, herd_error *err) {
+herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **out, herd_error *err) {
   herd_renderer *r = calloc(1, sizeof *r);
   if (!r) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the renderer");
   r->count = count;
+  r->dims = dims;
+  r->stride = dims == 3 ? 4 : 2;
   r->hud_vertices = malloc(HUD_MAX_QUADS * 4 * 16);
   herd_status st = r->hud_vertices ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory for the HUD");
   if (st == HERD_OK) st = link_program(herd_shader_agents_vert, "agents.vert", &r->agents_program, err);
@@ -186,7 +192,7 @@ herd_status herd_renderer_create(uint32_t count, herd_renderer **out, herd_error
   GLenum gl_err = glGetError();
   if (gl_err != GL_NO_ERROR) {
     herd_renderer_destroy(r);
-    return herd_fail(err, HERD_E_BACKEND, "OpenGL error 0x%x creating buffers for %u sheep (out of memory?)", gl_err,
+    return herd_fail(err, HERD_E_BACKEND, "OpenGL error 0x%x creating buffers for %u agents (out of memory?)", gl_err,
                      count);
   }
   *out = r;
@@ -195,8 +201,8 @@ herd_status herd_renderer_create(uint32_t count, herd_renderer **out, herd_error
 
 void herd_renderer_destroy(herd_renderer *r) {
   if (!r) return;
-  GLuint buffers[] = {r->corner_vbo,      r->pos_vbo,   r->heading_vbo, r->agent_vbo, r->dog_pos_vbo,
-                      r->dog_heading_vbo, r->shape_vbo, r->hud_vbo,     r->hud_ebo};
+  GLuint buffers[] = {r->corner_vbo,        r->pos_vbo,   r->vel_vbo, r->agent_vbo, r->steer_pos_vbo,
+                      r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
   glDeleteBuffers(sizeof buffers / sizeof buffers[0], buffers);
   GLuint arrays[] = {r->agents_vao, r->dogs_vao, r->shapes_vao, r->hud_vao};
   glDeleteVertexArrays(4, arrays);
@@ -212,22 +218,22 @@ void herd_renderer_destroy(herd_renderer *r) {
 herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w) {
   herd_gl_share s = herd_window_share_handles(w);
   s.pos_buffer = r->pos_vbo;
-  s.heading_buffer = r->heading_vbo;
+  s.vel_buffer = r->vel_vbo;
   s.agent_buffer = r->agent_vbo;
   return s;
 }
 
 herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err) {
   if (herd_sim_shares_gl(sim)) return HERD_OK; /* OpenCL wrote the buffers and finished */
-  const float *pos, *heading;
+  const float *pos, *vel;
   const uint32_t *agent;
-  herd_status st = herd_sim_map_state(sim, &pos, &heading, &agent, err);
+  herd_status st = herd_sim_map_state(sim, &pos, &vel, &agent, err);
   if (st != HERD_OK) return st;
   size_t n = r->count;
   glBindBuffer(GL_ARRAY_BUFFER, r->pos_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * 2 * sizeof(float)), pos);
-  glBindBuffer(GL_ARRAY_BUFFER, r->heading_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * 2 * sizeof(float)), heading);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * r->stride * sizeof(float)), pos);
+  glBindBuffer(GL_ARRAY_BUFFER, r->vel_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * r->stride * sizeof(float)), vel);
   glBindBuffer(GL_ARRAY_BUFFER, r->agent_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(n * sizeof(uint32_t)), agent);
   return HERD_OK;
@@ -257,9 +263,10 @@ static void draw_overlays(herd_renderer *r, const herd_sim *sim, mat4 view) {
   glUseProgram(r->shapes_program);
   glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, (const float *)view);
   glBindVertexArray(r->shapes_vao);
-  float l = sc->field.size_m;
-  float field[8] = {0, 0, l, 0, l, l, 0, l};
+  float lx = sc->world.size_m[0], ly = sc->world.size_m[1];
+  float field[8] = {0, 0, lx, 0, lx, ly, 0, ly};
   draw_shape(r, field, 4, GL_LINE_LOOP, herd_colors.field);
+  if (sc->target.goal_radius_m < 0.0f) return; /* no goal in this scenario */
   float circle[2 * CIRCLE_SEGMENTS];
   for (int k = 0; k < CIRCLE_SEGMENTS; ++k) {
     float a = 6.2831853f * (float)k / CIRCLE_SEGMENTS;
@@ -276,28 +283,29 @@ static void draw_agents(herd_renderer *r, const herd_sim *sim, mat4 view) {
   GLuint p = r->agents_program;
   glUseProgram(p);
   glUniformMatrix4fv(glGetUniformLocation(p, "view"), 1, GL_FALSE, (const float *)view);
-  float colors[9];
-  const uint8_t *states[3] = {herd_colors.grazing, herd_colors.moved, herd_colors.delivered};
-  for (int s = 0; s < 3; ++s)
+  float colors[12];
+  const uint8_t *states[4] = {herd_colors.grazing, herd_colors.moved, herd_colors.delivered, herd_colors.alert};
+  for (int s = 0; s < 4; ++s)
     for (int c = 0; c < 3; ++c) colors[3 * s + c] = states[s][c] / 255.0f;
-  glUniform3fv(glGetUniformLocation(p, "state_color"), 3, colors);
-  glUniform1f(glGetUniformLocation(p, "body_m"), HERD_SHEEP_BODY_M);
+  glUniform3fv(glGetUniformLocation(p, "state_color"), 4, colors);
+  float body_m = herd_model_body_m(herd_sim_scenario(sim)->model);
+  glUniform1f(glGetUniformLocation(p, "body_m"), body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 0);
   glBindVertexArray(r->agents_vao);
   glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (GLsizei)r->count);
 
-  uint32_t dogs = herd_sim_dog_count(sim);
-  float pos[2 * HERD_MAX_DOGS], heading[2 * HERD_MAX_DOGS];
+  uint32_t dogs = herd_sim_steering_count(sim);
+  float pos[2 * HERD_MAX_STEERING], heading[2 * HERD_MAX_STEERING];
   for (uint32_t d = 0; d < dogs; ++d) {
-    const herd_dog_state *dog = herd_sim_dog(sim, d);
+    const herd_steering_state *dog = herd_sim_steering(sim, d);
     pos[2 * d] = dog->pos[0], pos[2 * d + 1] = dog->pos[1];
     heading[2 * d] = dog->heading[0], heading[2 * d + 1] = dog->heading[1];
   }
-  glBindBuffer(GL_ARRAY_BUFFER, r->dog_pos_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, r->steer_pos_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(dogs * 2 * sizeof(float)), pos);
-  glBindBuffer(GL_ARRAY_BUFFER, r->dog_heading_vbo);
+  glBindBuffer(GL_ARRAY_BUFFER, r->steer_heading_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(dogs * 2 * sizeof(float)), heading);
-  glUniform1f(glGetUniformLocation(p, "body_m"), HERD_DOG_BODY_M);
+  glUniform1f(glGetUniformLocation(p, "body_m"), HERD_STEERING_BODY_SCALE * body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 1);
   set_color(p, "fixed_color", herd_colors.dog);
   glBindVertexArray(r->dogs_vao);

@@ -12,7 +12,7 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   herd_dog_aim aim;
   float r_a = p->repulsion_radius_m, n = (float)p->sheep_count;
   if (obs->nearest[dog_index].dist_m < 3.0f * r_a) {
-    aim.mode = HERD_DOG_WAIT;
+    aim.mode = HERD_MODE_WAIT;
     aim.point[0] = aim.point[1] = 0.0f;
     return aim;
   }
@@ -21,12 +21,12 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   if (obs->farthest_dist_m < r_a * powf(n, 2.0f / 3.0f)) {
     herd_vec2 away = unit_from(p->target_m[0], p->target_m[1], gx, gy);
     float behind = r_a * sqrtf(n);
-    aim.mode = HERD_DOG_DRIVE;
+    aim.mode = HERD_MODE_DRIVE;
     aim.point[0] = gx + behind * away.x;
     aim.point[1] = gy + behind * away.y;
   } else {
     herd_vec2 out = unit_from(gx, gy, obs->farthest_pos[0], obs->farthest_pos[1]);
-    aim.mode = HERD_DOG_COLLECT;
+    aim.mode = HERD_MODE_COLLECT;
     aim.point[0] = obs->farthest_pos[0] + r_a * out.x;
     aim.point[1] = obs->farthest_pos[1] + r_a * out.y;
   }
@@ -34,10 +34,10 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
 }
 
 void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
-                            uint64_t seed, uint32_t step, herd_dog_state *dog) {
+                            uint64_t seed, uint32_t step, herd_steering_state *dog) {
   herd_dog_aim aim = herd_strombom_dog_aim(p, obs, dog_index);
   dog->mode = aim.mode;
-  if (aim.mode == HERD_DOG_WAIT) return;
+  if (aim.mode == HERD_MODE_WAIT) return;
   herd_rng4 bits = herd_rng_draw(seed, step, dog_index, HERD_STREAM_DOG_NOISE);
   herd_vec2 eps = herd_rng_direction(bits.v[0]);
   herd_vec2 toward = unit_from(dog->pos[0], dog->pos[1], aim.point[0], aim.point[1]);

@@ -15,7 +15,7 @@ typedef struct herd_strombom_dog_params {
 
 /* Where the dog heads this step and in which mode, from the observation alone. */
 typedef struct herd_dog_aim {
-  herd_dog_mode mode;
+  herd_steering_mode mode;
   float point[2];
 } herd_dog_aim;
 
@@ -23,6 +23,6 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
 
 /* Moves dog `dog_index` one step: aim, then a step of delta_s along unit(aim) + e eps. */
 void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
-                            uint64_t seed, uint32_t step, herd_dog_state *dog);
+                            uint64_t seed, uint32_t step, herd_steering_state *dog);
 
 #endif

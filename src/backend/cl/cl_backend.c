@@ -1,6 +1,7 @@
-/* The OpenCL backend: the flock lives in device buffers; each step sends the dogs' few
- * floats down and, in reduce, reads the ~300-byte observation back. Kernels and the model
- * math are in kernels/herd.cl and the headers it includes (the same as the CPU backend's). */
+/* The OpenCL backend: the flock lives in device buffers; each step sends the steering
+ * agents' few floats down and, in reduce, reads the observation (under 1 KB) back. Kernels
+ * and the model math are in kernels/herd.cl and the headers it includes (the same as the CPU
+ * backend's); the model's kernel is named by its row of the model table. */
 #define _POSIX_C_SOURCE 200809L
 #include "cl_backend.h"
 
@@ -33,7 +34,7 @@ enum kernel_id {
   K_SORT_BUCKETS,
   K_REORDER,
   K_MARK_MIXED,
-  K_STEP,
+  K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
   K_COMBINE,
@@ -42,8 +43,9 @@ enum kernel_id {
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "herd_bin",        "herd_scan_blocks", "herd_scan_add",     "herd_scatter",    "herd_sort_buckets", "herd_reorder",
-    "herd_mark_mixed", "herd_step",        "herd_reduce_first", "herd_reduce_far", "herd_combine",      "herd_knn",
+    "herd_bin",          "herd_scan_blocks", "herd_scan_add",   "herd_scatter",
+    "herd_sort_buckets", "herd_reorder",     "herd_mark_mixed", NULL,
+    "herd_reduce_first", "herd_reduce_far",  "herd_combine",    "herd_knn",
 };
 
 typedef struct pending_event {
@@ -53,7 +55,9 @@ typedef struct pending_event {
 
 struct herd_backend {
   herd_backend_desc desc;
+  unsigned char params[HERD_MODEL_PARAMS_BYTES]; /* desc.params points here */
   herd_grid grid;
+  uint32_t stride; /* floats per agent in the state buffers: 2 or 4 */
   uint32_t buckets;
   herd_device_info info;
   cl_device_id device;
@@ -62,22 +66,27 @@ struct herd_backend {
   cl_program program;
   cl_kernel kernels[K_COUNT];
   /* State, double-buffered as in the CPU backend: sorted into [1-cur], stepped into [cur]. */
-  cl_mem pos[2], heading[2], agent[2];
+  cl_mem pos[2], vel[2], agent[2];
   int cur;
-  cl_mem key, order, count, cell_end, dogs, partials, total;
+  cl_mem key, order, count, cell_end, steer, partials, total;
   cl_mem scan_sums[MAX_SCAN_LEVELS];
-  herd_vec2 dogs_sent[HERD_MAX_DOGS];
-  uint32_t dogs_sent_count;
-  bool dogs_valid;
+  float steer_sent[4 * HERD_MAX_STEERING];
+  uint32_t steer_sent_count;
+  bool steer_valid;
   size_t bytes;
-  bool gl_shared;                   /* pos[0], heading[0], agent[0] are GL buffers (the state lives in [0]) */
-  herd_vec2 *map_pos, *map_heading; /* host copies for map_state */
+  bool gl_shared;           /* pos[0], vel[0], agent[0] are GL buffers (the state lives in [0]) */
+  float *map_pos, *map_vel; /* host copies for map_state */
   uint32_t *map_agent;
   herd_profile profile;
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
 };
+
+/* Kernel k's name: the fixed ones, and the model's step from its table row. */
+static const char *kernel_name(const herd_backend *b, enum kernel_id k) {
+  return k == K_STEP ? b->desc.model->kernel : kernel_names[k];
+}
 
 static double now_s(void) {
   struct timespec t;
@@ -142,7 +151,7 @@ static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size
                                      event_for(b, stage));
   if (rc != CL_SUCCESS) {
     char call[80];
-    snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", kernel_names[id]);
+    snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", kernel_name(b, id));
     if (b->desc.profile) --b->pending_count;
     return cl_fail(b, err, call, rc);
   }
@@ -159,7 +168,7 @@ static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *er
   }
   if (rc == CL_SUCCESS) return HERD_OK;
   char call[80];
-  snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_names[id]);
+  snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_name(b, id));
   return cl_fail(b, err, call, rc);
 }
 
@@ -232,10 +241,10 @@ static herd_status build_program(herd_backend *b, herd_error *err) {
 static herd_status create_kernels(herd_backend *b, herd_error *err) {
   for (int k = 0; k < K_COUNT; ++k) {
     cl_int rc;
-    b->kernels[k] = clCreateKernel(b->program, kernel_names[k], &rc);
+    b->kernels[k] = clCreateKernel(b->program, kernel_name(b, (enum kernel_id)k), &rc);
     if (rc != CL_SUCCESS) {
       char call[80];
-      snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_names[k]);
+      snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_name(b, (enum kernel_id)k));
       return cl_fail(b, err, call, rc);
     }
   }
@@ -248,15 +257,16 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
   return HERD_OK;
 }
 
-/* Bytes of device memory for `n` sheep, computed before allocating anything. */
-static size_t device_bytes(uint32_t n, uint32_t buckets) {
-  size_t per_agent = 2 * (2 * sizeof(cl_float2) + sizeof(cl_uint)) + 2 * sizeof(cl_uint); /* state, key, order */
+/* Bytes of device memory for `n` agents, computed before allocating anything. */
+static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
+  size_t per_agent =
+      2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 2 * sizeof(cl_uint); /* state, key, order */
   size_t scan = 0;
   for (size_t len = buckets; len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
   size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
   return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
-         HERD_MAX_DOGS * sizeof(cl_float2) + SCAN_BLOCK * sizeof(cl_uint);
+         HERD_MAX_STEERING * sizeof(cl_float4) + SCAN_BLOCK * sizeof(cl_uint);
 }
 
 /* HERD_CL_MEMORY_LIMIT_MIB caps the device memory herd counts on (a shared GPU; tests
@@ -273,12 +283,12 @@ static void apply_memory_limit(herd_device_info *info) {
 
 static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
-  size_t need = device_bytes(b->desc.count, b->buckets);
-  size_t largest = (size_t)b->desc.count * sizeof(cl_float2);
+  size_t need = device_bytes(b->desc.count, b->buckets, b->stride);
+  size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
   if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
     return herd_fail(err, HERD_E_INPUT,
-                     "%u sheep need %zu MiB of device memory (largest buffer %zu MiB); device \"%s\" has %llu MiB "
+                     "%u agents need %zu MiB of device memory (largest buffer %zu MiB); device \"%s\" has %llu MiB "
                      "(largest buffer %llu MiB)",
                      b->desc.count, need >> 20, largest >> 20, b->info.name,
                      (unsigned long long)(b->info.global_mem_bytes >> 20),
@@ -307,19 +317,19 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   for (int i = 0; i < 2 && s == HERD_OK; ++i) {
     if (i == 0 && b->gl_shared) {
       s = share(b, &b->pos[0], gl->pos_buffer, err);
-      if (s == HERD_OK) s = share(b, &b->heading[0], gl->heading_buffer, err);
+      if (s == HERD_OK) s = share(b, &b->vel[0], gl->vel_buffer, err);
       if (s == HERD_OK) s = share(b, &b->agent[0], gl->agent_buffer, err);
       continue;
     }
-    s = alloc(b, &b->pos[i], n * sizeof(cl_float2), err);
-    if (s == HERD_OK) s = alloc(b, &b->heading[i], n * sizeof(cl_float2), err);
+    s = alloc(b, &b->pos[i], n * b->stride * sizeof(cl_float), err);
+    if (s == HERD_OK) s = alloc(b, &b->vel[i], n * b->stride * sizeof(cl_float), err);
     if (s == HERD_OK) s = alloc(b, &b->agent[i], n * sizeof(cl_uint), err);
   }
   if (s == HERD_OK) s = alloc(b, &b->key, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->order, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
-  if (s == HERD_OK) s = alloc(b, &b->dogs, HERD_MAX_DOGS * sizeof(cl_float2), err);
+  if (s == HERD_OK) s = alloc(b, &b->steer, HERD_MAX_STEERING * sizeof(cl_float4), err);
   size_t blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
@@ -336,8 +346,8 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   collect_profile(b);
-  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->heading[0], &b->heading[1], &b->agent[0], &b->agent[1], &b->key,
-                    &b->order,  &b->count,  &b->cell_end,   &b->dogs,       &b->partials, &b->total};
+  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0],   &b->vel[1], &b->agent[0], &b->agent[1], &b->key,
+                    &b->order,  &b->count,  &b->cell_end, &b->steer,  &b->partials, &b->total};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -348,7 +358,7 @@ static void cl_destroy(herd_backend *b) {
   if (b->queue) clReleaseCommandQueue(b->queue);
   if (b->context) clReleaseContext(b->context);
   free(b->map_pos);
-  free(b->map_heading);
+  free(b->map_vel);
   free(b->map_agent);
   free(b);
 }
@@ -386,7 +396,10 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   herd_backend *b = calloc(1, sizeof *b);
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
   b->desc = *desc;
-  b->grid = herd_grid_for(&desc->model, desc->count);
+  memcpy(b->params, desc->params, desc->model->params_size);
+  b->desc.params = b->params;
+  b->grid = herd_grid_for(&b->desc);
+  b->stride = herd_state_stride(desc->dims);
   b->buckets = b->grid.table_mask + 1u;
   herd_status s = herd_cl_choose_device(desc->device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
@@ -413,14 +426,14 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
  * calls glFinish before stepping), and GL may draw them once released and finished. */
 static herd_status gl_acquire(herd_backend *b, herd_error *err) {
   if (!b->gl_shared) return HERD_OK;
-  cl_mem mems[3] = {b->pos[0], b->heading[0], b->agent[0]};
+  cl_mem mems[3] = {b->pos[0], b->vel[0], b->agent[0]};
   CL_TRY("clEnqueueAcquireGLObjects", clEnqueueAcquireGLObjects(b->queue, 3, mems, 0, NULL, NULL));
   return HERD_OK;
 }
 
 static herd_status gl_release(herd_backend *b, herd_status status, herd_error *err) {
   if (!b->gl_shared) return status;
-  cl_mem mems[3] = {b->pos[0], b->heading[0], b->agent[0]};
+  cl_mem mems[3] = {b->pos[0], b->vel[0], b->agent[0]};
   cl_int rc = clEnqueueReleaseGLObjects(b->queue, 3, mems, 0, NULL, NULL);
   if (rc == CL_SUCCESS) rc = clFinish(b->queue);
   if (status == HERD_OK && rc != CL_SUCCESS) return cl_fail(b, err, "clEnqueueReleaseGLObjects", rc);
@@ -431,17 +444,19 @@ static bool cl_shares_gl(const herd_backend *b) { return b->gl_shared; }
 
 /* ---- State in and out ------------------------------------------------------------------- */
 
-static herd_status upload_flock(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
-  size_t n = b->desc.count;
+static herd_status upload_flock(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
+  size_t n = b->desc.count, floats = n * b->stride;
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
-  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  for (uint32_t i = 0; i < n; ++i)
-    agent[i] = i | (herd_in_goal(pos[i], goal, b->desc.goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
+  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
+  for (uint32_t i = 0; i < n; ++i) {
+    int in_goal = herd_in_goal(herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
+    agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
+  }
   b->cur = 0;
-  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, n * sizeof *pos, pos, 0, NULL, NULL);
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->heading[0], CL_TRUE, 0, n * sizeof *heading, heading, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL);
   free(agent);
@@ -449,49 +464,49 @@ static herd_status upload_flock(herd_backend *b, const herd_vec2 *pos, const her
 }
 
 /* Reads back state buffer set `which` (0 or 1) as it lies on the device. */
-static herd_status read_state(herd_backend *b, int which, herd_vec2 *pos, herd_vec2 *heading, uint32_t *agent,
-                              herd_error *err) {
-  size_t n = b->desc.count;
+static herd_status read_state(herd_backend *b, int which, float *pos, float *vel, uint32_t *agent, herd_error *err) {
+  size_t n = b->desc.count, bytes = n * b->stride * sizeof(float);
   if (pos)
     CL_TRY("clEnqueueReadBuffer(pos)",
-           clEnqueueReadBuffer(b->queue, b->pos[which], CL_TRUE, 0, n * sizeof *pos, pos, 0, NULL, NULL));
-  if (heading)
-    CL_TRY("clEnqueueReadBuffer(heading)",
-           clEnqueueReadBuffer(b->queue, b->heading[which], CL_TRUE, 0, n * sizeof *heading, heading, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->pos[which], CL_TRUE, 0, bytes, pos, 0, NULL, NULL));
+  if (vel)
+    CL_TRY("clEnqueueReadBuffer(vel)",
+           clEnqueueReadBuffer(b->queue, b->vel[which], CL_TRUE, 0, bytes, vel, 0, NULL, NULL));
   if (agent)
     CL_TRY("clEnqueueReadBuffer(agent)",
            clEnqueueReadBuffer(b->queue, b->agent[which], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL));
   return HERD_OK;
 }
 
-static herd_status read_flock(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
-  size_t n = b->desc.count;
-  herd_vec2 *p = malloc(n * sizeof *p), *h = malloc(n * sizeof *h);
+static herd_status read_flock(herd_backend *b, float *pos, float *vel, herd_error *err) {
+  size_t n = b->desc.count, stride = b->stride;
+  float *p = malloc(n * stride * sizeof *p), *v = malloc(n * stride * sizeof *v);
   uint32_t *a = malloc(n * sizeof *a);
-  herd_status s = (p && h && a) ? read_state(b, b->cur, p, h, a, err)
+  herd_status s = (p && v && a) ? read_state(b, b->cur, p, v, a, err)
                                 : herd_fail(err, HERD_E_MEMORY, "out of memory reading the flock back");
   for (size_t i = 0; s == HERD_OK && i < n; ++i) {
-    uint32_t id = herd_agent_id(a[i]);
-    if (pos) pos[id] = p[i];
-    if (heading) heading[id] = h[i];
+    size_t id = herd_agent_id(a[i]);
+    if (pos) memcpy(&pos[id * stride], &p[i * stride], stride * sizeof *p);
+    if (vel) memcpy(&vel[id * stride], &v[i * stride], stride * sizeof *v);
   }
   free(p);
-  free(h);
+  free(v);
   free(a);
   return s;
 }
 
-/* Sends the dogs down when they changed since last sent (one small write per step). */
-static herd_status send_dogs(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_error *err) {
-  if (b->dogs_valid && dog_count == b->dogs_sent_count && memcmp(dogs, b->dogs_sent, dog_count * sizeof *dogs) == 0)
+/* Sends the steering agents down when they changed since last sent (one small write). */
+static herd_status send_steering(herd_backend *b, herd_steering_input steer, herd_error *err) {
+  size_t bytes = (size_t)steer.count * 4 * sizeof(float);
+  if (b->steer_valid && steer.count == b->steer_sent_count && memcmp(steer.pos, b->steer_sent, bytes) == 0)
     return HERD_OK;
-  memcpy(b->dogs_sent, dogs, dog_count * sizeof *dogs);
-  b->dogs_sent_count = dog_count;
-  b->dogs_valid = true;
-  if (dog_count == 0) return HERD_OK;
-  /* Non-blocking: dogs_sent stays untouched until the next call, after the queue drained. */
-  CL_TRY("clEnqueueWriteBuffer(dogs)", clEnqueueWriteBuffer(b->queue, b->dogs, CL_FALSE, 0, dog_count * sizeof *dogs,
-                                                            b->dogs_sent, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  memcpy(b->steer_sent, steer.pos, bytes);
+  b->steer_sent_count = steer.count;
+  b->steer_valid = true;
+  if (steer.count == 0) return HERD_OK;
+  /* Non-blocking: steer_sent stays untouched until the next call, after the queue drained. */
+  CL_TRY("clEnqueueWriteBuffer(steering)", clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0, bytes, b->steer_sent,
+                                                                0, NULL, event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
 }
 
@@ -531,9 +546,9 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
     s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
                    MEM(b->order), VAL(b->buckets));
   if (s == HERD_OK)
-    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 8, MEM(b->order), MEM(b->pos[src]),
-                   MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]),
-                   VAL(n));
+    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
+                   MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
+                   VAL(b->grid.dims));
   if (s == HERD_OK)
     s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(b->grid),
                    MEM(b->cell_end));
@@ -572,33 +587,29 @@ static herd_status launch_step_slices(herd_backend *b, herd_error *err) {
 /* After an abandoned step: the sorted copy holds the whole flock as before the step; it
  * goes back where the state lives, so that state buffer set [cur] stays the one drawn. */
 static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
-  size_t n = b->desc.count;
+  size_t n = b->desc.count, bytes = n * b->stride * sizeof(cl_float);
   int from = 1 - b->cur, to = b->cur;
   CL_TRY("clEnqueueCopyBuffer(pos)",
-         clEnqueueCopyBuffer(b->queue, b->pos[from], b->pos[to], 0, 0, n * sizeof(cl_float2), 0, NULL, NULL));
-  CL_TRY("clEnqueueCopyBuffer(heading)",
-         clEnqueueCopyBuffer(b->queue, b->heading[from], b->heading[to], 0, 0, n * sizeof(cl_float2), 0, NULL, NULL));
+         clEnqueueCopyBuffer(b->queue, b->pos[from], b->pos[to], 0, 0, bytes, 0, NULL, NULL));
+  CL_TRY("clEnqueueCopyBuffer(vel)",
+         clEnqueueCopyBuffer(b->queue, b->vel[from], b->vel[to], 0, 0, bytes, 0, NULL, NULL));
   CL_TRY("clEnqueueCopyBuffer(agent)",
          clEnqueueCopyBuffer(b->queue, b->agent[from], b->agent[to], 0, 0, n * sizeof(cl_uint), 0, NULL, NULL));
   CL_TRY("clFinish(restore)", clFinish(b->queue));
   return HERD_E_INTERRUPTED;
 }
 
-static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
-                              uint32_t step, herd_error *err) {
+static herd_status step_flock(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
+                              herd_error *err) {
   b->step_started_s = now_s();
-  herd_status s = send_dogs(b, dogs, dog_count, err);
+  herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
-  cl_float2 goal = {{b->desc.goal_m[0], b->desc.goal_m[1]}};
-  cl_float goal_r = b->desc.goal_radius_m;
-  cl_ulong seed = b->desc.seed;
-  cl_uint step_index = step;
-  cl_float2 flock_centroid = {{centroid.x, centroid.y}};
-  s = set_args(b, K_STEP, err, 16, MEM(b->pos[src]), MEM(b->heading[src]), MEM(b->agent[src]), MEM(b->cell_end),
-               MEM(b->dogs), VAL(dog_count), VAL(flock_centroid), VAL(b->desc.model), VAL(b->grid), VAL(goal),
-               VAL(goal_r), VAL(seed), VAL(step_index), MEM(b->pos[dst]), MEM(b->heading[dst]), MEM(b->agent[dst]));
+  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
+  s = set_args(b, K_STEP, err, 11, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+               MEM(b->steer), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
+               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
   if (s == HERD_OK) s = launch_step_slices(b, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
@@ -606,26 +617,25 @@ static herd_status step_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t d
 
 /* ---- The observation -------------------------------------------------------------------- */
 
-static herd_status reduce_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
-                                herd_error *err) {
-  uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
-  cl_float2 goal = {{b->desc.goal_m[0], b->desc.goal_m[1]}};
-  cl_float goal_r = b->desc.goal_radius_m;
+static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
+  uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, count = steer.count;
+  float no_centroid[3] = {0, 0, 0};
+  herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
   cl_int first = 0, far = 1;
-  cl_mem pos = b->pos[b->cur], agent = b->agent[b->cur];
-  herd_status s = send_dogs(b, dogs, dog_count, err);
+  cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
+  herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_REDUCE_FIRST, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos),
-                   MEM(agent), VAL(n), MEM(b->dogs), VAL(dog_count), VAL(goal), VAL(goal_r), MEM(b->partials));
+                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->partials));
   if (s == HERD_OK)
     s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
-                   VAL(dog_count), VAL(first), MEM(b->total));
+                   VAL(count), VAL(first), MEM(b->total));
   if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FAR, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(pos),
-                   MEM(agent), VAL(n), MEM(b->total), MEM(b->partials));
+    s = run_kernel(b, K_REDUCE_FAR, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 6, MEM(pos),
+                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->total), MEM(b->partials));
   if (s == HERD_OK)
     s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
-                   VAL(dog_count), VAL(far), MEM(b->total));
+                   VAL(count), VAL(far), MEM(b->total));
   if (s != HERD_OK) return s;
   herd_flock_partial total;
   CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_TRUE, 0, sizeof total, &total,
@@ -633,50 +643,49 @@ static herd_status reduce_flock(herd_backend *b, const herd_vec2 *dogs, uint32_t
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
-  herd_observation_from_partial(&total, n, dog_count, obs);
+  herd_observation_from_partial(&total, n, b->desc.dims, count, obs);
   return HERD_OK;
 }
 
 /* ---- The ops, each bracketed by the GL hand-over when the state is shared ---------------- */
 
-static herd_status cl_upload(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
+static herd_status cl_upload(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = upload_flock(b, pos, heading, err);
+  if (s == HERD_OK) s = upload_flock(b, pos, vel, err);
   return gl_release(b, s, err);
 }
 
-static herd_status cl_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
+static herd_status cl_read_agents(herd_backend *b, float *pos, float *vel, herd_error *err) {
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = read_flock(b, pos, heading, err);
+  if (s == HERD_OK) s = read_flock(b, pos, vel, err);
   return gl_release(b, s, err);
 }
 
-static herd_status cl_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
-                           uint32_t step, herd_error *err) {
+static herd_status cl_step(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
+                           herd_error *err) {
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = step_flock(b, dogs, dog_count, centroid, step, err);
+  if (s == HERD_OK) s = step_flock(b, steer, centroid, step, err);
   return gl_release(b, s, err);
 }
 
-static herd_status cl_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
-                             herd_error *err) {
+static herd_status cl_reduce(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = reduce_flock(b, dogs, dog_count, obs, err);
+  if (s == HERD_OK) s = reduce_flock(b, steer, obs, err);
   return gl_release(b, s, err);
 }
 
-static herd_status cl_map_state(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading,
-                                const uint32_t **agent, herd_error *err) {
-  size_t n = b->desc.count;
-  if (!b->map_pos) b->map_pos = malloc(n * sizeof *b->map_pos);
-  if (!b->map_heading) b->map_heading = malloc(n * sizeof *b->map_heading);
+static herd_status cl_map_state(herd_backend *b, const float **pos, const float **vel, const uint32_t **agent,
+                                herd_error *err) {
+  size_t n = b->desc.count, floats = n * b->stride;
+  if (!b->map_pos) b->map_pos = malloc(floats * sizeof *b->map_pos);
+  if (!b->map_vel) b->map_vel = malloc(floats * sizeof *b->map_vel);
   if (!b->map_agent) b->map_agent = malloc(n * sizeof *b->map_agent);
-  if (!b->map_pos || !b->map_heading || !b->map_agent)
+  if (!b->map_pos || !b->map_vel || !b->map_agent)
     return herd_fail(err, HERD_E_MEMORY, "out of memory copying the flock for drawing");
   herd_status s = gl_acquire(b, err);
-  if (s == HERD_OK) s = read_state(b, b->cur, b->map_pos, b->map_heading, b->map_agent, err);
+  if (s == HERD_OK) s = read_state(b, b->cur, b->map_pos, b->map_vel, b->map_agent, err);
   s = gl_release(b, s, err);
-  if (s == HERD_OK) *pos = b->map_pos, *heading = b->map_heading, *agent = b->map_agent;
+  if (s == HERD_OK) *pos = b->map_pos, *vel = b->map_vel, *agent = b->map_agent;
   return s;
 }
 
@@ -694,15 +703,15 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
   size_t n = b->desc.count;
   memset(out, 0, sizeof *out);
   out->grid = b->grid;
-  out->pos = malloc(n * sizeof *out->pos);
-  out->heading = malloc(n * sizeof *out->heading);
+  out->pos = malloc(n * b->stride * sizeof *out->pos);
+  out->vel = malloc(n * b->stride * sizeof *out->vel);
   out->agent = malloc(n * sizeof *out->agent);
   out->cell_end = malloc(b->buckets * sizeof *out->cell_end);
-  if (!out->pos || !out->heading || !out->agent || !out->cell_end)
+  if (!out->pos || !out->vel || !out->agent || !out->cell_end)
     return herd_fail(err, HERD_E_MEMORY, "out of memory reading the grid back");
   herd_status s = gl_acquire(b, err);
   if (s == HERD_OK) s = build_grid(b, err);
-  if (s == HERD_OK) s = read_state(b, 1 - b->cur, out->pos, out->heading, out->agent, err);
+  if (s == HERD_OK) s = read_state(b, 1 - b->cur, out->pos, out->vel, out->agent, err);
   s = gl_release(b, s, err);
   if (s == HERD_OK)
     CL_TRY("clEnqueueReadBuffer(cell_end)",
@@ -728,7 +737,7 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
 
 void herd_cl_grid_copy_free(herd_cl_grid_copy *copy) {
   free(copy->pos);
-  free(copy->heading);
+  free(copy->vel);
   free(copy->agent);
   free(copy->cell_end);
 }

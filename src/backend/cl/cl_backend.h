@@ -7,7 +7,7 @@
  * herd_cl_grid_copy_free). Same layout as herd_cpu_grid_view. */
 typedef struct herd_cl_grid_copy {
   herd_grid grid;
-  herd_vec2 *pos, *heading;
+  float *pos, *vel; /* float2 (2D) or float4 (3D) per agent */
   uint32_t *agent, *cell_end;
 } herd_cl_grid_copy;
 

@@ -1,7 +1,7 @@
-/* The native CPU backend: the shared model headers run over a pool of threads (pool.h).
- * Every result is independent of the thread count: each sheep's update reads only the
- * previous state, the sort is a stable counting sort, and reductions combine fixed blocks in
- * fixed order. */
+/* The native CPU backend: the model headers run over a pool of threads (pool.h). Every
+ * result is independent of the thread count: each agent's update reads only the previous
+ * state, the sort is a stable counting sort, and reductions combine fixed blocks in fixed
+ * order. The model is called through its row of the model table. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "cpu_backend.h"
 #include "pool.h"
 
-/* Below this many sheep a step runs on one thread: handing out chunks costs more than the
+/* Below this many agents a step runs on one thread: handing out chunks costs more than the
  * work. */
 #define PARALLEL_MIN_AGENTS 2048u
 
@@ -28,11 +28,13 @@
 
 struct herd_backend {
   herd_backend_desc desc;
+  unsigned char params[HERD_MODEL_PARAMS_BYTES]; /* desc.params points here */
   herd_grid grid;
+  uint32_t stride; /* floats per agent in pos and vel */
   /* Double-buffered state: the sort reads [cur] and writes [1-cur], the model reads
    * [1-cur] and writes back into [cur]. agent[] holds each agent's id and flags
    * (kernels/agent.h). */
-  herd_vec2 *pos[2], *heading[2];
+  float *pos[2], *vel[2];
   uint32_t *agent[2];
   int cur;
   uint32_t *bucket;   /* per agent, from the bin pass */
@@ -62,7 +64,7 @@ static void cpu_destroy(herd_backend *b) {
   if (!b) return;
   for (int i = 0; i < 2; ++i) {
     free(b->pos[i]);
-    free(b->heading[i]);
+    free(b->vel[i]);
     free(b->agent[i]);
   }
   free(b->bucket);
@@ -75,7 +77,10 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   herd_backend *b = calloc(1, sizeof *b);
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the CPU backend");
   b->desc = *desc;
-  b->grid = herd_grid_for(&desc->model, desc->count);
+  memcpy(b->params, desc->params, desc->model->params_size);
+  b->desc.params = b->params;
+  b->grid = herd_grid_for(&b->desc);
+  b->stride = herd_state_stride(desc->dims);
   b->threads = desc->threads > 0 ? desc->threads : herd_available_cpus();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
   herd_status s = herd_pool_create(b->threads, &b->pool, err);
@@ -84,44 +89,48 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
     return s;
   }
   snprintf(b->device, sizeof b->device, "native CPU, %d thread%s", b->threads, b->threads == 1 ? "" : "s");
-  size_t n = desc->count;
+  size_t n = desc->count, floats = n * b->stride;
   bool ok = true;
   for (int i = 0; i < 2; ++i) {
-    ok = ok && (b->pos[i] = malloc(n * sizeof(herd_vec2)));
-    ok = ok && (b->heading[i] = malloc(n * sizeof(herd_vec2)));
+    ok = ok && (b->pos[i] = malloc(floats * sizeof(float)));
+    ok = ok && (b->vel[i] = malloc(floats * sizeof(float)));
     ok = ok && (b->agent[i] = malloc(n * sizeof(uint32_t)));
   }
   ok = ok && (b->bucket = malloc(n * sizeof(uint32_t)));
   ok = ok && (b->cell_end = malloc(((size_t)b->grid.table_mask + 1) * sizeof(uint32_t)));
   if (!ok) {
+    size_t mib = (n * (4 * b->stride * sizeof(float) + 20)) >> 20;
     cpu_destroy(b);
-    return herd_fail(err, HERD_E_MEMORY, "out of memory: %u sheep need about %zu MiB on the CPU backend", desc->count,
-                     (n * 52) >> 20);
+    return herd_fail(err, HERD_E_MEMORY, "out of memory: %u agents need about %zu MiB on the CPU backend", desc->count,
+                     mib);
   }
   *out = b;
   return HERD_OK;
 }
 
-static herd_status cpu_upload(herd_backend *b, const herd_vec2 *pos, const herd_vec2 *heading, herd_error *err) {
+static herd_status cpu_upload(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
   (void)err;
   size_t n = b->desc.count;
   b->cur = 0;
-  memcpy(b->pos[0], pos, n * sizeof *pos);
-  memcpy(b->heading[0], heading, n * sizeof *heading);
-  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  for (uint32_t i = 0; i < n; ++i)
-    b->agent[0][i] = i | (herd_in_goal(pos[i], goal, b->desc.goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
+  memcpy(b->pos[0], pos, n * b->stride * sizeof(float));
+  memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
+  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
+  for (uint32_t i = 0; i < n; ++i) {
+    int in_goal = herd_in_goal(herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
+    b->agent[0][i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
+  }
   return HERD_OK;
 }
 
 /* What the parallel passes of a step read and write. */
 typedef struct pass_ctx {
   herd_backend *b;
-  const herd_vec2 *pos, *heading, *dogs;
-  const uint32_t *agent;
-  herd_vec2 *out_pos, *out_heading;
-  uint32_t *out_agent, dog_count, step;
-  herd_vec2 centroid;
+  const float *pos;
+  herd_flock_view view; /* the model step */
+  float *out_pos, *out_vel;
+  uint32_t *out_agent;
+  herd_steering_input steer; /* the reductions */
+  herd_vec3 centroid;
   herd_flock_partial *parts;
 } pass_ctx;
 
@@ -131,26 +140,32 @@ static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
   const herd_grid *g = &c->b->grid;
   for (uint32_t i = begin > 0 ? begin : 1; i < end; ++i) {
-    uint32_t bucket = herd_bucket_of(g, c->pos[i]);
-    if (bucket != herd_bucket_of(g, c->pos[i - 1])) continue;
-    herd_i32 cx = herd_cell_coord(c->pos[i].x, g->inv_cell_m), cy = herd_cell_coord(c->pos[i].y, g->inv_cell_m);
-    if (herd_in_cell(g, c->pos[i - 1], cx, cy)) continue;
+    herd_cell here = herd_cell_of(g, herd_load_vec(c->pos, i, g->dims));
+    herd_cell before = herd_cell_of(g, herd_load_vec(c->pos, i - 1u, g->dims));
+    uint32_t bucket = herd_bucket_of_cell(g, here);
+    if (bucket != herd_bucket_of_cell(g, before) || herd_same_cell(here, before)) continue;
     __atomic_fetch_or(&c->b->cell_end[bucket], HERD_BUCKET_MIXED, __ATOMIC_RELAXED);
   }
 }
 
 static void bin_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
-  for (uint32_t i = begin; i < end; ++i) c->b->bucket[i] = herd_bucket_of(&c->b->grid, c->pos[i]);
+  const herd_grid *g = &c->b->grid;
+  for (uint32_t i = begin; i < end; ++i) c->b->bucket[i] = herd_bucket_at(g, herd_load_vec(c->pos, i, g->dims));
+}
+
+/* One agent's position or velocity from one state array to another. */
+static inline void copy_state(float *to, const float *from, uint32_t stride) {
+  to[0] = from[0], to[1] = from[1];
+  if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
 /* Bin, then a stable counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
 static void cpu_sort(herd_backend *b) {
-  uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u;
-  const herd_vec2 *pos = b->pos[b->cur];
+  uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
   double clock = b->desc.profile ? now_s() : 0.0;
-  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .pos = pos});
+  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .pos = b->pos[b->cur]});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
   memset(cursor, 0, buckets * sizeof *cursor);
@@ -164,8 +179,8 @@ static void cpu_sort(herd_backend *b) {
   int src = b->cur, dst = 1 - b->cur;
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t to = cursor[bucket[i]]++;
-    b->pos[dst][to] = b->pos[src][i];
-    b->heading[dst][to] = b->heading[src][i];
+    copy_state(&b->pos[dst][(size_t)to * stride], &b->pos[src][(size_t)i * stride], stride);
+    copy_state(&b->vel[dst][(size_t)to * stride], &b->vel[src][(size_t)i * stride], stride);
     b->agent[dst][to] = b->agent[src][i];
   }
   lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
@@ -177,7 +192,7 @@ static void cpu_sort(herd_backend *b) {
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   cpu_sort(b);
   int sorted = 1 - b->cur;
-  return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->heading[sorted], b->agent[sorted], b->cell_end};
+  return (herd_cpu_grid_view){b->grid, b->pos[sorted], b->vel[sorted], b->agent[sorted], b->cell_end};
 }
 
 /* The model over a chunk of sorted agents; a raised stop skips the chunk (checked between
@@ -186,42 +201,31 @@ static void model_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
   if (herd_stop_raised(b->desc.stop)) return;
-  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  for (uint32_t i = begin; i < end; ++i) {
-    herd_sheep_next next =
-        herd_strombom_sheep(&b->desc.model, &b->grid, c->pos, c->heading, b->cell_end, c->dogs, c->dog_count,
-                            c->centroid, i, herd_agent_id(c->agent[i]), b->desc.seed, c->step, scratch);
-    c->out_pos[i] = next.pos;
-    c->out_heading[i] = next.heading;
-    c->out_agent[i] = herd_agent_after_step(c->agent[i], c->pos[i], next.pos, goal, b->desc.goal_radius_m);
-  }
+  b->desc.model->cpu_step(b->desc.params, &c->view, begin, end, c->out_pos, c->out_vel, c->out_agent);
 }
 
-static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_vec2 centroid,
-                            uint32_t step, herd_error *err) {
+static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
+                            herd_error *err) {
   (void)err;
   cpu_sort(b);
   double clock = b->desc.profile ? now_s() : 0.0;
   int src = 1 - b->cur, dst = b->cur;
-  pass_ctx c = {.b = b,
-                .pos = b->pos[src],
-                .heading = b->heading[src],
-                .agent = b->agent[src],
-                .dogs = dogs,
-                .dog_count = dog_count,
-                .centroid = centroid,
-                .step = step,
-                .out_pos = b->pos[dst],
-                .out_heading = b->heading[dst],
-                .out_agent = b->agent[dst]};
+  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
+  pass_ctx c = {.b = b, .out_pos = b->pos[dst], .out_vel = b->vel[dst], .out_agent = b->agent[dst]};
+  c.view = (herd_flock_view){.grid = &b->grid,
+                             .pos = b->pos[src],
+                             .vel = b->vel[src],
+                             .agent = b->agent[src],
+                             .cell_end = b->cell_end,
+                             .steer = steer.pos,
+                             .info = &info};
   uint32_t n = b->desc.count;
   herd_pool_for(b->pool, n, MODEL_CHUNK, model_chunk, &c);
   lap(b, HERD_STAGE_STEP, &clock);
   if (herd_stop_raised(b->desc.stop)) { /* the sorted copy holds the whole flock as before the step */
-    memcpy(c.out_pos, c.pos, n * sizeof *c.pos);
-    memcpy(c.out_heading, c.heading, n * sizeof *c.heading);
-    memcpy(c.out_agent, c.agent, n * sizeof *c.agent);
+    memcpy(c.out_pos, c.view.pos, (size_t)n * b->stride * sizeof(float));
+    memcpy(c.out_vel, c.view.vel, (size_t)n * b->stride * sizeof(float));
+    memcpy(c.out_agent, c.view.agent, n * sizeof(uint32_t));
     return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
@@ -229,68 +233,75 @@ static herd_status cpu_step(herd_backend *b, const herd_vec2 *dogs, uint32_t dog
 
 /* ---- Reductions ---------------------------------------------------------------------- */
 
-/* Reductions run over fixed blocks of REDUCE_BLOCK sorted agents, each into its own slot,
+/* The first pass over fixed blocks of REDUCE_BLOCK sorted agents, each into its own slot,
  * folded in block order afterwards: the same result for any number of threads. */
 static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
-  herd_vec2 goal = herd_v2(b->desc.goal_m[0], b->desc.goal_m[1]);
-  uint32_t n = b->desc.count;
+  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
+  uint32_t n = b->desc.count, dims = b->desc.dims;
+  const float *vel = b->vel[b->cur];
+  const uint32_t *agent = b->agent[b->cur];
   for (uint32_t k = first; k < last; ++k) {
     herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
     for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i)
-      p = herd_partial_add(p, c->pos[i], c->agent[i], c->dogs, c->dog_count, goal, b->desc.goal_radius_m);
+      p = herd_partial_add(p, &b->grid, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i],
+                           c->steer.pos, c->steer.count, goal, b->desc.goal_radius_m);
     c->parts[k] = p;
   }
 }
 
-/* The second pass: the agent farthest from the centroid c->centroid, per block. */
+/* The second pass: the agent farthest from the centroid, and the milling sum, per block. */
 static void far_blocks(void *ctx, uint32_t first, uint32_t last) {
   const pass_ctx *c = ctx;
-  uint32_t n = c->b->desc.count;
+  const herd_backend *b = c->b;
+  uint32_t n = b->desc.count, dims = b->desc.dims;
+  const float *vel = b->vel[b->cur];
+  const uint32_t *agent = b->agent[b->cur];
   for (uint32_t k = first; k < last; ++k) {
     herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
-    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i) p = herd_far_add(p, c->pos[i], c->agent[i], c->centroid);
+    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i)
+      p = herd_far_add(p, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i], c->centroid);
     c->parts[k] = p;
   }
 }
 
-static herd_status cpu_reduce(herd_backend *b, const herd_vec2 *dogs, uint32_t dog_count, herd_observation *obs,
-                              herd_error *err) {
+static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
   uint32_t n = b->desc.count, blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
-  pass_ctx c = {.b = b, .pos = b->pos[b->cur], .agent = b->agent[b->cur], .dogs = dogs, .dog_count = dog_count};
+  pass_ctx c = {.b = b, .pos = b->pos[b->cur], .steer = steer};
   c.parts = malloc(blocks * sizeof *c.parts);
   if (!c.parts) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
   double clock = b->desc.profile ? now_s() : 0.0;
   herd_pool_for(b->pool, blocks, 1, reduce_blocks, &c);
   herd_flock_partial all = c.parts[0];
-  for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], dog_count);
+  for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], steer.count);
   c.centroid = herd_partial_centroid(all, n);
   herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
   for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
   free(c.parts);
-  herd_observation_from_partial(&all, n, dog_count, obs);
+  herd_observation_from_partial(&all, n, b->desc.dims, steer.count, obs);
   lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
 }
 
-static herd_status cpu_read_agents(herd_backend *b, herd_vec2 *pos, herd_vec2 *heading, herd_error *err) {
+static herd_status cpu_read_agents(herd_backend *b, float *pos, float *vel, herd_error *err) {
   (void)err;
+  size_t stride = b->stride;
   for (uint32_t i = 0; i < b->desc.count; ++i) {
-    uint32_t id = herd_agent_id(b->agent[b->cur][i]);
-    if (pos) pos[id] = b->pos[b->cur][i];
-    if (heading) heading[id] = b->heading[b->cur][i];
+    size_t id = herd_agent_id(b->agent[b->cur][i]);
+    if (pos) memcpy(&pos[id * stride], &b->pos[b->cur][i * stride], stride * sizeof(float));
+    if (vel) memcpy(&vel[id * stride], &b->vel[b->cur][i * stride], stride * sizeof(float));
   }
   return HERD_OK;
 }
 
-static herd_status cpu_map_state(herd_backend *b, const herd_vec2 **pos, const herd_vec2 **heading,
-                                 const uint32_t **agent, herd_error *err) {
+static herd_status cpu_map_state(herd_backend *b, const float **pos, const float **vel, const uint32_t **agent,
+                                 herd_error *err) {
   (void)err;
   *pos = b->pos[b->cur];
-  *heading = b->heading[b->cur];
+  *vel = b->vel[b->cur];
   *agent = b->agent[b->cur];
   return HERD_OK;
 }
@@ -302,7 +313,8 @@ static bool cpu_shares_gl(const herd_backend *b) {
 
 static size_t cpu_memory_bytes(const herd_backend *b) {
   size_t n = b->desc.count;
-  return n * (2 * 2 * sizeof(herd_vec2) + 3 * sizeof(uint32_t)) + ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
+  return n * (2 * 2 * b->stride * sizeof(float) + 3 * sizeof(uint32_t)) +
+         ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
 }
 
 static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *err) {

@@ -1,0 +1,121 @@
+/* What every flock model plugs into, written once for both backends.
+ *
+ * A model is one header under kernels/models/ that declares
+ *
+ *   - its parameter fields as an X-macro list, HERD_PARAMS_<name>(X, M), each row
+ *       X(M, type, name, default, minimum, maximum, flags, unit, meaning)
+ *     from which HERD_PARAMS_STRUCT makes the parameter struct (4-byte fields, so C and
+ *     OpenCL C lay it out alike) and the scenario code makes the fields, defaults, ranges
+ *     and the documentation check;
+ *   - its per-agent update,
+ *       herd_agent_next herd_<name>_update(const herd_<name>_params *m,
+ *                                          const herd_flock_view *v, herd_u32 self,
+ *                                          herd_neighbour *scratch)
+ *     reading the flock as sorted for this step and writing nothing;
+ *   - HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
+ *     herd_step_<name> and the CPU backend's loop over a chunk of agents.
+ *
+ * and is listed once in kernels/models/models.h. No backend names a model. */
+#ifndef HERD_KERNELS_MODEL_H
+#define HERD_KERNELS_MODEL_H
+#include "agent.h"
+#include "grid.h"
+#include "rng.h"
+
+/* The facts of one step a model may use. Plain 4-byte fields: it goes to kernels by value. */
+typedef struct herd_step_info {
+  herd_u32 step;
+  herd_u32 seed_lo, seed_hi;
+  herd_u32 steering_count; /* steering agents in the steering buffer */
+  float centroid[3];       /* the flock's centre of mass before the step */
+  float goal[3];           /* where agents are delivered (herd_in_goal) */
+  float goal_radius_m;     /* negative: no goal */
+} herd_step_info;
+
+/* The flock as a model sees it during a step: sorted by bucket, read-only. */
+typedef struct herd_flock_view {
+  const herd_grid *grid;
+  HERD_GLOBAL const float *pos, *vel; /* float2 or float4 per agent (grid->dims) */
+  HERD_GLOBAL const herd_u32 *agent;  /* id and flags (agent.h) */
+  HERD_GLOBAL const herd_u32 *cell_end;
+  HERD_GLOBAL const float *steer; /* float4 per steering agent: its position */
+  const herd_step_info *info;
+} herd_flock_view;
+
+/* What one agent's update produces. */
+typedef struct herd_agent_next {
+  herd_vec3 pos, vel;
+  int alert; /* it reacted to a steering agent */
+} herd_agent_next;
+
+HERD_INLINE herd_u64 herd_step_seed(const herd_step_info *info) {
+  return (herd_u64)info->seed_lo | ((herd_u64)info->seed_hi << 32);
+}
+
+HERD_INLINE herd_vec3 herd_steer_pos(const herd_flock_view *v, herd_u32 d) {
+  return herd_v3(v->steer[4u * d], v->steer[4u * d + 1u], v->steer[4u * d + 2u]);
+}
+
+HERD_INLINE herd_vec3 herd_agent_pos(const herd_flock_view *v, herd_u32 i) {
+  return herd_load_vec(v->pos, i, v->grid->dims);
+}
+
+HERD_INLINE herd_vec3 herd_agent_vel(const herd_flock_view *v, herd_u32 i) {
+  return herd_load_vec(v->vel, i, v->grid->dims);
+}
+
+/* Stores agent i's next state and its agent word. */
+HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_agent_next next,
+                                   HERD_GLOBAL float *out_pos, HERD_GLOBAL float *out_vel,
+                                   HERD_GLOBAL herd_u32 *out_agent) {
+  herd_u32 dims = v->grid->dims;
+  const herd_step_info *in = v->info;
+  herd_store_vec(out_pos, i, dims, next.pos);
+  herd_store_vec(out_vel, i, dims, next.vel);
+  out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
+                                       herd_v3(in->goal[0], in->goal[1], in->goal[2]), in->goal_radius_m);
+}
+
+/* ---- Declaring parameters ------------------------------------------------------------------ */
+
+/* Field flags: which bound is open, and how the value is kept. */
+#define HERD_FIELD_CLOSED 0u
+#define HERD_FIELD_MIN_OPEN 1u /* the minimum itself is not allowed (a radius of 0) */
+
+#define HERD_PARAM_MEMBER(model, type, name, def, lo, hi, flags, unit, meaning) type name;
+#define HERD_PARAMS_STRUCT(struct_name, FIELDS) \
+  typedef struct struct_name {                  \
+    FIELDS(HERD_PARAM_MEMBER, _)                \
+  } struct_name;
+
+/* ---- The entry points a model gets ------------------------------------------------------- */
+
+#ifdef HERD_OPENCL
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                \
+  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent, \
+                                 __global const uint *cell_end, __global const float *steer, params_t params,      \
+                                 herd_grid grid, herd_step_info info, __global float *out_pos,                     \
+                                 __global float *out_vel, __global uint *out_agent) {                              \
+    uint i = get_global_id(0);                                                                                     \
+    if (i >= grid.count) return;                                                                                   \
+    herd_neighbour scratch[scratch_n];                                                                             \
+    herd_flock_view v;                                                                                             \
+    v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;             \
+    v.info = &info;                                                                                                \
+    herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);          \
+  }
+#else
+/* The CPU backend's loop over sorted agents [begin, end). */
+typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v, herd_u32 begin, herd_u32 end,
+                                    float *out_pos, float *out_vel, herd_u32 *out_agent);
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                              \
+  static inline void herd_step_chunk_##name(const void *params, const herd_flock_view *v, herd_u32 begin,        \
+                                            herd_u32 end, float *out_pos, float *out_vel, herd_u32 *out_agent) { \
+    herd_neighbour scratch[scratch_n];                                                                           \
+    for (herd_u32 i = begin; i < end; ++i)                                                                       \
+      herd_finish_agent(v, i, herd_##name##_update((const params_t *)params, v, i, scratch), out_pos, out_vel,   \
+                        out_agent);                                                                              \
+  }
+#endif
+
+#endif

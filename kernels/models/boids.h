@@ -1,0 +1,161 @@
+/* Reynolds boids as written up for Cornell ECE 4760 (V. Hunter Adams), in 2D and 3D:
+ * separation from boids in the protected range, alignment with and cohesion toward boids in
+ * the visual range but outside the protected range, a turn factor at the margins of the
+ * world box, a flee kick from steering agents within the fear radius, and speed clamped to
+ * [min, max]. Velocities, not headings. Equations and sources: docs/models/boids.md.
+ *
+ *   u  = v + [n > 0] (c_c mean(d_j) + c_m (mean(v_j) - v)) + c_a sum_{protected} (-d_j)
+ *   u += tau (per axis, inside a margin of an edge that does not wrap)
+ *   u += phi sgn(sum (p - e)) (per axis, steering agents e within R_f)
+ *   v' = u clamped to [s_min, s_max] in length;  p' = p + v' (wrapped)
+ *
+ * d_j is the offset to boid j, taken through the wrap in a torus. Every boid is updated from
+ * the previous step's state (the page updates in place; docs/models/boids.md). */
+#ifndef HERD_KERNELS_MODELS_BOIDS_H
+#define HERD_KERNELS_MODELS_BOIDS_H
+#include "../model.h"
+
+#define HERD_SECTION_boids "boids"
+#define HERD_PARAMS_boids(X, M)                                                                                     \
+  X(M, float, visual_range_m, 40, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_v: boids closer than this are seen")         \
+  X(M, float, protected_range_m, 8, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_p: boids closer than this are avoided")    \
+  X(M, float, centering, 0.0005, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_c: pull toward the visible boids' centre")   \
+  X(M, float, avoid, 0.05, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_a: push away from protected-range boids")          \
+  X(M, float, matching, 0.05, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_m: pull toward the visible boids' velocity")    \
+  X(M, float, min_speed_m_per_step, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/step", "s_min: slowest a boid flies")        \
+  X(M, float, max_speed_m_per_step, 6, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/step", "s_max: fastest a boid flies")        \
+  X(M, float, turn_factor, 0.2, 0, 1e6, HERD_FIELD_CLOSED, "m/step^2", "tau: turn back inside a margin")            \
+  X(M, float, margin_m, 100, 0, 1e6, HERD_FIELD_CLOSED, "m", "m: the band along an edge where boids turn back")     \
+  X(M, float, fear_radius_m, 100, 0, 1e6, HERD_FIELD_CLOSED, "m", "R_f: steering agents closer than this are fled") \
+  X(M, float, flee_factor, 0.5, 0, 1e6, HERD_FIELD_CLOSED, "m/step^2", "phi: the flee kick per axis")               \
+  X(M, float, view_angle_deg, 360, 0, 360, HERD_FIELD_MIN_OPEN, "deg",                                              \
+    "field of view; the rest is a blind angle behind")
+
+HERD_PARAMS_STRUCT(herd_boids_params, HERD_PARAMS_boids)
+
+/* -1, 0 or 1: the sign of x. */
+HERD_INLINE float herd_signf(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); }
+
+/* Separation, alignment and cohesion from the neighbours, added to v. */
+HERD_INLINE herd_vec3 herd_boids_flocking(const herd_boids_params *m, const herd_flock_view *v, herd_u32 self,
+                                          herd_vec3 p, herd_vec3 vel) {
+  herd_vec3 close = herd_v3(0.0f, 0.0f, 0.0f), offsets = close, velocities = close;
+  herd_u32 seen = 0, j;
+  float protected2 = m->protected_range_m * m->protected_range_m, visual2 = m->visual_range_m * m->visual_range_m;
+  herd_radius_query q;
+  herd_radius_begin(&q, v->grid, p, m->visual_range_m, self);
+  if (m->view_angle_deg < 360.0f)
+    herd_radius_cone(&q, herd_v3_unit(vel), herd_cosf(0.5f * m->view_angle_deg * 0.0174532925199432958f));
+  herd_vec3 d;
+  float d2;
+  while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
+    if (d2 < protected2) {
+      close = herd_v3_sub(close, d);
+    } else if (d2 < visual2) {
+      offsets = herd_v3_add(offsets, d);
+      velocities = herd_v3_add(velocities, herd_agent_vel(v, j));
+      ++seen;
+    }
+  }
+  herd_vec3 u = vel;
+  if (seen > 0u) {
+    float inv = 1.0f / (float)seen;
+    herd_vec3 towards_centre = herd_v3_scale(offsets, inv);
+    herd_vec3 match = herd_v3_sub(herd_v3_scale(velocities, inv), vel);
+    u = herd_v3_add(u, herd_v3_add(herd_v3_scale(towards_centre, m->centering), herd_v3_scale(match, m->matching)));
+  }
+  return herd_v3_madd(u, m->avoid, close);
+}
+
+/* The turn factor inside the margin of each edge that does not wrap. */
+HERD_INLINE herd_vec3 herd_boids_margins(const herd_boids_params *m, const herd_grid *g, herd_vec3 p, herd_vec3 u) {
+  if (m->margin_m <= 0.0f) return u;
+  float lo = m->margin_m, t = m->turn_factor;
+  if (!(g->wrap & 1u)) u.x += (p.x < lo ? t : 0.0f) - (p.x > g->size_m[0] - lo ? t : 0.0f);
+  if (!(g->wrap & 2u)) u.y += (p.y < lo ? t : 0.0f) - (p.y > g->size_m[1] - lo ? t : 0.0f);
+  if (g->dims == 3u && !(g->wrap & 4u)) u.z += (p.z < lo ? t : 0.0f) - (p.z > g->size_m[2] - lo ? t : 0.0f);
+  return u;
+}
+
+/* The flee kick from steering agents within the fear radius; *alert when there was one. */
+HERD_INLINE herd_vec3 herd_boids_flee(const herd_boids_params *m, const herd_flock_view *v, herd_vec3 p, herd_vec3 u,
+                                      int *alert) {
+  herd_vec3 away = herd_v3(0.0f, 0.0f, 0.0f);
+  float fear2 = m->fear_radius_m * m->fear_radius_m;
+  *alert = 0;
+  for (herd_u32 e = 0; e < v->info->steering_count; ++e) {
+    herd_vec3 d = herd_world_delta(v->grid, herd_steer_pos(v, e), p);
+    if (herd_v3_len2(d) >= fear2) continue;
+    away = herd_v3_add(away, d);
+    *alert = 1;
+  }
+  if (!*alert) return u;
+  float f = m->flee_factor;
+  return herd_v3(u.x + f * herd_signf(away.x), u.y + f * herd_signf(away.y), u.z + f * herd_signf(away.z));
+}
+
+/* u with its length clamped to [s_min, s_max]; a zero u keeps the old direction at s_min. */
+HERD_INLINE herd_vec3 herd_boids_clamp_speed(const herd_boids_params *m, herd_vec3 u, herd_vec3 old, herd_u32 dims) {
+  float s = herd_sqrtf(herd_v3_len2(u));
+  if (s <= 0.0f) {
+    herd_vec3 dir = herd_v3_unit(old);
+    if (herd_v3_len2(dir) <= 0.0f) dir = herd_v3(1.0f, 0.0f, 0.0f);
+    return herd_v3_scale(dir, m->min_speed_m_per_step);
+  }
+  if (s < m->min_speed_m_per_step) u = herd_v3_scale(u, m->min_speed_m_per_step / s);
+  if (s > m->max_speed_m_per_step) u = herd_v3_scale(u, m->max_speed_m_per_step / s);
+  if (dims == 2u) u.z = 0.0f;
+  return u;
+}
+
+HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const herd_flock_view *v, herd_u32 self,
+                                              herd_neighbour *scratch) {
+  (void)scratch;
+  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
+  herd_agent_next next;
+  herd_vec3 u = herd_boids_flocking(m, v, self, p, vel);
+  u = herd_boids_margins(m, v->grid, p, u);
+  u = herd_boids_flee(m, v, p, u, &next.alert);
+  next.vel = herd_boids_clamp_speed(m, u, vel, v->grid->dims);
+  next.pos = herd_world_wrap(v->grid, herd_v3_add(p, next.vel));
+  return next;
+}
+
+HERD_MODEL_ENTRY(boids, herd_boids_params, 1)
+
+/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+#ifndef HERD_OPENCL
+#include <stdio.h>
+
+/* Cells as large as the visual range: a query then visits 3 x 3 (x 3) cells. */
+static inline float herd_boids_cell_m(const void *params) {
+  return ((const herd_boids_params *)params)->visual_range_m;
+}
+
+/* A random direction (on the circle, or the sphere in 3D) at a speed uniform in
+ * [s_min, s_max]. */
+static inline herd_vec3 herd_boids_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
+                                                    herd_u32 dims) {
+  const herd_boids_params *m = params;
+  (void)spawn_draw;
+  float speed =
+      m->min_speed_m_per_step + (m->max_speed_m_per_step - m->min_speed_m_per_step) * herd_rng_unit_float(draw.v[2]);
+  herd_vec3 dir = dims == 3u ? herd_rng_direction3(draw.v[0], draw.v[1])
+                             : herd_v3(herd_rng_direction(draw.v[0]).x, herd_rng_direction(draw.v[0]).y, 0.0f);
+  return herd_v3_scale(dir, speed);
+}
+
+static inline int herd_boids_check(const void *params, herd_u32 count, char *why, size_t size) {
+  const herd_boids_params *m = params;
+  (void)count;
+  if (m->min_speed_m_per_step > m->max_speed_m_per_step)
+    return snprintf(why, size, "boids.min_speed_m_per_step: %g must be <= boids.max_speed_m_per_step (%g)",
+                    (double)m->min_speed_m_per_step, (double)m->max_speed_m_per_step);
+  if (m->protected_range_m > m->visual_range_m)
+    return snprintf(why, size, "boids.protected_range_m: %g must be <= boids.visual_range_m (%g)",
+                    (double)m->protected_range_m, (double)m->visual_range_m);
+  return 0;
+}
+
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* The model table: every flock model herd runs. A model is its header here (parameters,
+ * update and kernel entry: kernels/model.h), its docs/models/<name>.md, and one row below.
+ * The OpenCL program gets one kernel per row (herd_step_<name>); the CPU backend, the
+ * scenario code and the viewer read the row, never a model's name. */
+#ifndef HERD_KERNELS_MODELS_MODELS_H
+#define HERD_KERNELS_MODELS_MODELS_H
+#include "boids.h"
+#include "netlogo.h"
+#include "strombom.h"
+
+#define HERD_DIMS_2 4u /* bit 2: runs in 2D */
+#define HERD_DIMS_3 8u /* bit 3: runs in 3D */
+
+/* X(name, dimensions it runs in, its default world: dims, size x, y, z (m), wrap x, y, z,
+ *   its flock: default and least size, the spawn box's first corner (fraction of the world,
+ *   each axis; the box ends at 1), an agent's drawn length (m), what it is) */
+#define HERD_MODELS(X)                                                             \
+  X(strombom, HERD_DIMS_2, 2, 150, 150, 0, 0, 0, 0, 100, 2, 2.0 / 3.0, 1.6,        \
+    "Strömbom et al. (2014): sheep herded by sheepdogs")                           \
+  X(boids, HERD_DIMS_2 | HERD_DIMS_3, 2, 640, 480, 480, 0, 0, 0, 500, 1, 0.0, 7.0, \
+    "Reynolds boids in the Cornell ECE 4760 form, 2D and 3D")                      \
+  X(netlogo, HERD_DIMS_2, 2, 71, 71, 0, 1, 1, 0, 300, 1, 0.0, 1.5, "NetLogo Flocking (Wilensky 1998) with enemies")
+
+#endif

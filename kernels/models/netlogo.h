@@ -1,0 +1,175 @@
+/* NetLogo's Flocking (Wilensky 1998) with the enemies of "Don't Follow this Leader": every
+ * bird flies 1 patch per tick at a heading that three rules turn by bounded angles.
+ * Equations, sources and what herd changes: docs/models/netlogo-flocking.md.
+ *
+ *   flockmates: other birds within `vision` (inclusive, through the wrap); none: no turn
+ *   nearest flockmate closer than `minimum_separation`: separate only —
+ *     turn away from its heading by at most max_separate_turn
+ *   otherwise align (toward the summed headings, at most max_align_turn), then cohere
+ *     (toward the summed unit bearings to the flockmates, at most max_cohere_turn)
+ *   a steering agent (enemy) closer than `vision`: face the nearest, turn 180 degrees
+ *   move: `substeps` steps of speed / substeps, each wrapped into the torus
+ *
+ * Headings are NetLogo's: degrees, 0 = north (+y), clockwise; the velocity buffer holds the
+ * unit vector (sin h, cos h). Updated synchronously (NetLogo asks one bird at a time). */
+#ifndef HERD_KERNELS_MODELS_NETLOGO_H
+#define HERD_KERNELS_MODELS_NETLOGO_H
+#include "../model.h"
+
+#define HERD_SECTION_netlogo "netlogo"
+#define HERD_PARAMS_netlogo(X, M)                                                                                     \
+  X(M, float, vision_patches, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "patch", "birds within this are flockmates")            \
+  X(M, float, minimum_separation, 1, 0, 1e6, HERD_FIELD_CLOSED, "patch", "closer than this: separate only")           \
+  X(M, float, max_align_turn_deg, 5, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn toward the flockmates' heading") \
+  X(M, float, max_cohere_turn_deg, 3, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn toward the flockmates")         \
+  X(M, float, max_separate_turn_deg, 1.5, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn away from the nearest")     \
+  X(M, float, speed_patches_per_tick, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "patch/tick", "how far a bird flies a tick")    \
+  X(M, herd_u32, substeps, 5, 1, 1000, HERD_FIELD_CLOSED, "",                                                         \
+    "the tick's flight in this many equal steps, each wrapped")
+
+HERD_PARAMS_STRUCT(herd_netlogo_params, HERD_PARAMS_netlogo)
+
+#define HERD_DEG_PER_RAD 57.295779513082320877f
+
+/* NetLogo's heading of the vector (x, y): atan2(x, y) in degrees, in [0, 360). */
+HERD_INLINE float herd_heading_of(float x, float y) {
+  float h = herd_atan2f(x, y) * HERD_DEG_PER_RAD;
+  return h < 0.0f ? h + 360.0f : (h >= 360.0f ? h - 360.0f : h);
+}
+
+/* subtract-headings: a - b wrapped into (-180, 180]. */
+HERD_INLINE float herd_subtract_headings(float a, float b) {
+  float d = a - b;
+  while (d > 180.0f) d -= 360.0f;
+  while (d <= -180.0f) d += 360.0f;
+  return d;
+}
+
+/* turn-at-most: the turn itself, or the largest allowed turn the same way. */
+HERD_INLINE float herd_turn_at_most(float turn, float max_turn) {
+  if (turn > max_turn) return max_turn;
+  if (turn < -max_turn) return -max_turn;
+  return turn;
+}
+
+HERD_INLINE float herd_heading_add(float h, float turn) {
+  h += turn;
+  return h < 0.0f ? h + 360.0f : (h >= 360.0f ? h - 360.0f : h);
+}
+
+/* The unit vector of a heading: (sin h, cos h). */
+HERD_INLINE herd_vec3 herd_heading_vector(float h) {
+  float r = h / HERD_DEG_PER_RAD;
+  return herd_v3(herd_sinf(r), herd_cosf(r), 0.0f);
+}
+
+/* What a bird knows of its flockmates after one pass over them. */
+typedef struct herd_netlogo_mates {
+  herd_u32 count, nearest_id;
+  float nearest_d2, nearest_heading;
+  herd_vec3 headings; /* the flockmates' unit headings, summed */
+  herd_vec3 bearings; /* unit vectors toward them, summed (one at the bird's own spot left out) */
+} herd_netlogo_mates;
+
+HERD_INLINE herd_netlogo_mates herd_netlogo_flockmates(const herd_netlogo_params *m, const herd_flock_view *v,
+                                                       herd_u32 self, herd_vec3 p) {
+  herd_netlogo_mates f;
+  f.count = 0u, f.nearest_id = 0xffffffffu, f.nearest_d2 = 0.0f, f.nearest_heading = 0.0f;
+  f.headings = f.bearings = herd_v3(0.0f, 0.0f, 0.0f);
+  herd_radius_query q;
+  herd_radius_begin(&q, v->grid, p, m->vision_patches, self);
+  herd_u32 j;
+  herd_vec3 d;
+  float d2;
+  while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
+    herd_vec3 h = herd_agent_vel(v, j);
+    herd_u32 id = herd_agent_id(v->agent[j]);
+    /* The nearest, ties to the lower id (NetLogo picks at random). */
+    if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
+      f.nearest_d2 = d2, f.nearest_id = id;
+      f.nearest_heading = herd_heading_of(h.x, h.y);
+    }
+    f.headings = herd_v3_add(f.headings, h);
+    if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
+    ++f.count;
+  }
+  return f;
+}
+
+/* The heading after the three flocking rules. */
+HERD_INLINE float herd_netlogo_flock(const herd_netlogo_params *m, herd_netlogo_mates f, float h) {
+  if (f.count == 0u) return h;
+  float sep = m->minimum_separation;
+  if (f.nearest_d2 < sep * sep)
+    return herd_heading_add(h,
+                            herd_turn_at_most(herd_subtract_headings(h, f.nearest_heading), m->max_separate_turn_deg));
+  if (f.headings.x != 0.0f || f.headings.y != 0.0f) {
+    float target = herd_heading_of(f.headings.x, f.headings.y);
+    h = herd_heading_add(h, herd_turn_at_most(herd_subtract_headings(target, h), m->max_align_turn_deg));
+  }
+  if (f.bearings.x != 0.0f || f.bearings.y != 0.0f) {
+    float target = herd_heading_of(f.bearings.x, f.bearings.y);
+    h = herd_heading_add(h, herd_turn_at_most(herd_subtract_headings(target, h), m->max_cohere_turn_deg));
+  }
+  return h;
+}
+
+/* Flee: face the nearest steering agent closer than `vision` and turn 180 degrees, i.e.
+ * head straight away from it; at its very spot, reverse. *alert when fleeing. */
+HERD_INLINE float herd_netlogo_flee(const herd_netlogo_params *m, const herd_flock_view *v, herd_vec3 p, float h,
+                                    int *alert) {
+  float best = m->vision_patches * m->vision_patches;
+  herd_vec3 away = herd_v3(0.0f, 0.0f, 0.0f);
+  *alert = 0;
+  for (herd_u32 e = 0; e < v->info->steering_count; ++e) {
+    herd_vec3 d = herd_world_delta(v->grid, herd_steer_pos(v, e), p);
+    float d2 = herd_v3_len2(d);
+    if (d2 >= best) continue;
+    best = d2, away = d;
+    *alert = 1;
+  }
+  if (!*alert) return h;
+  if (away.x == 0.0f && away.y == 0.0f) return herd_heading_add(h, 180.0f);
+  return herd_heading_of(away.x, away.y);
+}
+
+HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 self,
+                                                herd_neighbour *scratch) {
+  (void)scratch;
+  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
+  float h = herd_heading_of(vel.x, vel.y);
+  h = herd_netlogo_flock(m, herd_netlogo_flockmates(m, v, self, p), h);
+  herd_agent_next next;
+  h = herd_netlogo_flee(m, v, p, h, &next.alert);
+  next.vel = herd_heading_vector(h);
+  herd_vec3 step = herd_v3_scale(next.vel, m->speed_patches_per_tick / (float)m->substeps);
+  for (herd_u32 k = 0; k < m->substeps; ++k) p = herd_world_wrap(v->grid, herd_v3_add(p, step));
+  next.pos = p;
+  return next;
+}
+
+HERD_MODEL_ENTRY(netlogo, herd_netlogo_params, 1)
+
+/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+#ifndef HERD_OPENCL
+#include <stdio.h>
+
+static inline float herd_netlogo_cell_m(const void *params) {
+  return ((const herd_netlogo_params *)params)->vision_patches;
+}
+
+/* As NetLogo's `crt`: a random whole number of degrees. */
+static inline herd_vec3 herd_netlogo_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
+                                                      herd_u32 dims) {
+  (void)params, (void)spawn_draw, (void)dims;
+  float degrees = herd_floorf(360.0f * herd_rng_unit_float(draw.v[0]));
+  return herd_heading_vector(degrees);
+}
+
+static inline int herd_netlogo_check(const void *params, herd_u32 count, char *why, size_t size) {
+  (void)params, (void)count, (void)why, (void)size;
+  return 0;
+}
+
+#endif
+#endif

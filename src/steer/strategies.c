@@ -1,0 +1,75 @@
+/* The strategy table and the simple strategies: cruiser, pursuer, manual. */
+#include <math.h>
+
+#include "../../kernels/grid.h"
+#include "steer.h"
+
+void herd_steer_wrap(const herd_scenario *sc, float pos[3]) {
+  for (uint32_t k = 0; k < sc->world.dims; ++k)
+    if (sc->world.wrap[k]) pos[k] = herd_wrap_coord(pos[k], sc->world.size_m[k]);
+}
+
+bool herd_steer_toward(const herd_scenario *sc, herd_steering_state *agent, const float aim[3], float speed) {
+  float d[3] = {0, 0, 0}, len2 = 0;
+  for (uint32_t k = 0; k < sc->world.dims; ++k) {
+    d[k] = aim[k] - agent->pos[k];
+    if (sc->world.wrap[k]) d[k] = herd_wrap_offset(d[k], sc->world.size_m[k]);
+    len2 += d[k] * d[k];
+  }
+  if (len2 <= 0.0f) return false;
+  float len = sqrtf(len2), move = len < speed ? len : speed;
+  for (uint32_t k = 0; k < 3; ++k) {
+    agent->heading[k] = d[k] / len;
+    agent->pos[k] += move * agent->heading[k];
+  }
+  herd_steer_wrap(sc, agent->pos);
+  return true;
+}
+
+static void dog_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
+  herd_strombom_dog_step(&ctx->dog, ctx->obs, index, ctx->sc->seed, ctx->step, agent);
+}
+
+/* Straight on along its heading. */
+static void cruiser_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
+  (void)index;
+  agent->mode = HERD_MODE_CRUISE;
+  for (uint32_t k = 0; k < 3; ++k) agent->pos[k] += agent->speed_m_per_step * agent->heading[k];
+  herd_steer_wrap(ctx->sc, agent->pos);
+}
+
+/* Toward the flock agent nearest to it (the observation's), at its own speed. */
+static void pursuer_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
+  agent->mode = HERD_MODE_PURSUE;
+  if (ctx->obs->count == 0) return;
+  herd_steer_toward(ctx->sc, agent, ctx->obs->nearest[index].pos, agent->speed_m_per_step);
+}
+
+/* Nothing, until the user takes it (herd_sim_steer). */
+static void manual_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
+  (void)ctx, (void)index;
+  agent->mode = HERD_MODE_IDLE;
+}
+
+const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
+    [HERD_STRATEGY_DOG] = dog_step,
+    [HERD_STRATEGY_CRUISER] = cruiser_step,
+    [HERD_STRATEGY_PURSUER] = pursuer_step,
+    [HERD_STRATEGY_MANUAL] = manual_step,
+};
+
+herd_steer_context herd_steer_context_for(const herd_scenario *sc) {
+  herd_steer_context ctx = {.sc = sc};
+  if (sc->model == HERD_MODEL_STROMBOM) {
+    double r_a = 0;
+    herd_scenario_get(sc, "sheep.repulsion_radius_m", &r_a, NULL);
+    ctx.dog = (herd_strombom_dog_params){
+        .repulsion_radius_m = (float)r_a,
+        .sheep_count = sc->flock.count,
+        .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
+        .speed_m_per_step = sc->dogs.speed_m_per_step,
+        .noise = sc->dogs.noise,
+    };
+  }
+  return ctx;
+}

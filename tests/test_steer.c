@@ -1,0 +1,172 @@
+/* Steering agents from hand-made observations: the Strömbom dog's decisions, the cruiser,
+ * the pursuer, and an agent the user steers. */
+#include <math.h>
+
+#include "sim_util.h"
+#include "steer/steer.h"
+#include "test.h"
+
+#define TESTS(X)                              \
+  X(waits_while_a_sheep_is_within_3_ra)       \
+  X(drives_a_cohesive_flock)                  \
+  X(collects_the_farthest_sheep)              \
+  X(cohesion_threshold_is_ra_n_two_thirds)    \
+  X(step_is_delta_s_toward_the_aim)           \
+  X(noise_turns_the_step_by_at_most_asin_e)   \
+  X(a_user_steered_dog_follows_its_aim)       \
+  X(a_cruiser_goes_straight_through_the_wrap) \
+  X(a_pursuer_closes_on_the_nearest_agent)    \
+  X(a_manual_agent_waits_for_the_user)
+TESTS(DECLARE_TEST)
+
+static herd_strombom_dog_params params(uint32_t n) {
+  return (herd_strombom_dog_params){
+      .repulsion_radius_m = 2, .sheep_count = n, .target_m = {0, 0}, .speed_m_per_step = 1.5f, .noise = 0};
+}
+
+/* A flock centred at (50, 50), farthest sheep at (50 + far, 50), nearest sheep 30 m from the dog. */
+static herd_observation obs_with(float far) {
+  herd_observation o;
+  memset(&o, 0, sizeof o);
+  o.count = 100;
+  o.centroid[0] = o.centroid[1] = 50;
+  o.farthest_pos[0] = 50 + far, o.farthest_pos[1] = 50, o.farthest_dist_m = far;
+  o.steering_count = 1;
+  o.nearest[0].dist_m = 30;
+  return o;
+}
+
+static void waits_while_a_sheep_is_within_3_ra(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(10);
+  o.nearest[0].dist_m = 5.9f;
+  herd_steering_state dog = {.mode = HERD_MODE_DRIVE, .pos = {20, 20}, .heading = {1, 0}};
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode == HERD_MODE_WAIT);
+  CHECK(dog.pos[0] == 20 && dog.pos[1] == 20);
+  o.nearest[0].dist_m = 6.0f; /* 3 r_a exactly: free to move */
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode != HERD_MODE_WAIT);
+}
+
+static void drives_a_cohesive_flock(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(10);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  CHECK(aim.mode == HERD_MODE_DRIVE);
+  /* G + r_a sqrt(N) unit(G - T) = (50, 50) + 20 (1, 1)/sqrt(2) */
+  CHECK(fabsf(aim.point[0] - (50 + 20 / sqrtf(2))) < 1e-4f && fabsf(aim.point[1] - (50 + 20 / sqrtf(2))) < 1e-4f);
+}
+
+static void collects_the_farthest_sheep(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(50);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  CHECK(aim.mode == HERD_MODE_COLLECT);
+  /* A_far + r_a unit(A_far - G) = (100, 50) + 2 (1, 0) */
+  CHECK(fabsf(aim.point[0] - 102) < 1e-4f && fabsf(aim.point[1] - 50) < 1e-4f);
+}
+
+static void cohesion_threshold_is_ra_n_two_thirds(void) {
+  herd_strombom_dog_params p = params(8); /* f(8) = 2 * 8^(2/3) = 8 */
+  herd_observation o = obs_with(7.99f);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_MODE_DRIVE);
+  o = obs_with(8.01f);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_MODE_COLLECT);
+}
+
+static void step_is_delta_s_toward_the_aim(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(50);
+  herd_steering_state dog = {.mode = HERD_MODE_DRIVE, .pos = {102, 10}, .heading = {1, 0}};
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode == HERD_MODE_COLLECT);
+  CHECK(fabsf(dog.pos[0] - 102) < 1e-5f && fabsf(dog.pos[1] - 11.5f) < 1e-5f);
+}
+
+static void noise_turns_the_step_by_at_most_asin_e(void) {
+  herd_strombom_dog_params p = params(100);
+  p.noise = 0.3f;
+  herd_observation o = obs_with(50);
+  double max_turn = 0;
+  bool varied = false;
+  for (uint32_t step = 0; step < 500; ++step) {
+    herd_steering_state dog = {.mode = HERD_MODE_DRIVE, .pos = {102, 10}, .heading = {1, 0}};
+    herd_strombom_dog_step(&p, &o, 0, 3, step, &dog);
+    double dx = dog.pos[0] - 102, dy = dog.pos[1] - 10;
+    CHECK(fabs(hypot(dx, dy) - 1.5) < 1e-5);
+    double turn = fabs(atan2(dx, dy));
+    if (turn > max_turn) max_turn = turn;
+    varied = varied || turn > 0.05;
+  }
+  CHECK_MSG(max_turn <= asin(0.3) + 1e-4, "turned %g rad", max_turn);
+  CHECK(varied);
+}
+
+static void a_user_steered_dog_follows_its_aim(void) {
+  herd_scenario sc = scenario_with(NULL, 0);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_error err;
+  herd_sim_steer(sim, 0, (const float[3]){30, 40, 0}); /* the dog starts at (0, 0): 50 m away */
+  for (int s = 0; s < 10; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  CHECK(dog->mode == HERD_MODE_MANUAL);
+  CHECK(fabsf(dog->pos[0] - 9.0f) < 1e-4f && fabsf(dog->pos[1] - 12.0f) < 1e-4f); /* 10 steps of 1.5 m */
+  for (int s = 0; s < 40; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(fabsf(dog->pos[0] - 30.0f) < 1e-4f && fabsf(dog->pos[1] - 40.0f) < 1e-4f); /* arrived, stays */
+  herd_sim_release(sim, 0);
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(dog->mode != HERD_MODE_MANUAL);
+  herd_sim_destroy(sim);
+}
+
+/* A cruiser goes straight on at its speed and comes back in at the other edge of a torus. */
+static void a_cruiser_goes_straight_through_the_wrap(void) {
+  const char *sets[] = {"model=netlogo", "agents[0].strategy=cruiser", "agents[0].position_m=[70,35]",
+                        "agents[0].direction=[1,0]", "agents[0].speed_m_per_step=0.5"};
+  herd_scenario sc = scenario_with(sets, 5);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_error err;
+  const herd_steering_state *a = herd_sim_steering(sim, 0);
+  CHECK(herd_sim_steering_count(sim) == 1 && a->strategy == HERD_STRATEGY_CRUISER);
+  for (int s = 0; s < 4; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(a->mode == HERD_MODE_CRUISE);
+  CHECK_MSG(fabsf(a->pos[0] - 1.0f) < 1e-4f && a->pos[1] == 35.0f, "at (%g, %g)", (double)a->pos[0], (double)a->pos[1]);
+  herd_sim_destroy(sim);
+}
+
+/* A pursuer heads for the flock agent nearest to it, a step of its speed at a time. */
+static void a_pursuer_closes_on_the_nearest_agent(void) {
+  herd_scenario sc = scenario_with((const char *[]){"model=boids"}, 1);
+  herd_steer_context ctx = herd_steer_context_for(&sc);
+  herd_observation o;
+  memset(&o, 0, sizeof o);
+  o.count = 10, o.steering_count = 1;
+  o.nearest[0].pos[0] = 100, o.nearest[0].pos[1] = 40, o.nearest[0].dist_m = 50;
+  ctx.obs = &o;
+  herd_steering_state a = {.strategy = HERD_STRATEGY_PURSUER, .pos = {70, 0}, .speed_m_per_step = 5};
+  herd_strategies[HERD_STRATEGY_PURSUER](&ctx, 0, &a);
+  CHECK(a.mode == HERD_MODE_PURSUE);
+  CHECK_MSG(fabsf(a.pos[0] - 73.0f) < 1e-4f && fabsf(a.pos[1] - 4.0f) < 1e-4f, "at (%g, %g)", (double)a.pos[0],
+            (double)a.pos[1]);
+  a.speed_m_per_step = 1000; /* never past its prey */
+  herd_strategies[HERD_STRATEGY_PURSUER](&ctx, 0, &a);
+  CHECK(fabsf(a.pos[0] - 100.0f) < 1e-4f && fabsf(a.pos[1] - 40.0f) < 1e-4f);
+}
+
+/* A manual agent stands still until the user steers it. */
+static void a_manual_agent_waits_for_the_user(void) {
+  const char *sets[] = {"model=boids", "agents[0].strategy=manual", "agents[0].position_m=[10,10]"};
+  herd_scenario sc = scenario_with(sets, 3);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_error err;
+  for (int s = 0; s < 3; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  const herd_steering_state *a = herd_sim_steering(sim, 0);
+  CHECK(a->mode == HERD_MODE_IDLE && a->pos[0] == 10.0f && a->pos[1] == 10.0f);
+  herd_sim_steer(sim, 0, (const float[3]){20, 10, 0});
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(a->mode == HERD_MODE_MANUAL && fabsf(a->pos[0] - 11.0f) < 1e-5f);
+  herd_sim_destroy(sim);
+}
+
+int main(void) { TEST_MAIN(TESTS); }
