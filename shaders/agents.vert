@@ -1,5 +1,5 @@
 #version 330 core
-// One agent (sheep or dog) as an oriented triangle, instanced straight from the agent
+// One agent (a flock agent or a steering agent) as an oriented triangle, instanced straight from the agent
 // buffers: corner is the triangle's vertex in the body frame (x ahead, y to the left).
 layout(location = 0) in vec2 corner;
 layout(location = 1) in vec2 pos;
@@ -8,7 +8,7 @@ layout(location = 3) in uint agent; // id and flags (kernels/agent.h)
 
 uniform mat4 view;          // world metres -> clip space
 uniform float body_m;       // body length in metres
-uniform vec3 state_color[3]; // grazing, moved this step, delivered
+uniform vec3 state_color[4]; // still, moved this step, delivered, reacting to a steering agent
 uniform bool use_fixed;     // dogs: one colour for all
 uniform vec3 fixed_color;
 
@@ -23,6 +23,8 @@ void main() {
     color = fixed_color;
   } else if ((agent & 0x80000000u) != 0u) {
     color = state_color[2];
+  } else if ((agent & 0x20000000u) != 0u) {
+    color = state_color[3];
   } else if ((agent & 0x40000000u) != 0u) {
     color = state_color[1];
   } else {
