@@ -11,14 +11,22 @@
 #define HERD_DIMS_2 4u /* bit 2: runs in 2D */
 #define HERD_DIMS_3 8u /* bit 3: runs in 3D */
 
+/* Steering agents move first in a step. The flock then reacts to them where they are now
+ * (Strömbom: the sheep see the dog's new position) or where they were when the step began
+ * (NetLogo's enemies act before anything moves; boids update synchronously). */
+#define HERD_SEES_MOVED 1u
+#define HERD_SEES_UNMOVED 0u
+
 /* X(name, dimensions it runs in, its default world: dims, size x, y, z (m), wrap x, y, z,
  *   its flock: default and least size, the spawn box's first corner (fraction of the world,
- *   each axis; the box ends at 1), an agent's drawn length (m), what it is) */
-#define HERD_MODELS(X)                                                             \
-  X(strombom, HERD_DIMS_2, 2, 150, 150, 0, 0, 0, 0, 100, 2, 2.0 / 3.0, 1.6,        \
-    "Strömbom et al. (2014): sheep herded by sheepdogs")                           \
-  X(boids, HERD_DIMS_2 | HERD_DIMS_3, 2, 640, 480, 480, 0, 0, 0, 500, 1, 0.0, 7.0, \
-    "Reynolds boids in the Cornell ECE 4760 form, 2D and 3D")                      \
-  X(netlogo, HERD_DIMS_2, 2, 71, 71, 0, 1, 1, 0, 300, 1, 0.0, 1.5, "NetLogo Flocking (Wilensky 1998) with enemies")
+ *   each axis; the box ends at 1), an agent's drawn length (m), where the flock sees the
+ *   steering agents during a step (HERD_SEES_*), what it is) */
+#define HERD_MODELS(X)                                                                                \
+  X(strombom, HERD_DIMS_2, 2, 150, 150, 0, 0, 0, 0, 100, 2, 2.0 / 3.0, 1.6, HERD_SEES_MOVED,          \
+    "Strömbom et al. (2014): sheep herded by sheepdogs")                                              \
+  X(boids, HERD_DIMS_2 | HERD_DIMS_3, 2, 640, 480, 480, 0, 0, 0, 500, 1, 0.0, 7.0, HERD_SEES_UNMOVED, \
+    "Reynolds boids in the Cornell ECE 4760 form, 2D and 3D")                                         \
+  X(netlogo, HERD_DIMS_2, 2, 71, 71, 0, 1, 1, 0, 300, 1, 0.0, 1.5, HERD_SEES_UNMOVED,                 \
+    "NetLogo Flocking (Wilensky 1998) with enemies")
 
 #endif

@@ -34,62 +34,64 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
    meaning},
 
 /* Every model's flock has a size and a spawn box; then come its own parameters. */
-#define MODEL_FIELDS(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, default_count, least, spawn_from, body, title) \
-  static const scenario_field id##_fields[] = {                                                                   \
-      {HERD_SECTION_##id ".count",                                                                                \
-       FIELD_UINT,                                                                                                \
-       offsetof(herd_scenario, flock.count),                                                                      \
-       {default_count, 0, 0},                                                                                     \
-       least,                                                                                                     \
-       1.0e8,                                                                                                     \
-       false,                                                                                                     \
-       1u << HERD_MODEL_INDEX_##id,                                                                               \
-       false,                                                                                                     \
-       "",                                                                                                        \
-       "N: agents in the flock"},                                                                                 \
-      {HERD_SECTION_##id ".spawn.from",                                                                           \
-       FIELD_VEC,                                                                                                 \
-       offsetof(herd_scenario, flock.spawn.from),                                                                 \
-       {spawn_from, spawn_from, spawn_from},                                                                      \
-       -100,                                                                                                      \
-       100,                                                                                                       \
-       false,                                                                                                     \
-       1u << HERD_MODEL_INDEX_##id,                                                                               \
-       false,                                                                                                     \
-       "fraction",                                                                                                \
-       "one corner of the box agents start in, as fractions of the world's size"},                                \
-      {HERD_SECTION_##id ".spawn.to",                                                                             \
-       FIELD_VEC,                                                                                                 \
-       offsetof(herd_scenario, flock.spawn.to),                                                                   \
-       {1, 1, 1},                                                                                                 \
-       -100,                                                                                                      \
-       100,                                                                                                       \
-       false,                                                                                                     \
-       1u << HERD_MODEL_INDEX_##id,                                                                               \
-       false,                                                                                                     \
-       "fraction",                                                                                                \
-       "the opposite corner"},                                                                                    \
-      HERD_PARAMS_##id(PARAM_FIELD, id)};                                                                         \
+#define MODEL_FIELDS(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, default_count, least, spawn_from, body, sees, \
+                     title)                                                                                      \
+  static const scenario_field id##_fields[] = {                                                                  \
+      {HERD_SECTION_##id ".count",                                                                               \
+       FIELD_UINT,                                                                                               \
+       offsetof(herd_scenario, flock.count),                                                                     \
+       {default_count, 0, 0},                                                                                    \
+       least,                                                                                                    \
+       1.0e8,                                                                                                    \
+       false,                                                                                                    \
+       1u << HERD_MODEL_INDEX_##id,                                                                              \
+       false,                                                                                                    \
+       "",                                                                                                       \
+       "N: agents in the flock"},                                                                                \
+      {HERD_SECTION_##id ".spawn.from",                                                                          \
+       FIELD_VEC,                                                                                                \
+       offsetof(herd_scenario, flock.spawn.from),                                                                \
+       {spawn_from, spawn_from, spawn_from},                                                                     \
+       -100,                                                                                                     \
+       100,                                                                                                      \
+       false,                                                                                                    \
+       1u << HERD_MODEL_INDEX_##id,                                                                              \
+       false,                                                                                                    \
+       "fraction",                                                                                               \
+       "one corner of the box agents start in, as fractions of the world's size"},                               \
+      {HERD_SECTION_##id ".spawn.to",                                                                            \
+       FIELD_VEC,                                                                                                \
+       offsetof(herd_scenario, flock.spawn.to),                                                                  \
+       {1, 1, 1},                                                                                                \
+       -100,                                                                                                     \
+       100,                                                                                                      \
+       false,                                                                                                    \
+       1u << HERD_MODEL_INDEX_##id,                                                                              \
+       false,                                                                                                    \
+       "fraction",                                                                                               \
+       "the opposite corner"},                                                                                   \
+      HERD_PARAMS_##id(PARAM_FIELD, id)};                                                                        \
   _Static_assert(sizeof(herd_##id##_params) <= HERD_MODEL_PARAMS_BYTES, #id "'s parameters do not fit");
 
 HERD_MODELS(MODEL_FIELDS)
 
-#define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, model_title) \
-  {.name = #id,                                                                                              \
-   .section = HERD_SECTION_##id,                                                                             \
-   .title = model_title,                                                                                     \
-   .body_m = body,                                                                                           \
-   .dims = dims_mask,                                                                                        \
-   .default_dims = ddims,                                                                                    \
-   .default_size_m = {sx, sy, sz},                                                                           \
-   .default_wrap = {wx, wy, wz},                                                                             \
-   .fields = id##_fields,                                                                                    \
-   .field_count = sizeof id##_fields / sizeof id##_fields[0],                                                \
-   .params_size = sizeof(herd_##id##_params),                                                                \
-   .cpu_step = herd_step_chunk_##id,                                                                         \
-   .kernel = "herd_step_" #id,                                                                               \
-   .cell_m = herd_##id##_cell_m,                                                                             \
-   .initial_velocity = herd_##id##_initial_velocity,                                                         \
+#define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, sees, model_title) \
+  {.name = #id,                                                                                                    \
+   .section = HERD_SECTION_##id,                                                                                   \
+   .title = model_title,                                                                                           \
+   .body_m = body,                                                                                                 \
+   .sees_moved_steering = sees == HERD_SEES_MOVED,                                                                 \
+   .dims = dims_mask,                                                                                              \
+   .default_dims = ddims,                                                                                          \
+   .default_size_m = {sx, sy, sz},                                                                                 \
+   .default_wrap = {wx, wy, wz},                                                                                   \
+   .fields = id##_fields,                                                                                          \
+   .field_count = sizeof id##_fields / sizeof id##_fields[0],                                                      \
+   .params_size = sizeof(herd_##id##_params),                                                                      \
+   .cpu_step = herd_step_chunk_##id,                                                                               \
+   .kernel = "herd_step_" #id,                                                                                     \
+   .cell_m = herd_##id##_cell_m,                                                                                   \
+   .initial_velocity = herd_##id##_initial_velocity,                                                               \
    .check = herd_##id##_check},
 
 const herd_model_info herd_models[] = {HERD_MODELS(MODEL_ROW)};

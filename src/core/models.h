@@ -13,8 +13,9 @@ typedef struct herd_model_info {
   const char *name;    /* "boids": the scenario's "model" */
   const char *section; /* its fields' group: "boids" (Strömbom: "sheep") */
   const char *title;
-  float body_m;  /* how long an agent is drawn */
-  uint32_t dims; /* HERD_DIMS_2 | HERD_DIMS_3 */
+  float body_m;             /* how long an agent is drawn */
+  bool sees_moved_steering; /* HERD_SEES_MOVED: the flock reacts to this step's steering positions */
+  uint32_t dims;            /* HERD_DIMS_2 | HERD_DIMS_3 */
   uint32_t default_dims;
   float default_size_m[3];
   uint32_t default_wrap[3];

@@ -21,7 +21,7 @@ struct herd_sim {
   char backend_note[700];
   uint32_t steering_count;
   herd_steering_state steering[HERD_MAX_STEERING];
-  float steer_pos[4 * HERD_MAX_STEERING]; /* what the flock sees: float4 per agent */
+  float steer_pos[4 * HERD_MAX_STEERING]; /* where they are: float4 per agent, for the backend */
   herd_steer_context steer_ctx;
   herd_observation obs;
   uint32_t step;
@@ -227,9 +227,13 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (herd_stop_raised(s->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
   herd_steering_state before[HERD_MAX_STEERING];
   memcpy(before, s->steering, sizeof before);
+  float unmoved[4 * HERD_MAX_STEERING];
+  memcpy(unmoved, s->steer_pos, sizeof unmoved);
   move_steering(s);
+  herd_steering_input seen = steering_input(s);
+  if (!s->model->sees_moved_steering) seen.pos = unmoved;
   float centroid[3] = {(float)s->obs.centroid[0], (float)s->obs.centroid[1], (float)s->obs.centroid[2]};
-  herd_status st = s->ops->step(s->backend, steering_input(s), centroid, s->step, err);
+  herd_status st = s->ops->step(s->backend, seen, centroid, s->step, err);
   if (st == HERD_E_INTERRUPTED) { /* the flock is as before the step: so are the steering agents */
     memcpy(s->steering, before, sizeof before);
     publish_steering(s);
