@@ -9,7 +9,7 @@ set -u
 
 HERD=${1:?usage: bash tests/test_cli.sh PATH_TO_HERD}
 BAD_DIR=tests/data/bad
-MIN_BAD_FILES=80
+MIN_BAD_FILES=110
 
 if [ ! -x "$HERD" ]; then
   echo "test_cli.sh: $HERD is not an executable" >&2

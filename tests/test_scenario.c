@@ -17,7 +17,7 @@
 #include "test.h"
 
 #define BAD_DIR "tests/data/bad"
-#define MIN_BAD_FILES 80
+#define MIN_BAD_FILES 110
 
 /* ---- Helpers -------------------------------------------------------------------------- */
 

@@ -315,15 +315,32 @@ static herd_status unknown_field(load_ctx *c, const char *path, const char *grou
                    known);
 }
 
-/* A field or group that exists, but not in this scenario's model. */
+/* A field that exists, but not in this scenario's model: names the models it belongs to. */
 static herd_status foreign(load_ctx *c, const char *path, const scenario_field *f) {
-  const char *mine = herd_model_name(c->sc->model);
-  int owner = f ? scenario_field_owner(f) : -1;
-  if (owner >= 0)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: a field of model %s, but this scenario's model is %s", c->where,
-                     path, herd_model_name((uint32_t)owner), mine);
-  return herd_fail(c->err, HERD_E_INPUT, "%s: %s: not a field of model %s (see docs/scenario.md)", c->where, path,
-                   mine);
+  char owners[200] = "";
+  size_t used = 0;
+  uint32_t count = 0;
+  for (uint32_t m = 0; m < herd_model_total && used < sizeof owners; ++m) {
+    if (!f || !(f->models & (1u << m))) continue;
+    used += (size_t)snprintf(owners + used, sizeof owners - used, "%s%s", count ? ", " : "", herd_model_name(m));
+    ++count;
+  }
+  return herd_fail(c->err, HERD_E_INPUT, "%s: %s: a field of model%s %s, but this scenario's model is %s", c->where,
+                   path, count > 1 ? "s" : "", owners, herd_model_name(c->sc->model));
+}
+
+/* A group of another model, named by its first field (boids.visual_range_m, not boids) so
+ * the message points at what the user wrote; `example` is any field of the group. */
+static herd_status foreign_group(load_ctx *c, const char *path, const json_t *value, const scenario_field *example) {
+  void *first = json_is_object(value) ? json_object_iter((json_t *)value) : NULL;
+  if (!first) return foreign(c, path, example);
+  char inner[200];
+  int w = snprintf(inner, sizeof inner, "%s.%s", path, json_object_iter_key(first));
+  field_ref ref;
+  if (w < 0 || (size_t)w >= sizeof inner) return foreign(c, path, example);
+  if (scenario_field_find(inner, &ref)) return foreign(c, inner, ref.f);
+  if (scenario_group_exists(inner)) return foreign_group(c, inner, json_object_iter_value(first), example);
+  return foreign(c, path, example);
 }
 
 typedef struct group_probe {
@@ -386,7 +403,7 @@ static herd_status load_member(load_ctx *c, const char *path, const char *prefix
   }
   if (!*prefix && strcmp(path, "agents") == 0) return load_agents(c, value);
   if (!scenario_group_exists(path)) return unknown_field(c, path, prefix);
-  if (!group_is_mine(c, path, &example)) return foreign(c, path, example);
+  if (!group_is_mine(c, path, &example)) return foreign_group(c, path, value, example);
   if (!json_is_object(value)) return type_error(c, path, "an object", value);
   return load_object(c, value, path);
 }
@@ -493,6 +510,20 @@ uint32_t herd_scenario_steering_count(const herd_scenario *sc) {
   return n;
 }
 
+/* Dogs and agents entries together fit HERD_MAX_STEERING; names the count that overflows. */
+static herd_status check_steering_total(const herd_scenario *sc, const char *where, herd_error *err) {
+  uint32_t total = sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+  for (uint32_t e = 0; e < sc->agents.entries; ++e) {
+    total += sc->agents.entry[e].count;
+    if (total > HERD_MAX_STEERING)
+      return herd_fail(err, HERD_E_INPUT,
+                       "%s: agents[%u].count: %u brings the steering agents to %u, counting dogs.count and every "
+                       "agents[].count (allowed: at most %d in all)",
+                       where, e, sc->agents.entry[e].count, total, HERD_MAX_STEERING);
+  }
+  return HERD_OK;
+}
+
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err) {
   const herd_model_info *model = herd_model_info_of(sc->model);
   char why[400];
@@ -507,10 +538,8 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
     return herd_fail(err, HERD_E_INPUT, "%s: %s.spawn.to[%u]: %s must be >= %s.spawn.from[%u] (%s)", where, section, k,
                      hi, section, k, lo);
   }
-  uint32_t steering = herd_scenario_steering_count(sc);
-  if (steering > HERD_MAX_STEERING)
-    return herd_fail(err, HERD_E_INPUT, "%s: %u steering agents (dogs and agents entries together); at most %d", where,
-                     steering, HERD_MAX_STEERING);
+  herd_status s = check_steering_total(sc, where, err);
+  if (s != HERD_OK) return s;
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     const float *d = sc->agents.entry[e].direction;
     if (!isnan(d[0]) && d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)

@@ -223,12 +223,6 @@ const scenario_field *scenario_field_at(size_t i) {
 
 bool scenario_field_of(const scenario_field *f, uint32_t model) { return (f->models >> model) & 1u; }
 
-int scenario_field_owner(const scenario_field *f) {
-  for (uint32_t m = 0; m < herd_model_total; ++m)
-    if (f->models == (1u << m)) return (int)m;
-  return -1;
-}
-
 /* "agents[12].count" -> "agents[].count" and 12; other paths are copied. False when the
  * index is not a plain number. */
 static bool template_of(const char *path, char *out, size_t size, uint32_t *entry, bool *indexed) {

@@ -60,9 +60,6 @@ bool scenario_field_find(const char *path, field_ref *ref);
 /* True when field f belongs to scenarios of `model`. */
 bool scenario_field_of(const scenario_field *f, uint32_t model);
 
-/* The model whose field f is (for "a field of model boids" messages); -1 for a shared one. */
-int scenario_field_owner(const scenario_field *f);
-
 /* Where the field's value lives in sc. */
 void *scenario_field_address(herd_scenario *sc, field_ref ref);
 const void *scenario_field_caddress(const herd_scenario *sc, field_ref ref);
