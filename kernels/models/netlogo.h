@@ -133,12 +133,10 @@ HERD_INLINE float herd_netlogo_flee(const herd_netlogo_params *m, const herd_flo
   return herd_heading_of(away.x, away.y);
 }
 
-HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 self,
-                                                herd_neighbour *scratch) {
-  (void)scratch;
-  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
-  float h = herd_heading_of(vel.x, vel.y);
-  h = herd_netlogo_flock(m, herd_netlogo_flockmates(m, v, self, p), h);
+/* The rest of the tick for a bird at p that has turned to heading h: flee, then fly in
+ * `substeps` wrapped steps. */
+HERD_INLINE herd_agent_next herd_netlogo_flee_and_fly(const herd_netlogo_params *m, const herd_flock_view *v,
+                                                      herd_vec3 p, float h) {
   herd_agent_next next;
   h = herd_netlogo_flee(m, v, p, h, &next.alert);
   next.vel = herd_heading_vector(h);
@@ -146,6 +144,14 @@ HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, co
   for (herd_u32 k = 0; k < m->substeps; ++k) p = herd_world_wrap(v->grid, herd_v3_add(p, step));
   next.pos = p;
   return next;
+}
+
+HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 self,
+                                                herd_neighbour *scratch) {
+  (void)scratch;
+  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
+  float h = herd_netlogo_flock(m, herd_netlogo_flockmates(m, v, self, p), herd_heading_of(vel.x, vel.y));
+  return herd_netlogo_flee_and_fly(m, v, p, h);
 }
 
 HERD_MODEL_ENTRY(netlogo, herd_netlogo_params, 1)
