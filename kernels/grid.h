@@ -304,7 +304,13 @@ HERD_INLINE herd_i32 herd_axis_cell_raw(const herd_grid *g, herd_u32 k, float x)
 /* A raw cell coordinate folded into [0, cells) along a wrapping axis. */
 HERD_INLINE herd_i32 herd_axis_fold(const herd_grid *g, herd_u32 k, herd_i32 c) {
   if (!herd_axis_wraps(g, k)) return c;
-  herd_i32 n = g->wrap_cells[k], m = c % n;
+  herd_i32 n = g->wrap_cells[k];
+  /* Nearly always within one period of the world (queries, positions in [0, size]): no
+   * division, which would cost more than the rest of a cell visit. */
+  if (c >= 0 && c < n) return c;
+  if (c < 0 && c >= -n) return c + n;
+  if (c >= n && c < 2 * n) return c - n;
+  herd_i32 m = c % n;
   return m < 0 ? m + n : m;
 }
 

@@ -71,6 +71,29 @@ rc=$?
 check "Ctrl-C during a bench exits 130" [ "$rc" -eq 130 ]
 check "... leaving no results and no staging folder" eval '[ -z "$(ls -A "$tmp/int" 2>/dev/null)" ]'
 
+# ---- Other models ------------------------------------------------------------------------
+
+"$HERD" bench --model boids --dims 3 --backends cpu --threads 1 --sizes 300,600 --steps 2 --repeat 2 --out "$tmp/boids" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+check "--model boids --dims 3 runs" [ "$rc" -eq 0 ]
+check "its CSV says boids, 3D, on every row" awk -F, 'NR == 1 { for (k = 1; k <= NF; ++k) { if ($k == "model") m = k; if ($k == "dims") d = k } }
+  NR > 1 { rows++; if ($m != "boids" || $d != 3) bad = 1 } END { exit bad || rows != 4 || !m || !d }' "$tmp/boids/results.csv"
+check "its summary names the workload and the neighbour density" grep -q "boids 3D, uniform.*each has 20 others within r = 40 m" "$tmp/boids/summary.md"
+check "its speed-up plot has a base (one thread count only)" is_png "$tmp/boids/speedup.png"
+bad_option() { # DESCRIPTION MESSAGE ARGS...
+  local what=$1 want=$2
+  shift 2
+  "$HERD" bench "$@" --out "$tmp/bad" >"$tmp/stdout" 2>"$tmp/stderr"
+  local rc=$?
+  check "$what exits 2 before running, saying so" eval '[ "$rc" -eq 2 ] && grep -qF -e "$want" "$tmp/stderr" && absent "$tmp/bad"'
+}
+bad_option "an unknown model" '--model: "boid" is not a model (allowed: strombom, boids, netlogo)' --model boid
+bad_option "a dimension the model lacks" "--dims 3: model netlogo does not run in 3D" --model netlogo --dims 3
+bad_option "--dims 4" "--dims" --model boids --dims 4
+bad_option "--workload for boids" "--workload: for --model strombom only" --model boids --workload herding
+bad_option "--neighbours for Strömbom" "--neighbours: not for --model strombom" --neighbours 20
+bad_option "--neighbours 0" "--neighbours" --model boids --neighbours 0
+
 "$HERD" bench --backends gpu --out "$tmp/x" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 check "an unknown backend exits 2" [ "$rc" -eq 2 ]

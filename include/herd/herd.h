@@ -143,6 +143,11 @@ char *herd_scenario_to_json(const herd_scenario *sc);
 /* The number in field `path` ("sheep.neighbours", "world.size_m[1]"). */
 herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
 
+/* The neighbour grid's cell size for this scenario, from its model's parameters. For models
+ * that query a radius it is that radius, the distance within which agents see each other
+ * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
+float herd_scenario_grid_cell_m(const herd_scenario *sc);
+
 /* Steering agents the scenario starts with: dogs.count plus every agents entry's count. */
 uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 

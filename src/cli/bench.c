@@ -30,8 +30,14 @@ static const char bench_usage[] =
     "  --backends LIST    cpu, opencl, opencl:DEVICE, comma-separated (default: cpu, plus opencl\n"
     "                     when a device exists)\n"
     "  --sizes LIST       flock sizes, e.g. 1e3,1e4,1e5 (default 1e3,3e3,1e4,3e4,5e4,1e5,3e5,1e6)\n"
-    "  --workload W       all-active (every sheep does the full update; default) or herding\n"
-    "                     (the default scenario, scaled to N at the same density)\n"
+    "  --model M          the flock model: strombom (default), boids, netlogo\n"
+    "  --dims D           2 or 3, as the model allows (default: the model's own)\n"
+    "  --workload W       Strömbom only: all-active (every sheep does the full update;\n"
+    "                     default) or herding (the default scenario, scaled to N at the same\n"
+    "                     density)\n"
+    "  --neighbours K     other models: agents start uniform in a wrapping world sized so that\n"
+    "                     each has K others within its radius (boids: the visual range) on\n"
+    "                     average (default 20)\n"
     "  --steps S          steps per repeat (default: about 5e5 / N, at least 1)\n"
     "  --repeat R         timed repeats per configuration (default 5), after 2 warm-up steps\n"
     "  --threads LIST     CPU thread counts (default: 1 and all cores)\n"
@@ -56,6 +62,9 @@ typedef struct bench_opts {
   double sizes[MAX_SIZES];
   int size_count;
   bool all_active;
+  uint32_t model, dims; /* dims 0: the model's default */
+  double neighbours;    /* other models: expected neighbours within the grid cell radius */
+  bool workload_given, neighbours_given;
   long steps, repeat;
   double budget_s;
   const char *out;
@@ -76,6 +85,7 @@ typedef struct bench_row {
   double median, min, max;
   double stage_ms[HERD_STAGE_COUNT]; /* per step, over the timed repeats */
   double peak_mib, device_mib;
+  uint32_t dims;
 } bench_row;
 
 static double now_s(void) {
@@ -146,6 +156,31 @@ static int make_configs(bench_opts *o, const char *backends, const char *threads
   return 0;
 }
 
+/* --model NAME: one of the model table's names. */
+static int parse_model(const char *name, uint32_t *model) {
+  char names[200] = "";
+  size_t used = 0;
+  for (uint32_t m = 0; m < herd_model_count(); ++m) {
+    if (strcmp(name, herd_model_name(m)) == 0) return *model = m, 0;
+    used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", m ? ", " : "", herd_model_name(m));
+  }
+  return cli_fail(EXIT_BAD_INPUT, "--model: \"%s\" is not a model (allowed: %s)", cli_shown(name), names);
+}
+
+/* The options that depend on the model, once all are read. */
+static int check_model_options(bench_opts *o) {
+  const char *name = herd_model_name(o->model);
+  bool strombom = o->model == HERD_MODEL_STROMBOM;
+  if (o->dims && !herd_model_supports_dims(o->model, o->dims))
+    return cli_fail(EXIT_BAD_INPUT, "--dims %u: model %s does not run in %uD", o->dims, name, o->dims);
+  if (!strombom && o->workload_given)
+    return cli_fail(EXIT_BAD_INPUT, "--workload: for --model strombom only; %s runs uniform flocks (see --neighbours)",
+                    name);
+  if (strombom && o->neighbours_given)
+    return cli_fail(EXIT_BAD_INPUT, "--neighbours: not for --model strombom (its density is set by --workload)");
+  return 0;
+}
+
 static int parse_bench(int argc, char **argv, bench_opts *o) {
   const char *backends = NULL, *threads = NULL, *v;
   for (int i = 1; i < argc; ++i) {
@@ -165,8 +200,21 @@ static int parse_bench(int argc, char **argv, bench_opts *o) {
     } else if (strcmp(arg, "--workload") == 0) {
       if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
       if (strcmp(v, "all-active") != 0 && strcmp(v, "herding") != 0)
-        return cli_fail(EXIT_BAD_INPUT, "--workload: \"%s\" is not a workload (allowed: all-active, herding)", v);
+        return cli_fail(EXIT_BAD_INPUT, "--workload: \"%s\" is not a workload (allowed: all-active, herding)",
+                        cli_shown(v));
       o->all_active = strcmp(v, "all-active") == 0;
+      o->workload_given = true;
+    } else if (strcmp(arg, "--model") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_model(v, &o->model)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--dims") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_list("--dims", v, one, 1, &count, 2, 3)) return EXIT_BAD_INPUT;
+      if (one[0] != 2 && one[0] != 3) return cli_fail(EXIT_BAD_INPUT, "--dims: %g is not 2 or 3", one[0]);
+      o->dims = (uint32_t)one[0];
+    } else if (strcmp(arg, "--neighbours") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || parse_list("--neighbours", v, one, 1, &count, 0.1, 1000))
+        return EXIT_BAD_INPUT;
+      o->neighbours = one[0];
+      o->neighbours_given = true;
     } else if (strcmp(arg, "--steps") == 0 || strcmp(arg, "--repeat") == 0) {
       bool steps = strcmp(arg, "--steps") == 0;
       if (!(v = option_value(argc, argv, &i)) || parse_list(arg, v, one, 1, &count, 1, steps ? 1e6 : MAX_REPEATS))
@@ -184,13 +232,39 @@ static int parse_bench(int argc, char **argv, bench_opts *o) {
       return cli_fail(EXIT_BAD_INPUT, "bench: unknown option %s (see herd bench --help)", arg);
     }
   }
+  if (check_model_options(o)) return EXIT_BAD_INPUT;
   return make_configs(o, backends, threads) ? EXIT_BAD_INPUT : -1;
 }
 
 /* ---- Measuring -------------------------------------------------------------------------- */
 
-/* The workload's scenario for N sheep: the same density at every N. */
+/* A model other than Strömbom: N agents uniform in a world that wraps along every axis, its
+ * side chosen so that each agent has o->neighbours others within the grid cell radius r on
+ * average: N pi r^2 / area (2D) or N 4/3 pi r^3 / volume (3D). */
+static int uniform_workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
+  herd_scenario base;
+  herd_error err;
+  char model[64], count[64], size[160];
+  snprintf(model, sizeof model, "model=%s", herd_model_name(o->model));
+  const char *model_set[] = {model};
+  if (herd_scenario_load(NULL, model_set, 1, &base, &err) != HERD_OK) return cli_fail(1, "bench: %s", err.message);
+  uint32_t dims = o->dims ? o->dims : base.world.dims;
+  double r = herd_scenario_grid_cell_m(&base), pi = acos(-1.0);
+  double side = dims == 2 ? sqrt(n * pi * r * r / o->neighbours) : cbrt(n * 4.0 / 3.0 * pi * r * r * r / o->neighbours);
+  snprintf(count, sizeof count, "%s.count=%u", herd_model_section(o->model), n);
+  if (dims == 2)
+    snprintf(size, sizeof size, "world.size_m=[%.6g,%.6g]", side, side);
+  else
+    snprintf(size, sizeof size, "world.size_m=[%.6g,%.6g,%.6g]", side, side, side);
+  const char *sets[] = {model, count, size, dims == 2 ? "world.wrap=[true,true]" : "world.wrap=[true,true,true]"};
+  if (herd_scenario_load(NULL, sets, 4, sc, &err) != HERD_OK) return cli_fail(1, "bench workload: %s", err.message);
+  sc->max_steps = 1000000000u;
+  return 0;
+}
+
+/* The workload's scenario for N agents: the same density at every N. */
 static int workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
+  if (o->model != HERD_MODEL_STROMBOM) return uniform_workload(o, n, sc);
   char count[48], field[48], neighbours[48];
   snprintf(count, sizeof count, "sheep.count=%u", n);
   /* all-active: one sheep per 4 m^2 in the spawn square (a third of the field); herding:
@@ -243,6 +317,7 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
   memset(row, 0, sizeof *row);
   row->config = c;
   row->n = n;
+  row->dims = sc.world.dims;
   row->steps = (uint32_t)(o->steps ? o->steps : fmax(1.0, round(5e5 / n)));
   herd_profile before, after;
   int status = 0;
@@ -299,7 +374,7 @@ static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
   if (!f) return 1;
   fprintf(f, "backend,device,threads,n,repeat,steps,seconds_per_step,agent_steps_per_second");
   for (int k = 0; k < HERD_STAGE_COUNT; ++k) fprintf(f, ",%s_ms_per_step", herd_stage_name((herd_stage)k));
-  fprintf(f, ",peak_host_mib,device_mib\n");
+  fprintf(f, ",peak_host_mib,device_mib,model,dims\n");
   for (int i = 0; i < count; ++i) {
     const bench_row *r = &rows[i];
     /* The label without commas, so that plain comma-splitting tools read the file right. */
@@ -311,7 +386,7 @@ static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
       fprintf(f, "%s,%s,%d,%u,%d,%u,%.6e,%.6e", r->config->backend, label, r->config->threads, r->n, k + 1, r->steps,
               r->seconds[k], r->n / r->seconds[k]);
       for (int s = 0; s < HERD_STAGE_COUNT; ++s) fprintf(f, ",%.4f", r->stage_ms[s]);
-      fprintf(f, ",%.1f,%.1f\n", r->peak_mib, r->device_mib);
+      fprintf(f, ",%.1f,%.1f,%s,%u\n", r->peak_mib, r->device_mib, herd_model_name(o->model), r->dims);
     }
   }
   return fclose(f) != 0;
@@ -331,6 +406,26 @@ static double fit_alpha(const bench_row *rows, int count, const bench_config *c,
   return m >= 2 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : NAN;
 }
 
+/* What was run, in a sentence or two. */
+static void write_workload(FILE *f, const bench_opts *o) {
+  if (o->model == HERD_MODEL_STROMBOM) {
+    fprintf(f, "Workload: **Strömbom, %s**, %s. n = 50 nearest neighbours, r_a = 2 m, r_s = %s.",
+            o->all_active ? "all-active" : "herding",
+            o->all_active ? "every sheep does the full update every step, one sheep per 4 m²"
+                          : "the default scenario scaled to N at 100 sheep per 2500 m²",
+            o->all_active ? "10⁹ m" : "65 m");
+    return;
+  }
+  herd_scenario sc;
+  if (uniform_workload(o, 1000, &sc)) return;
+  fprintf(f,
+          "Workload: **%s %uD, uniform**: the model's default parameters; the agents start uniform at random in a "
+          "world that wraps along every axis, sized so that each has %g others within r = %g m (its grid cell: "
+          "the radius it sees within) on average at the start. Every agent does the full update every step; the "
+          "flock then gathers as the model makes it.",
+          herd_model_name(o->model), sc.world.dims, o->neighbours, (double)herd_scenario_grid_cell_m(&sc));
+}
+
 static int write_summary(const bench_opts *o, const bench_row *rows, int count, const char *dropped) {
   FILE *f = open_out(o, "summary.md");
   if (!f) return 1;
@@ -338,15 +433,12 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
   fprintf(f, "# herd bench\n\n`%s`, %s. No number here is edited by hand.\n\n", o->command, when);
+  write_workload(f, o);
   fprintf(f,
-          "Workload: **%s**, %s. n = 50 nearest neighbours, r_a = 2 m, r_s = %s; %ld timed "
-          "repeats after 2 warm-up steps; time per step is the median of the repeats. The same model source and "
-          "seeds run on every backend; the test suite checks that the backends agree in distribution "
+          " %ld timed repeats after 2 warm-up steps; time per step is the median of the repeats. The same model "
+          "source and seeds run on every backend; the test suite checks that the backends agree in distribution "
           "(tests/test_opencl.c).\n\n",
-          o->all_active ? "all-active" : "herding",
-          o->all_active ? "every sheep does the full update every step, one sheep per 4 m²"
-                        : "the default scenario scaled to N at 100 sheep per 2500 m²",
-          o->all_active ? "10⁹ m" : "65 m", o->repeat);
+          o->repeat);
   fprintf(
       f,
       "| configuration | N | steps | ms/step (median) | min–max | agent-steps/s | peak host MiB | agent+grid MiB |\n");
@@ -363,7 +455,7 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   }
   if (*dropped) fprintf(f, "\n%s\n", dropped);
   fprintf(f,
-          "\nThe CPU backend runs flocks under 2048 sheep on one thread whatever --threads says (a parallel "
+          "\nThe CPU backend runs flocks under 2048 agents on one thread whatever --threads says (a parallel "
           "region costs more than the work there).\n");
   fprintf(f, "\nPlots: time_per_step.png, stages.png, speedup.png. Machine: machine.md.\n");
   return fclose(f) != 0;
@@ -426,7 +518,7 @@ static void plot_per_config(FILE *gp, const bench_opts *o) {
 /* Time per step, log-log, a line per configuration. */
 static void plot_time_per_step(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   fprintf(gp,
-          "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'sheep N'\n"
+          "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'agents N'\n"
           "set ylabel 'time per step (ms), median'\nset title 'herd bench: time per step'\n");
   plot_per_config(gp, o);
   for (int c = 0; c < o->config_count; ++c) {
@@ -436,17 +528,26 @@ static void plot_time_per_step(FILE *gp, const bench_opts *o, const bench_row *r
   }
 }
 
-/* Speed-up over the 1-thread CPU backend at each N. */
+/* The configuration speed-ups are relative to: the CPU backend on the fewest threads, else
+ * the first configuration. */
+static const bench_config *speedup_base(const bench_opts *o) {
+  const bench_config *base = &o->configs[0];
+  for (int c = 0; c < o->config_count; ++c) {
+    const bench_config *k = &o->configs[c];
+    bool cpu = strcmp(k->backend, "cpu") == 0, base_cpu = strcmp(base->backend, "cpu") == 0;
+    if (cpu && (!base_cpu || k->threads < base->threads)) base = k;
+  }
+  return base;
+}
+
+/* Speed-up over speedup_base() at each N. */
 static void plot_speedup(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
-  const bench_config *base = NULL;
-  for (int c = 0; c < o->config_count && !base; ++c)
-    if (strcmp(o->configs[c].backend, "cpu") == 0 && o->configs[c].threads == 1) base = &o->configs[c];
-  fprintf(gp,
-          "set output 'speedup.png'\nunset logscale y\nset ylabel 'speed-up over the CPU backend, 1 thread'\n"
-          "set title 'herd bench: speed-up'\n");
+  const bench_config *base = speedup_base(o);
+  fprintf(gp, "set output 'speedup.png'\nunset logscale y\nset ylabel 'speed-up over %s'\n", plot_label(base));
+  fprintf(gp, "set title 'herd bench: speed-up'\n");
   plot_per_config(gp, o);
   for (int c = 0; c < o->config_count; ++c) {
-    for (int i = 0; i < count && base; ++i) {
+    for (int i = 0; i < count; ++i) {
       if (rows[i].config != &o->configs[c]) continue;
       for (int j = 0; j < count; ++j)
         if (rows[j].config == base && rows[j].n == rows[i].n)
@@ -598,7 +699,7 @@ static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped
 int cmd_bench(int argc, char **argv) {
   static bench_opts o;
   memset(&o, 0, sizeof o);
-  o.all_active = true, o.repeat = 5, o.budget_s = 540, o.out = "bench-out";
+  o.all_active = true, o.repeat = 5, o.budget_s = 540, o.out = "bench-out", o.neighbours = 20;
   static const double default_sizes[] = {1e3, 3e3, 1e4, 3e4, 5e4, 1e5, 3e5, 1e6};
   memcpy(o.sizes, default_sizes, sizeof default_sizes);
   o.size_count = 8;

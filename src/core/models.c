@@ -122,6 +122,9 @@ const char *herd_model_name(uint32_t model) { return herd_model_info_of(model)->
 const char *herd_model_section(uint32_t model) { return herd_model_info_of(model)->section; }
 const char *herd_model_title(uint32_t model) { return herd_model_info_of(model)->title; }
 float herd_model_body_m(uint32_t model) { return herd_model_info_of(model)->body_m; }
+float herd_scenario_grid_cell_m(const herd_scenario *sc) {
+  return herd_model_info_of(sc->model)->cell_m(sc->params.bytes);
+}
 bool herd_model_supports_dims(uint32_t model, uint32_t dims) {
   return model < herd_model_total && (dims == 2u || dims == 3u) && (herd_model_info_of(model)->dims & (1u << dims));
 }
