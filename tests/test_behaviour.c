@@ -241,9 +241,10 @@ static void netlogo_birds_do_not_linger_next_to_an_enemy(void) {
     }
     free_flock(&f);
   }
-  printf("  netlogo with 3 enemies, 1000 ticks: %d bird-ticks within vision of an enemy, %d approaches within "
-         "1 patch, the longest %d ticks\n",
-         seen, close, longest);
+  printf(
+      "  netlogo with 3 enemies, 1000 ticks: %d bird-ticks within vision of an enemy, %d approaches within "
+      "1 patch, the longest %d ticks\n",
+      seen, close, longest);
   CHECK(seen > 100);
   CHECK(longest <= 3);
   free(run);

@@ -40,6 +40,15 @@ run record -o "$tmp/g.gif" --steps 9 --size 160x120 --hud
 check "gif: GIF" is "$(probe "$tmp/g.gif" codec_name)" gif
 check "gif: 10 frames" is "$(probe "$tmp/g.gif" nb_read_frames)" 10
 
+# ---- A 3D recording: the orbit camera depends only on the simulation ------------------------
+run record -o "$tmp/3d.mp4" --steps 19 --size 320x240 --set model=boids --set 'world.size_m=[640,480,480]' --hud
+check "3D: record exits 0" is "$rc" 0
+check "3D: 20 frames for steps 0..19" is "$(probe "$tmp/3d.mp4" nb_read_frames)" 20
+md5s "$tmp/3d.mp4" >"$tmp/3d.md5"
+run record -o "$tmp/3d-again.mp4" --steps 19 --size 320x240 --set model=boids --set 'world.size_m=[640,480,480]' --hud
+check "3D: the same run gives identical frames (framemd5)" cmp -s "$tmp/3d.md5" <(md5s "$tmp/3d-again.mp4")
+check "3D: the frames change as the flock moves" differs <(head -1 "$tmp/3d.md5" | awk '{print $NF}') <(tail -1 "$tmp/3d.md5" | awk '{print $NF}')
+
 # ---- Interrupted ----------------------------------------------------------------------------
 "$HERD" record -o "$tmp/i.mp4" --steps 1000000 --size 160x120 --set "target.position_m=[-1e6,-1e6]" \
   >"$tmp/out" 2>"$tmp/err" &

@@ -1,18 +1,26 @@
 /* The viewer's pictures, rendered offscreen under Xvfb (Mesa llvmpipe): sheep, dog and
  * background where they should be, pictures that change as the flock moves, and the copy
- * path from an OpenCL device without buffer sharing. Skipped (exit 77) without a display. */
+ * path from an OpenCL device without buffer sharing; in 3D, lit agents inside the wireframe
+ * box, perspective, depth, an orbiting camera, and the steering agent where the camera
+ * projects it. Skipped (exit 77) without a display. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "render/render.h"
 #include "sim_util.h"
 
-#define TESTS(X)                         \
-  X(sheep_pixels_are_in_proportion_to_n) \
-  X(the_dog_is_drawn_where_it_stands)    \
-  X(empty_field_is_background)           \
-  X(pictures_at_two_steps_differ)        \
-  X(opencl_copy_path_draws_the_same_start)
+#define TESTS(X)                                \
+  X(sheep_pixels_are_in_proportion_to_n)        \
+  X(the_dog_is_drawn_where_it_stands)           \
+  X(empty_field_is_background)                  \
+  X(pictures_at_two_steps_differ)               \
+  X(opencl_copy_path_draws_the_same_start)      \
+  X(flock_3d_is_lit_agents_in_the_box)          \
+  X(nearer_agents_are_drawn_larger)             \
+  X(the_nearer_agent_hides_the_farther)         \
+  X(the_picture_changes_as_the_camera_orbits)   \
+  X(steering_agent_3d_is_drawn_where_projected) \
+  X(opencl_copy_path_3d_reads_float4)
 TESTS(DECLARE_TEST)
 
 enum { W = 1600, H = 1200 };
@@ -34,8 +42,10 @@ typedef struct picture {
   herd_camera cam;
 } picture;
 
-/* The sim after `steps` steps, rendered as herd view --screenshot does. */
-static picture render(const char *const *sets, int set_count, const char *backend, uint32_t steps) {
+/* The sim after `steps` steps, rendered through `cam`, or as herd view --screenshot does when
+ * cam is NULL. */
+static picture render_through(const char *const *sets, int set_count, const char *backend, uint32_t steps,
+                              const herd_camera *cam) {
   herd_scenario sc = scenario_with(sets, set_count);
   herd_renderer_destroy(renderer);
   herd_error err;
@@ -46,12 +56,16 @@ static picture render(const char *const *sets, int set_count, const char *backen
   herd_sim *sim;
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .backend = backend}, &sim, &err) == HERD_OK);
   for (uint32_t s = 0; s < steps; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
-  picture p = {malloc((size_t)W * H * 4), herd_camera_for_sim(sim, W, H)};
+  picture p = {malloc((size_t)W * H * 4), cam ? *cam : herd_camera_for_sim(sim, W, H)};
   CHECK(herd_sim_shares_gl(sim) == false);
   CHECK(herd_renderer_update(renderer, sim, &err) == HERD_OK);
   CHECK(herd_renderer_snapshot(renderer, sim, &p.cam, W, H, NULL, p.rgba, &err) == HERD_OK);
   herd_sim_destroy(sim);
   return p;
+}
+
+static picture render(const char *const *sets, int set_count, const char *backend, uint32_t steps) {
+  return render_through(sets, set_count, backend, steps, NULL);
 }
 
 static long count_sheep_pixels(const picture *p) {
@@ -77,7 +91,7 @@ static void sheep_pixels_are_in_proportion_to_n(void) {
 
 static void the_dog_is_drawn_where_it_stands(void) {
   picture p = render(NULL, 0, "cpu", 0);
-  float dog[2] = {0, 0}; /* dogs.start of the default scenario */
+  float dog[3] = {0, 0, 0}; /* dogs.start of the default scenario */
   double at[2];
   herd_camera_to_pixel(&p.cam, dog, W, H, at);
   double dog_m = HERD_STEERING_BODY_SCALE * herd_model_body_m(HERD_MODEL_STROMBOM);
@@ -99,7 +113,7 @@ static void empty_field_is_background(void) {
   picture p = render(NULL, 0, "cpu", 0);
   /* At the start the middle of the field holds nothing: the sheep are in the far corner,
    * the dog and the target at the origin. */
-  float lo[2] = {0.25f * 150, 0.2f * 150}, hi[2] = {0.6f * 150, 0.6f * 150};
+  float lo[3] = {0.25f * 150, 0.2f * 150, 0}, hi[3] = {0.6f * 150, 0.6f * 150, 0};
   double a[2], b[2];
   herd_camera_to_pixel(&p.cam, lo, W, H, a);
   herd_camera_to_pixel(&p.cam, hi, W, H, b);
@@ -134,6 +148,215 @@ static void opencl_copy_path_draws_the_same_start(void) {
   picture a = render(NULL, 0, "cpu", 0), b = render(NULL, 0, "opencl", 0);
   CHECK(memcmp(a.rgba, b.rgba, (size_t)W * H * 4) == 0);
   CHECK(count_sheep_pixels(&b) > 0);
+  free(a.rgba);
+  free(b.rgba);
+}
+
+/* ---- 3D --------------------------------------------------------------------------------------- */
+
+/* In 3D a surface shows its palette colour scaled by its lighting, HERD_AMBIENT to 1: the
+ * factor by which px is rgb so scaled, or 0 when it is not. */
+static double shade_of(const uint8_t *px, const uint8_t rgb[3]) {
+  int top = rgb[1] > rgb[0] ? 1 : 0;
+  top = rgb[2] > rgb[top] ? 2 : top;
+  double k = px[top] / (double)rgb[top];
+  if (k < HERD_AMBIENT - 0.02 || k > 1.0) return 0;
+  for (int c = 0; c < 3; ++c)
+    if (fabs(px[c] - k * rgb[c]) > 2.5) return 0;
+  return k;
+}
+
+static bool is_shade_of(const uint8_t *px, const uint8_t rgb[3]) { return shade_of(px, rgb) > 0; }
+
+static bool is_agent_3d(const uint8_t *px) {
+  return is_shade_of(px, herd_colors.grazing) || is_shade_of(px, herd_colors.moved) ||
+         is_shade_of(px, herd_colors.delivered) || is_shade_of(px, herd_colors.alert);
+}
+
+static long count_3d(const picture *p, bool (*match)(const uint8_t *)) {
+  long n = 0;
+  for (size_t i = 0; i < (size_t)W * H; ++i) n += match(p->rgba + 4 * i);
+  return n;
+}
+
+static bool is_field(const uint8_t *px) { return is(px, herd_colors.field); }
+static bool is_steering_3d(const uint8_t *px) { return is_shade_of(px, herd_colors.dog); }
+
+/* A small 3D boids world, so that agents are many pixels each. */
+#define BOIDS_3D "model=boids", "world.size_m=[160,120,120]"
+static const float box_3d[3] = {160, 120, 120};
+
+/* The pixel rectangle the 3D world box projects into. */
+static void box_on_screen(const herd_camera *cam, double lo[2], double hi[2]) {
+  lo[0] = lo[1] = 1e9, hi[0] = hi[1] = -1e9;
+  for (int corner = 0; corner < 8; ++corner) {
+    float p[3];
+    for (int k = 0; k < 3; ++k) p[k] = (corner >> k) & 1 ? box_3d[k] : 0.0f;
+    double at[2];
+    CHECK(herd_camera_to_pixel(cam, p, W, H, at));
+    for (int k = 0; k < 2; ++k) lo[k] = fmin(lo[k], at[k]), hi[k] = fmax(hi[k], at[k]);
+  }
+}
+
+static void flock_3d_is_lit_agents_in_the_box(void) {
+  const char *small[] = {BOIDS_3D, "boids.count=100"}, *large[] = {BOIDS_3D, "boids.count=300"};
+  picture a = render(small, 3, "cpu", 0), b = render(large, 3, "cpu", 0);
+  CHECK(a.cam.orbit && a.cam.yaw_deg == HERD_CAMERA_YAW_DEG && a.cam.pitch_deg == HERD_CAMERA_PITCH_DEG);
+  long na = count_3d(&a, is_agent_3d), nb = count_3d(&b, is_agent_3d);
+  printf("  3D: %ld agent pixels for 100 boids, %ld for 300, %ld box pixels\n", na, nb, count_3d(&a, is_field));
+  CHECK_MSG(na > 100 * 20, "100 boids: only %ld agent pixels", na);
+  CHECK_MSG(fabs(nb / (3.0 * na) - 1) <= 0.25, "300 boids: %ld agent pixels, 100 boids: %ld", nb, na);
+  CHECK_MSG(count_3d(&a, is_field) > 2 * (W + H), "the wireframe box is missing");
+  /* Lit: the cones' sides turn from the light, so many of their pixels are darker. At step 0
+   * no boid has moved yet: all are still. */
+  long shaded = 0;
+  for (size_t i = 0; i < (size_t)W * H; ++i) {
+    double k = shade_of(a.rgba + 4 * i, herd_colors.grazing);
+    shaded += k > 0 && k < 0.9;
+  }
+  CHECK_MSG(shaded > na / 5 && shaded < na, "%ld of %ld agent pixels are in shade", shaded, na);
+  /* Everything is background, box, or an agent's colour in some light; outside the box's
+   * projection (where the flock starts) only background. */
+  double lo[2], hi[2];
+  box_on_screen(&a.cam, lo, hi);
+  long stray = 0, outside = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      const uint8_t *px = a.rgba + 4 * ((size_t)y * W + x);
+      bool background = is(px, herd_colors.background);
+      stray += !background && !is_field(px) && !is_agent_3d(px);
+      bool beyond = x < lo[0] - 1 || x > hi[0] + 1 || y < lo[1] - 1 || y > hi[1] + 1;
+      outside += beyond && !background;
+    }
+  CHECK_MSG(stray == 0, "%ld pixels in no colour of the palette", stray);
+  CHECK_MSG(outside == 0, "%ld pixels drawn outside the box's projection", outside);
+  free(a.rgba);
+  free(b.rgba);
+}
+
+/* The camera of the 3D tests: the default angles, fitted to the small world box. */
+static herd_camera camera_3d(void) {
+  return herd_camera_fit_orbit((const float[3]){0, 0, 0}, box_3d, HERD_CAMERA_YAW_DEG, HERD_CAMERA_PITCH_DEG, W, H);
+}
+
+/* The point `along` metres from the camera's target toward its eye (negative: beyond it). */
+static void on_view_axis(const herd_camera *cam, float along, float out[3]) {
+  float yaw = cam->yaw_deg * 3.14159265f / 180, pitch = cam->pitch_deg * 3.14159265f / 180;
+  float back[3] = {cosf(pitch) * cosf(yaw), cosf(pitch) * sinf(yaw), sinf(pitch)};
+  for (int k = 0; k < 3; ++k) out[k] = cam->target[k] + along * back[k];
+}
+
+/* --set values that start one boid exactly at p (spawn fractions of the world box). */
+static void one_boid_at(const float p[3], char *spawn_from, char *spawn_to, size_t size) {
+  snprintf(spawn_from, size, "boids.spawn.from=[%.6f,%.6f,%.6f]", p[0] / box_3d[0], p[1] / box_3d[1], p[2] / box_3d[2]);
+  snprintf(spawn_to, size, "boids.spawn.to=[%.6f,%.6f,%.6f]", p[0] / box_3d[0], p[1] / box_3d[1], p[2] / box_3d[2]);
+}
+
+/* One boid on the view axis a third of the distance before the target, then one as far
+ * beyond it: the same body seen at depths d/3*2 and d/3*4, so the near one covers about
+ * (4/2)^2 = 4 times the pixels. (Same seed, same id: the same velocity, seen the same way.) */
+static void nearer_agents_are_drawn_larger(void) {
+  herd_camera cam = camera_3d();
+  long area[2];
+  for (int far = 0; far < 2; ++far) {
+    float p[3];
+    on_view_axis(&cam, (far ? -1.0f : 1.0f) * cam.distance_m / 3, p);
+    char from[96], to[96];
+    one_boid_at(p, from, to, sizeof from);
+    const char *sets[] = {BOIDS_3D, "boids.count=1", from, to};
+    picture pic = render_through(sets, 5, "cpu", 0, &cam);
+    area[far] = count_3d(&pic, is_agent_3d);
+    free(pic.rgba);
+  }
+  double ratio = area[0] / (double)(area[1] ? area[1] : 1);
+  printf("  one boid near: %ld pixels, far: %ld pixels (ratio %.2f, perspective says 4)\n", area[0], area[1], ratio);
+  CHECK_MSG(area[1] >= 20, "the far boid covers only %ld pixels", area[1]);
+  CHECK_MSG(ratio >= 3.0 && ratio <= 5.0, "near/far pixel ratio %.2f, expected about 4", ratio);
+}
+
+/* A boid on the view axis in front of a (larger, red) steering agent behind it: with the
+ * depth buffer the boid is seen where both project, although the steering agent is drawn
+ * after the flock. */
+static void the_nearer_agent_hides_the_farther(void) {
+  herd_camera cam = camera_3d();
+  float near[3], far[3];
+  on_view_axis(&cam, cam.distance_m / 3, near);
+  on_view_axis(&cam, -cam.distance_m / 3, far);
+  char from[96], to[96], at[128];
+  one_boid_at(near, from, to, sizeof from);
+  snprintf(at, sizeof at, "agents[0].position_m=[%.4f,%.4f,%.4f]", far[0], far[1], far[2]);
+  const char *sets[] = {BOIDS_3D, "boids.count=1", from, to, "agents[0].strategy=cruiser", at};
+  picture pic = render_through(sets, 7, "cpu", 0, &cam);
+  double px[2];
+  CHECK(herd_camera_to_pixel(&cam, near, W, H, px));
+  const uint8_t *middle = pic.rgba + 4 * ((size_t)px[1] * W + (size_t)px[0]);
+  CHECK_MSG(is_agent_3d(middle), "pixel (%.0f, %.0f) is %u %u %u, not the near boid", px[0], px[1], middle[0],
+            middle[1], middle[2]);
+  CHECK_MSG(count_3d(&pic, is_steering_3d) > 20, "the steering agent behind is not seen round the boid");
+  free(pic.rgba);
+}
+
+static void the_picture_changes_as_the_camera_orbits(void) {
+  const char *sets[] = {BOIDS_3D, "boids.count=200"};
+  herd_camera cam = camera_3d(), turned = cam;
+  herd_camera_drag(&turned, 240, -80); /* 60 degrees round, 20 down */
+  CHECK(fabsf(turned.yaw_deg - (cam.yaw_deg - 60)) < 1e-3f && fabsf(turned.pitch_deg - (cam.pitch_deg - 20)) < 1e-3f);
+  picture a = render_through(sets, 3, "cpu", 0, &cam), b = render_through(sets, 3, "cpu", 0, &turned);
+  size_t differ = 0;
+  for (size_t i = 0; i < (size_t)W * H * 4; ++i) differ += a.rgba[i] != b.rgba[i];
+  CHECK_MSG(differ > 10000, "only %zu bytes differ after orbiting", differ);
+  CHECK(count_3d(&b, is_agent_3d) > 200 * 20);
+  /* The box's corner at the origin moves on the screen as the eye goes round. */
+  double before[2], after[2];
+  CHECK(herd_camera_to_pixel(&cam, (const float[3]){0, 0, 0}, W, H, before));
+  CHECK(herd_camera_to_pixel(&turned, (const float[3]){0, 0, 0}, W, H, after));
+  CHECK(hypot(after[0] - before[0], after[1] - before[1]) > 100);
+  free(a.rgba);
+  free(b.rgba);
+}
+
+static void steering_agent_3d_is_drawn_where_projected(void) {
+  const float at[3] = {30, 100, 95};
+  const char *sets[] = {BOIDS_3D, "boids.count=100", "agents[0].strategy=cruiser", "agents[0].position_m=[30,100,95]",
+                        "agents[0].direction=[1,0,0]"};
+  picture p = render(sets, 5, "cpu", 0);
+  double centre[2], reach = 0;
+  CHECK(herd_camera_to_pixel(&p.cam, at, W, H, centre));
+  /* The body lies within a body length of its position: as far as that length projects. */
+  double body_m = HERD_STEERING_BODY_SCALE * herd_model_body_m(scenario_with(sets, 5).model);
+  for (int k = 0; k < 3; ++k) {
+    float end[3] = {at[0], at[1], at[2]};
+    end[k] += (float)body_m;
+    double px[2];
+    CHECK(herd_camera_to_pixel(&p.cam, end, W, H, px));
+    reach = fmax(reach, hypot(px[0] - centre[0], px[1] - centre[1]));
+  }
+  long near = 0, far = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      if (!is_steering_3d(p.rgba + 4 * ((size_t)y * W + x))) continue;
+      hypot(x - centre[0], y - centre[1]) <= reach + 2 ? ++near : ++far;
+    }
+  printf("  3D steering agent: %ld red pixels within %.0f of (%.0f, %.0f)\n", near, reach, centre[0], centre[1]);
+  CHECK_MSG(near >= 0.1 * reach * reach, "%ld red pixels near (%.0f, %.0f)", near, centre[0], centre[1]);
+  CHECK_MSG(far == 0, "%ld red pixels away from the steering agent", far);
+  free(p.rgba);
+}
+
+/* In 3D the OpenCL backend hands over float4 positions and velocities: the start it draws is
+ * the native backend's. */
+static void opencl_copy_path_3d_reads_float4(void) {
+  herd_device_info info[4];
+  int count;
+  herd_error err;
+  if (herd_devices(info, 4, &count, &err) != HERD_OK) {
+    printf("  no OpenCL device: 3D copy path not exercised\n");
+    return;
+  }
+  const char *sets[] = {BOIDS_3D, "boids.count=200"};
+  picture a = render(sets, 3, "cpu", 0), b = render(sets, 3, "opencl", 0);
+  CHECK(memcmp(a.rgba, b.rgba, (size_t)W * H * 4) == 0);
+  CHECK(count_3d(&b, is_agent_3d) > 200 * 20);
   free(a.rgba);
   free(b.rgba);
 }

@@ -37,6 +37,14 @@ if [ "$(id -u)" -eq 0 ] && mknod "$tmp/full" c 1 7 2>/dev/null; then
   check "... and the device node is still there" [ -c "$tmp/full" ]
 fi
 
+# A 3D world: the orbit camera, fitted to the world box and the flock.
+run view --screenshot "$tmp/3d.png" --size 320x200 --steps 10 --hud --set model=boids --set 'world.size_m=[640,480,480]'
+check "a 3D --screenshot exits 0" [ "$rc" -eq 0 ]
+check "... writes a PNG of the size asked" [ "$(png_size "$tmp/3d.png")" = 320x200 ]
+check "... and says where the camera was" grep -q "step 10, camera yaw -60.0 deg, pitch 25.0 deg" "$tmp/out"
+run view --screenshot "$tmp/3d-again.png" --size 320x200 --steps 10 --hud --set model=boids --set 'world.size_m=[640,480,480]'
+check "... the same picture again (the camera depends only on the sim)" cmp -s "$tmp/3d.png" "$tmp/3d-again.png"
+
 run view --screenshot "$tmp/b.png" --steps 5 --hud
 check "--hud draws the HUD into the picture" [ "$rc" -eq 0 ]
 run view --size 10x10 --screenshot "$tmp/c.png"

@@ -32,13 +32,14 @@ static const char view_usage[] =
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
     "F fit the view to the flock, M manual dog (follows the mouse), V start/stop recording\n"
     "the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
-    "mouse wheel zooms about the cursor, dragging pans.\n";
+    "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
+    "orbits the camera about the middle of the view, the wheel moves it nearer or farther.\n";
 
 static const char key_help[] =
     "\nSpace pause/resume   .  one step   + / -  steps per frame\n"
     "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
-    "wheel zoom   drag pan   H hide help   Esc quit";
+    "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
 typedef struct view_opts {
   scenario_args scenario;
@@ -119,6 +120,20 @@ static void hud_text(const viewer *v, char *out, size_t size) {
 
 /* ---- Screenshot ---------------------------------------------------------------------------- */
 
+/* What was written and how to measure it: the scale and corner in 2D, the orbit in 3D. */
+static void print_camera(const char *path, const herd_camera *cam, int w, int h, uint32_t step) {
+  printf("screenshot: %s, %d x %d pixels, step %u, ", cli_shown(path), w, h, step);
+  if (cam->orbit) {
+    printf("camera yaw %.1f deg, pitch %.1f deg, %.3f m from (%.3f, %.3f, %.3f) m, field of view %.0f deg high\n",
+           cam->yaw_deg, cam->pitch_deg, cam->distance_m, cam->target[0], cam->target[1], cam->target[2],
+           HERD_CAMERA_FOV_Y_DEG);
+    return;
+  }
+  float origin[3];
+  herd_camera_to_world(cam, 0, 0, w, h, origin);
+  printf("%.4f m per pixel, pixel (0, 0) at world (%.3f, %.3f) m\n", cam->metres_per_px, origin[0], origin[1]);
+}
+
 static int screenshot(viewer *v) {
   int status = run_steps(v, v->opts->screenshot_steps);
   if (status) return status;
@@ -134,10 +149,7 @@ static int screenshot(viewer *v) {
   if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
   if (st != HERD_OK) return cli_error(&err);
-  float origin[2];
-  herd_camera_to_world(&cam, 0, 0, w, h, origin);
-  printf("screenshot: %s, %d x %d pixels, step %u, %.4f m per pixel, pixel (0, 0) at world (%.3f, %.3f) m\n",
-         cli_shown(v->opts->screenshot), w, h, herd_sim_step_index(v->g.sim), cam.metres_per_px, origin[0], origin[1]);
+  print_camera(v->opts->screenshot, &cam, w, h, herd_sim_step_index(v->g.sim));
   return 0;
 }
 
@@ -146,8 +158,7 @@ static int screenshot(viewer *v) {
 static void fit(viewer *v) {
   int w, h;
   glfwGetFramebufferSize(herd_window_glfw(v->g.win), &w, &h);
-  const herd_observation *o = herd_sim_observation(v->g.sim);
-  v->cam = herd_camera_fit(o->extent_min, o->extent_max, w, h);
+  herd_camera_fit_flock(&v->cam, v->g.sim, w, h);
 }
 
 static void restart(viewer *v) {
@@ -255,12 +266,13 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
   int fw, fh, ww, wh;
   glfwGetFramebufferSize(w, &fw, &fh);
   glfwGetWindowSize(w, &ww, &wh);
-  herd_camera_pan(&v->cam, (x - v->drag_x) * (ww ? (double)fw / ww : 1.0),
-                  (y - v->drag_y) * (wh ? (double)fh / wh : 1.0));
+  herd_camera_drag(&v->cam, (x - v->drag_x) * (ww ? (double)fw / ww : 1.0),
+                   (y - v->drag_y) * (wh ? (double)fh / wh : 1.0));
   v->drag_x = x, v->drag_y = y;
 }
 
-/* The manual dog heads for the world point under the cursor. */
+/* The manual dog heads for the world point under the cursor (in 3D, on the plane through the
+ * middle of the view that faces the camera). */
 static void steer_to_cursor(viewer *v) {
   GLFWwindow *w = herd_window_glfw(v->g.win);
   double x, y;
@@ -268,9 +280,9 @@ static void steer_to_cursor(viewer *v) {
   glfwGetCursorPos(w, &x, &y);
   glfwGetFramebufferSize(w, &fw, &fh);
   glfwGetWindowSize(w, &ww, &wh);
-  float world[2];
+  float world[3];
   herd_camera_to_world(&v->cam, x * (ww ? (double)fw / ww : 1.0), y * (wh ? (double)fh / wh : 1.0), fw, fh, world);
-  herd_sim_steer(v->g.sim, 0, (const float[3]){world[0], world[1], 0.0f});
+  herd_sim_steer(v->g.sim, 0, world);
 }
 
 static int advance(viewer *v) {

@@ -1,5 +1,5 @@
 /* Drawing a herd_sim with OpenGL 3.3 core: a GLFW window (visible, or hidden for offscreen
- * work), a renderer that draws the flock instanced from its buffers, a 2D camera, the HUD,
+ * work), a renderer that draws the flock instanced from its buffers, a 2D or 3D camera, the HUD,
  * PNG output, and the decision whether the OpenCL device may share buffers with GL.
  * Uses only the public API of the simulation (herd.h). */
 #ifndef HERD_RENDER_RENDER_H
@@ -44,20 +44,58 @@ bool herd_has_extension(const char *list, const char *ext);
 
 /* ---- Camera -------------------------------------------------------------------------- */
 
+/* A 2D world is seen from above through an orthographic camera (a centre and a zoom); a 3D
+ * world through a perspective camera orbiting a look-at point, world z up. Pixels count from
+ * the top-left corner. */
 typedef struct herd_camera {
-  float center[2];     /* world metres at the middle of the view */
-  float metres_per_px; /* zoom */
+  float center[2];     /* 2D: world metres at the middle of the view */
+  float metres_per_px; /* 2D: zoom */
+  bool orbit;          /* true: the 3D orbit camera below; false: the 2D camera above */
+  float target[3];     /* 3D: the look-at point, world metres */
+  float yaw_deg;       /* 3D: the eye's bearing about the target, counter-clockwise from +x */
+  float pitch_deg;     /* 3D: the eye's height above the target's horizontal plane, -89 to 89 */
+  float distance_m;    /* 3D: from the target to the eye */
 } herd_camera;
 
-/* The camera that shows the rectangle [lo, hi] whole in a w x h view, with a margin. */
-herd_camera herd_camera_fit(const float lo[2], const float hi[2], int w, int h);
-void herd_camera_zoom_at(herd_camera *c, double px, double py, int w, int h, float factor);
-void herd_camera_pan(herd_camera *c, double dx_px, double dy_px);
-void herd_camera_to_world(const herd_camera *c, double px, double py, int w, int h, float out[2]);
-void herd_camera_to_pixel(const herd_camera *c, const float world[2], int w, int h, double out[2]);
+/* The 3D camera's vertical field of view, and the orbit angles a 3D picture starts from
+ * (screenshots and recordings use them always, so a picture depends only on the sim): the
+ * eye 60 degrees round from the -y side toward +x, 25 degrees up. */
+#define HERD_CAMERA_FOV_Y_DEG 40.0f
+#define HERD_CAMERA_YAW_DEG (-60.0f)
+#define HERD_CAMERA_PITCH_DEG 25.0f
 
-/* The view to start from: the field, the target's goal circle and the flock. */
+/* The 2D camera that shows the rectangle [lo, hi] whole in a w x h view, with a margin. */
+herd_camera herd_camera_fit(const float lo[2], const float hi[2], int w, int h);
+
+/* The 3D camera at these orbit angles that looks at the middle of the box [lo, hi] from
+ * just far enough to show all of it in a w x h view, with a margin. */
+herd_camera herd_camera_fit_orbit(const float lo[3], const float hi[3], float yaw_deg, float pitch_deg, int w, int h);
+
+/* The view to start from: the world box, the target's goal circle, the flock and the steering
+ * agents; in 3D from the default orbit angles. */
 herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h);
+
+/* F: 2D: fits the view to the flock's extent; 3D: to the flock's extent and the world box,
+ * from the camera's present orbit angles. */
+void herd_camera_fit_flock(herd_camera *c, const herd_sim *sim, int w, int h);
+
+/* The wheel: zooms by `factor` (< 1 zooms in); 2D keeps the world point under pixel (px, py)
+ * where it is, 3D moves the eye toward or away from the look-at point. */
+void herd_camera_zoom_at(herd_camera *c, double px, double py, int w, int h, float factor);
+
+/* Dragging the mouse by (dx, dy) pixels: 2D pans, 3D orbits (yaw and pitch about the target). */
+void herd_camera_drag(herd_camera *c, double dx_px, double dy_px);
+
+/* World metres to clip space, as the renderer draws (column-major 4 x 4). */
+void herd_camera_matrix(const herd_camera *c, int w, int h, float out[16]);
+
+/* Where world point `world` (x, y, z; z is ignored in 2D) is drawn, in pixels from the top
+ * left, through herd_camera_matrix. False when it lies behind the 3D eye. */
+bool herd_camera_to_pixel(const herd_camera *c, const float world[3], int w, int h, double out[2]);
+
+/* The world point under pixel (px, py): 2D on the plane, 3D on the plane through the target
+ * that faces the eye (where the manual steering agent is sent). */
+void herd_camera_to_world(const herd_camera *c, double px, double py, int w, int h, float out[3]);
 
 /* ---- Renderer ------------------------------------------------------------------------- */
 
@@ -74,7 +112,9 @@ herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w);
 /* Brings the flock into the agent buffers: a copy unless the sim shares them. */
 herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err);
 
-/* Draws field, target, flock, dogs and `hud` text into the bound framebuffer. */
+/* Draws the world box, the target, the flock, the steering agents and `hud` text into the
+ * bound framebuffer (which needs a depth buffer in 3D), through `cam`: a 2D camera for a 2D
+ * world, an orbit camera for a 3D one. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
 
 /* Renders one frame into the renderer's offscreen w x h framebuffer and leaves it bound
@@ -95,6 +135,11 @@ extern const herd_palette herd_colors;
 
 /* A steering agent is drawn this many times as long as a flock agent (herd_model_body_m). */
 #define HERD_STEERING_BODY_SCALE 2.5f
+
+/* In 3D agents are cones lit by one directional light fixed in the world: a surface shows its
+ * palette colour times HERD_AMBIENT + (1 - HERD_AMBIENT) max(0, normal . light), so its
+ * pixels are that colour scaled by a factor from HERD_AMBIENT to 1. */
+#define HERD_AMBIENT 0.4f
 
 /* ---- Video ------------------------------------------------------------------------------ */
 

@@ -1,8 +1,8 @@
-/* Draws the simulation: the world's box, the target's goal circle, every agent as an
- * oriented triangle instanced straight from the agent buffers, the steering agents, and the
- * HUD text. No work per agent on the host: the buffers come from the backend by sharing or
- * one copy each. What is drawn comes from the scenario and the model table, never from a
- * model's name. */
+/* Draws the simulation: the world's box (a rectangle in 2D, a wireframe in 3D), the target's
+ * goal circle, every agent instanced straight from the agent buffers (an oriented triangle in
+ * 2D; in 3D a lit cone, depth-tested), the steering agents, and the HUD text. No work per
+ * agent on the host: the buffers come from the backend by sharing or one copy each. What is
+ * drawn comes from the scenario and the model table, never from a model's name. */
 #include <GL/glew.h>
 #include <cglm/cglm.h>
 #include <math.h>
@@ -30,6 +30,10 @@ extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_sha
 #define HUD_MAX_QUADS 6000
 #define CIRCLE_SEGMENTS 96
 #define HUD_SCALE 2.0f
+#define SHAPE_VERTICES (CIRCLE_SEGMENTS + 24) /* the goal circle, or the box's 12 edges */
+#define CONE_SEGMENTS 8                       /* enough to read as round at a few pixels */
+#define CONE_VERTICES (CONE_SEGMENTS * 3 + 1) /* tips, side ring, base ring, base centre */
+#define CONE_INDICES (CONE_SEGMENTS * 6)      /* a side and a base triangle per segment */
 
 const herd_palette herd_colors = {
     .background = {28, 38, 30},
@@ -45,12 +49,13 @@ const herd_palette herd_colors = {
 
 struct herd_renderer {
   uint32_t count, dims, stride; /* stride: floats per agent in the state buffers */
+  GLsizei body_indices;         /* of the body mesh: a triangle (2D) or a cone (3D) */
   GLuint agents_program, shapes_program, hud_program;
-  GLuint corner_vbo, pos_vbo, vel_vbo, agent_vbo;
+  GLuint body_vbo, body_ebo, pos_vbo, vel_vbo, agent_vbo;
   GLuint steer_pos_vbo, steer_heading_vbo;
   GLuint shape_vbo, hud_vbo, hud_ebo;
   GLuint agents_vao, dogs_vao, shapes_vao, hud_vao;
-  GLuint fbo, fbo_color;
+  GLuint fbo, fbo_color, fbo_depth;
   int fbo_w, fbo_h;
   float *hud_vertices;
 };
@@ -110,48 +115,105 @@ static GLuint make_buffer(GLenum target, size_t bytes, const void *data, GLenum 
   return b;
 }
 
-/* Attribute `index` from `size` floats every `stride` floats of vbo. */
-static void float_attrib(GLuint index, GLuint vbo, GLint size, GLsizei stride, GLuint divisor) {
+/* Attribute `index`: `size` floats every `stride` floats of vbo, from float `offset` on. */
+static void float_attrib(GLuint index, GLuint vbo, GLint size, GLsizei stride, size_t offset, GLuint divisor) {
   glBindBuffer(GL_ARRAY_BUFFER, vbo);
   glEnableVertexAttribArray(index);
-  glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, stride * (GLsizei)sizeof(float), NULL);
+  glVertexAttribPointer(index, size, GL_FLOAT, GL_FALSE, stride * (GLsizei)sizeof(float),
+                        (const void *)(offset * sizeof(float)));
   glVertexAttribDivisor(index, divisor);
 }
 
 /* The triangle of one agent in its body frame, body length 1: nose ahead, tail wide. */
 static const float body_corners[6] = {0.6f, 0.0f, -0.4f, 0.3f, -0.4f, -0.3f};
+static const GLushort triangle_indices[3] = {0, 1, 2};
+
+/* One vertex of the cone: position and unit normal, interleaved. */
+static void cone_vertex(float *out, float x, float y, float z, float nx, float ny, float nz) {
+  float len = sqrtf(nx * nx + ny * ny + nz * nz);
+  float v[6] = {x, y, z, nx / len, ny / len, nz / len};
+  memcpy(out, v, sizeof v);
+}
+
+/* The cone of one agent in its body frame, body length 1 as the 2D triangle: tip 0.6 ahead,
+ * base 0.4 behind, radius 0.25. Indexed, so that neighbouring triangles share transformed
+ * vertices: software GL (llvmpipe) is bound by vertex work at 10^4 agents. Sides get the
+ * cone's smooth normal (radius, cos a, sin a up to scale: the gradient of its surface), each
+ * side's tip the normal at its middle, the base the flat one. */
+static void make_cone(float vertices[CONE_VERTICES * 6], GLushort indices[CONE_INDICES]) {
+  const float tip = 0.6f, tail = -0.4f, radius = 0.25f;
+  const int n = CONE_SEGMENTS, centre = 3 * CONE_SEGMENTS;
+  for (int k = 0; k < n; ++k) {
+    float a = 6.2831853f * (float)k / n, mid = 6.2831853f * (k + 0.5f) / n, y = cosf(a), z = sinf(a);
+    cone_vertex(vertices + 6 * k, tip, 0, 0, radius, cosf(mid), sinf(mid));
+    cone_vertex(vertices + 6 * (n + k), tail, radius * y, radius * z, radius, y, z);
+    cone_vertex(vertices + 6 * (2 * n + k), tail, radius * y, radius * z, -1, 0, 0);
+    int next = (k + 1) % n;
+    GLushort side[6] = {k, n + k, n + next, centre, 2 * n + next, 2 * n + k};
+    memcpy(indices + 6 * k, side, sizeof side);
+  }
+  cone_vertex(vertices + 6 * centre, tail, 0, 0, -1, 0, 0);
+}
+
+/* The body mesh (location 0 corner, and 4 normal in 3D), shared by every agent. */
+static void make_body(herd_renderer *r) {
+  if (r->dims != 3) {
+    r->body_vbo = make_buffer(GL_ARRAY_BUFFER, sizeof body_corners, body_corners, GL_STATIC_DRAW);
+    r->body_ebo = make_buffer(GL_ELEMENT_ARRAY_BUFFER, sizeof triangle_indices, triangle_indices, GL_STATIC_DRAW);
+    r->body_indices = 3;
+    return;
+  }
+  float cone[CONE_VERTICES * 6];
+  GLushort indices[CONE_INDICES];
+  make_cone(cone, indices);
+  r->body_vbo = make_buffer(GL_ARRAY_BUFFER, sizeof cone, cone, GL_STATIC_DRAW);
+  r->body_ebo = make_buffer(GL_ELEMENT_ARRAY_BUFFER, sizeof indices, indices, GL_STATIC_DRAW);
+  r->body_indices = CONE_INDICES;
+}
+
+/* A vertex array drawing the body once per agent whose position and heading are `dims`
+ * floats every `stride` in pos_vbo and heading_vbo (the flock's float2 or float4 layout). */
+static GLuint make_agents_vao(const herd_renderer *r, GLuint pos_vbo, GLuint heading_vbo) {
+  GLuint vao;
+  glGenVertexArrays(1, &vao);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->body_ebo);
+  if (r->dims == 3) {
+    float_attrib(0, r->body_vbo, 3, 6, 0, 0);
+    float_attrib(4, r->body_vbo, 3, 6, 3, 0);
+  } else {
+    float_attrib(0, r->body_vbo, 2, 0, 0, 0);
+  }
+  float_attrib(1, pos_vbo, (GLint)r->dims, (GLsizei)r->stride, 0, 1);
+  float_attrib(2, heading_vbo, (GLint)r->dims, (GLsizei)r->stride, 0, 1);
+  return vao;
+}
 
 static void make_agent_arrays(herd_renderer *r) {
   size_t n = r->count;
-  r->corner_vbo = make_buffer(GL_ARRAY_BUFFER, sizeof body_corners, body_corners, GL_STATIC_DRAW);
+  make_body(r);
   r->pos_vbo = make_buffer(GL_ARRAY_BUFFER, n * r->stride * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   r->vel_vbo = make_buffer(GL_ARRAY_BUFFER, n * r->stride * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   r->agent_vbo = make_buffer(GL_ARRAY_BUFFER, n * sizeof(uint32_t), NULL, GL_DYNAMIC_DRAW);
-  glGenVertexArrays(1, &r->agents_vao);
-  glBindVertexArray(r->agents_vao);
-  float_attrib(0, r->corner_vbo, 2, 0, 0);
-  float_attrib(1, r->pos_vbo, 2, (GLsizei)r->stride, 1);
-  float_attrib(2, r->vel_vbo, 2, (GLsizei)r->stride, 1);
+  r->agents_vao = make_agents_vao(r, r->pos_vbo, r->vel_vbo);
   glBindBuffer(GL_ARRAY_BUFFER, r->agent_vbo);
   glEnableVertexAttribArray(3);
   glVertexAttribIPointer(3, 1, GL_UNSIGNED_INT, 0, NULL);
   glVertexAttribDivisor(3, 1);
 
-  r->steer_pos_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_STEERING * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
-  r->steer_heading_vbo = make_buffer(GL_ARRAY_BUFFER, HERD_MAX_STEERING * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
-  glGenVertexArrays(1, &r->dogs_vao);
-  glBindVertexArray(r->dogs_vao);
-  float_attrib(0, r->corner_vbo, 2, 0, 0);
-  float_attrib(1, r->steer_pos_vbo, 2, 0, 1);
-  float_attrib(2, r->steer_heading_vbo, 2, 0, 1);
+  /* Steering agents in the flock's layout, so the same vertex array set-up draws them. */
+  size_t steer_bytes = HERD_MAX_STEERING * r->stride * sizeof(float);
+  r->steer_pos_vbo = make_buffer(GL_ARRAY_BUFFER, steer_bytes, NULL, GL_DYNAMIC_DRAW);
+  r->steer_heading_vbo = make_buffer(GL_ARRAY_BUFFER, steer_bytes, NULL, GL_DYNAMIC_DRAW);
+  r->dogs_vao = make_agents_vao(r, r->steer_pos_vbo, r->steer_heading_vbo);
   glVertexAttribI1ui(3, 0);
 }
 
 static void make_overlay_arrays(herd_renderer *r) {
-  r->shape_vbo = make_buffer(GL_ARRAY_BUFFER, (CIRCLE_SEGMENTS + 8) * 2 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->shape_vbo = make_buffer(GL_ARRAY_BUFFER, SHAPE_VERTICES * 3 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
   glGenVertexArrays(1, &r->shapes_vao);
   glBindVertexArray(r->shapes_vao);
-  float_attrib(0, r->shape_vbo, 2, 0, 0);
+  float_attrib(0, r->shape_vbo, 3, 0, 0, 0);
 
   /* stb_easy_font emits quads of 4 vertices (x, y, z, rgba bytes); draw each as 2 triangles. */
   r->hud_vbo = make_buffer(GL_ARRAY_BUFFER, HUD_MAX_QUADS * 4 * 16, NULL, GL_DYNAMIC_DRAW);
@@ -201,8 +263,8 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
 
 void herd_renderer_destroy(herd_renderer *r) {
   if (!r) return;
-  GLuint buffers[] = {r->corner_vbo,        r->pos_vbo,   r->vel_vbo, r->agent_vbo, r->steer_pos_vbo,
-                      r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
+  GLuint buffers[] = {r->body_vbo,      r->body_ebo,          r->pos_vbo,   r->vel_vbo, r->agent_vbo,
+                      r->steer_pos_vbo, r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
   glDeleteBuffers(sizeof buffers / sizeof buffers[0], buffers);
   GLuint arrays[] = {r->agents_vao, r->dogs_vao, r->shapes_vao, r->hud_vao};
   glDeleteVertexArrays(4, arrays);
@@ -211,6 +273,7 @@ void herd_renderer_destroy(herd_renderer *r) {
   glDeleteProgram(r->hud_program);
   if (r->fbo) glDeleteFramebuffers(1, &r->fbo);
   if (r->fbo_color) glDeleteRenderbuffers(1, &r->fbo_color);
+  if (r->fbo_depth) glDeleteRenderbuffers(1, &r->fbo_depth);
   free(r->hud_vertices);
   free(r);
 }
@@ -245,71 +308,111 @@ static void set_color(GLuint program, const char *name, const uint8_t rgb[3]) {
   glUniform3f(glGetUniformLocation(program, name), rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f);
 }
 
-/* The camera's world rectangle as an orthographic projection. */
-static void view_matrix(const herd_camera *c, int w, int h, mat4 m) {
-  float half_w = 0.5f * c->metres_per_px * (float)w, half_h = 0.5f * c->metres_per_px * (float)h;
-  glm_ortho(c->center[0] - half_w, c->center[0] + half_w, c->center[1] - half_h, c->center[1] + half_h, -1.0f, 1.0f, m);
-}
-
 static void draw_shape(herd_renderer *r, const float *points, int count, GLenum mode, const uint8_t rgb[3]) {
   glBindBuffer(GL_ARRAY_BUFFER, r->shape_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * 2 * sizeof(float)), points);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * 3 * sizeof(float)), points);
   set_color(r->shapes_program, "shape_color", rgb);
   glDrawArrays(mode, 0, count);
 }
 
-static void draw_overlays(herd_renderer *r, const herd_sim *sim, mat4 view) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  glUseProgram(r->shapes_program);
-  glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, (const float *)view);
-  glBindVertexArray(r->shapes_vao);
-  float lx = sc->world.size_m[0], ly = sc->world.size_m[1];
-  float field[8] = {0, 0, lx, 0, lx, ly, 0, ly};
-  draw_shape(r, field, 4, GL_LINE_LOOP, herd_colors.field);
-  if (sc->target.goal_radius_m < 0.0f) return; /* no goal in this scenario */
-  float circle[2 * CIRCLE_SEGMENTS];
+/* The world box: its outline in 2D, its 12 edges in 3D (each from a corner to the corner one
+ * axis further). */
+static void draw_world(herd_renderer *r, const herd_scenario *sc) {
+  const float *size = sc->world.size_m;
+  if (r->dims != 3) {
+    float field[12] = {0, 0, 0, size[0], 0, 0, size[0], size[1], 0, 0, size[1], 0};
+    draw_shape(r, field, 4, GL_LINE_LOOP, herd_colors.field);
+    return;
+  }
+  float edges[24 * 3];
+  int n = 0;
+  for (int corner = 0; corner < 8; ++corner)
+    for (int axis = 0; axis < 3; ++axis) {
+      if ((corner >> axis) & 1) continue;
+      for (int end = 0; end < 2; ++end, ++n) {
+        int c = end ? corner | 1 << axis : corner;
+        for (int k = 0; k < 3; ++k) edges[3 * n + k] = (c >> k) & 1 ? size[k] : 0.0f;
+      }
+    }
+  draw_shape(r, edges, n, GL_LINES, herd_colors.field);
+}
+
+/* The goal circle and a cross at the target, level at the target's height in 3D. */
+static void draw_goal(herd_renderer *r, const herd_scenario *sc) {
+  float radius = sc->target.goal_radius_m, tx = sc->target.position_m[0], ty = sc->target.position_m[1];
+  float tz = r->dims == 3 ? sc->target.position_m[2] : 0.0f;
+  if (radius < 0.0f) return; /* no goal in this scenario */
+  float circle[3 * CIRCLE_SEGMENTS];
   for (int k = 0; k < CIRCLE_SEGMENTS; ++k) {
     float a = 6.2831853f * (float)k / CIRCLE_SEGMENTS;
-    circle[2 * k] = sc->target.position_m[0] + sc->target.goal_radius_m * cosf(a);
-    circle[2 * k + 1] = sc->target.position_m[1] + sc->target.goal_radius_m * sinf(a);
+    circle[3 * k] = tx + radius * cosf(a);
+    circle[3 * k + 1] = ty + radius * sinf(a);
+    circle[3 * k + 2] = tz;
   }
   draw_shape(r, circle, CIRCLE_SEGMENTS, GL_LINE_LOOP, herd_colors.target);
-  float cross = sc->target.goal_radius_m * 0.15f, tx = sc->target.position_m[0], ty = sc->target.position_m[1];
-  float mark[8] = {tx - cross, ty, tx + cross, ty, tx, ty - cross, tx, ty + cross};
+  float cross = radius * 0.15f;
+  float mark[12] = {tx - cross, ty, tz, tx + cross, ty, tz, tx, ty - cross, tz, tx, ty + cross, tz};
   draw_shape(r, mark, 4, GL_LINES, herd_colors.target);
 }
 
-static void draw_agents(herd_renderer *r, const herd_sim *sim, mat4 view) {
+static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *view) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  glUseProgram(r->shapes_program);
+  glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, view);
+  glBindVertexArray(r->shapes_vao);
+  draw_world(r, sc);
+  draw_goal(r, sc);
+}
+
+/* The uniforms every agent shares: camera, colours by state, and the 3D light. */
+static void agent_uniforms(const herd_renderer *r, const float *view) {
   GLuint p = r->agents_program;
   glUseProgram(p);
-  glUniformMatrix4fv(glGetUniformLocation(p, "view"), 1, GL_FALSE, (const float *)view);
+  glUniformMatrix4fv(glGetUniformLocation(p, "view"), 1, GL_FALSE, view);
   float colors[12];
   const uint8_t *states[4] = {herd_colors.grazing, herd_colors.moved, herd_colors.delivered, herd_colors.alert};
   for (int s = 0; s < 4; ++s)
     for (int c = 0; c < 3; ++c) colors[3 * s + c] = states[s][c] / 255.0f;
   glUniform3fv(glGetUniformLocation(p, "state_color"), 4, colors);
+  /* The 3D light comes from above, a little toward the side the default camera looks from;
+   * fixed in the world, so what faces up stays bright as the camera orbits. */
+  vec3 light = {-0.10f, -0.50f, 0.86f};
+  glm_vec3_normalize(light);
+  glUniform3fv(glGetUniformLocation(p, "light"), 1, light);
+  glUniform1f(glGetUniformLocation(p, "ambient"), HERD_AMBIENT);
+  glUniform1i(glGetUniformLocation(p, "lit"), r->dims == 3);
+}
+
+/* The steering agents' positions and headings into their buffers, in the flock's layout. */
+static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim) {
+  uint32_t count = herd_sim_steering_count(sim), dims = r->dims, stride = r->stride;
+  float pos[4 * HERD_MAX_STEERING] = {0}, heading[4 * HERD_MAX_STEERING] = {0};
+  for (uint32_t d = 0; d < count; ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    for (uint32_t k = 0; k < dims; ++k) pos[stride * d + k] = a->pos[k], heading[stride * d + k] = a->heading[k];
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, r->steer_pos_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * stride * sizeof(float)), pos);
+  glBindBuffer(GL_ARRAY_BUFFER, r->steer_heading_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * stride * sizeof(float)), heading);
+  return count;
+}
+
+static void draw_agents(herd_renderer *r, const herd_sim *sim, const float *view) {
+  GLuint p = r->agents_program;
+  agent_uniforms(r, view);
   float body_m = herd_model_body_m(herd_sim_scenario(sim)->model);
   glUniform1f(glGetUniformLocation(p, "body_m"), body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 0);
   glBindVertexArray(r->agents_vao);
-  glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (GLsizei)r->count);
+  glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)r->count);
 
-  uint32_t dogs = herd_sim_steering_count(sim);
-  float pos[2 * HERD_MAX_STEERING], heading[2 * HERD_MAX_STEERING];
-  for (uint32_t d = 0; d < dogs; ++d) {
-    const herd_steering_state *dog = herd_sim_steering(sim, d);
-    pos[2 * d] = dog->pos[0], pos[2 * d + 1] = dog->pos[1];
-    heading[2 * d] = dog->heading[0], heading[2 * d + 1] = dog->heading[1];
-  }
-  glBindBuffer(GL_ARRAY_BUFFER, r->steer_pos_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(dogs * 2 * sizeof(float)), pos);
-  glBindBuffer(GL_ARRAY_BUFFER, r->steer_heading_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(dogs * 2 * sizeof(float)), heading);
+  uint32_t steering = upload_steering(r, sim);
   glUniform1f(glGetUniformLocation(p, "body_m"), HERD_STEERING_BODY_SCALE * body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 1);
   set_color(p, "fixed_color", herd_colors.dog);
   glBindVertexArray(r->dogs_vao);
-  glDrawArraysInstanced(GL_TRIANGLES, 0, 3, (GLsizei)dogs);
+  glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)steering);
 }
 
 static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
@@ -331,13 +434,28 @@ void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera
   glViewport(0, 0, w, h);
   glClearColor(herd_colors.background[0] / 255.0f, herd_colors.background[1] / 255.0f,
                herd_colors.background[2] / 255.0f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  glDisable(GL_DEPTH_TEST);
+  glClearDepth(1.0);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  /* 3D needs the nearest surface in front; 2D draws in order, agents over the field. The
+   * cones are closed and wound counter-clockwise seen from outside, so their far sides can be
+   * culled (half the rasterising); lines are never culled. */
+  if (r->dims == 3) {
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+  }
   glDisable(GL_BLEND);
-  mat4 view;
-  view_matrix(cam, w, h, view);
+  float view[16];
+  herd_camera_matrix(cam, w, h, view);
   draw_overlays(r, sim, view);
   draw_agents(r, sim, view);
+  glDisable(GL_DEPTH_TEST); /* the HUD lies over everything */
+  glDisable(GL_CULL_FACE);
   draw_hud(r, hud, w, h);
   glBindVertexArray(0);
 }
@@ -346,10 +464,14 @@ static herd_status ensure_fbo(herd_renderer *r, int w, int h, herd_error *err) {
   if (r->fbo && r->fbo_w == w && r->fbo_h == h) return HERD_OK;
   if (!r->fbo) glGenFramebuffers(1, &r->fbo);
   if (!r->fbo_color) glGenRenderbuffers(1, &r->fbo_color);
+  if (!r->fbo_depth) glGenRenderbuffers(1, &r->fbo_depth);
   glBindRenderbuffer(GL_RENDERBUFFER, r->fbo_color);
   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+  glBindRenderbuffer(GL_RENDERBUFFER, r->fbo_depth);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
   glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, r->fbo_color);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, r->fbo_depth);
   GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (status != GL_FRAMEBUFFER_COMPLETE)
