@@ -8,6 +8,7 @@
 #   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
 #   5. the viewer's frames/s (under Xvfb, when it is installed)
 #   6. herd bench (tables, plots, the scaling exponent) for the GPU and all CPU cores
+#   7. boids: 3D at 10^6 on the GPU (goal: <= 0.2 ms/step), 2D and 3D herd bench --model boids
 # Prints tables and writes CSV and text into $OUT (the device tool's folder) or, without it,
 # bench/results/gpu/. Takes a few minutes; nothing here installs packages (the GPU machine
 # has no network): it needs cmake, gcc, pkg-config, libjansson-dev and the OpenCL headers
@@ -57,6 +58,15 @@ echo "== 4. native CPU backend, all cores"
 echo "== 6. herd bench: the CPU backend on all cores and the GPU, 10^3 to 10^6"
 "$herd" bench --backends "cpu,opencl:$device" --threads "$(nproc)" --budget 240 --out "$out/herd-bench" ||
   echo "herd bench failed"
+
+echo "== 7. boids 3D, N = 10^6, 20 neighbours within the visual range at the start (goal <= 0.2 ms/step)"
+"$herd" run --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile --set model=boids \
+  --set boids.count=1000000 --set "world.size_m=[2375,2375,2375]" --set "world.wrap=[true,true,true]" |
+  tee "$out/boids3d-1e6.txt"
+for dims in 2 3; do
+  "$herd" bench --model boids --dims "$dims" --backends "cpu,opencl:$device" --threads "$(nproc)" --budget 120 \
+    --out "$out/herd-bench-boids${dims}d" || echo "herd bench --model boids --dims $dims failed"
+done
 
 echo "== 5. viewer frames/s, one step per frame (under Xvfb GL is Mesa's: the copy path)"
 if command -v xvfb-run >/dev/null || [ -n "${DISPLAY:-}" ]; then
