@@ -81,7 +81,7 @@ static void place_steering(herd_sim *s) {
                           ? herd_v3(c->direction[0], 0, 0)
                           : herd_v3(c->direction[0], c->direction[1], dims == 3 ? c->direction[2] : 0);
       if (isnan(c->direction[0])) { /* a random direction, from a draw of its own */
-        herd_rng4 r = herd_rng_draw(sc->seed, SPAWN_STEP, n, HERD_STREAM_SPAWN_VELOCITY);
+        herd_rng4 r = herd_rng_draw(sc->seed, SPAWN_STEP, n, HERD_STREAM_STEERING_DIRECTION);
         herd_vec2 flat = herd_rng_direction(r.v[0]);
         dir = dims == 3 ? herd_rng_direction3(r.v[1], r.v[2]) : herd_v3(flat.x, flat.y, 0.0f);
       }
