@@ -48,6 +48,11 @@ typedef struct herd_error {
  * message is already escaped. */
 char *herd_escape(const char *text, char *out, size_t size);
 
+/* herd's version ("0.1.0") and the commit it was built from (`git describe --dirty`, or
+ * "unknown" when built outside a git checkout). */
+const char *herd_version(void);
+const char *herd_build_commit(void);
+
 /* ---- Scenarios --------------------------------------------------------------------- */
 
 #define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers) per scenario */

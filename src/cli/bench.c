@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../core/outfile.h"
-#include "../core/spawn.h"
+#include "../sweep/stats.h"
 #include "cli.h"
 #include "herd/herd.h"
 
@@ -296,11 +296,6 @@ static double peak_memory_mib(void) {
   return kib / 1024.0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *row) {
   herd_scenario sc;
   if (workload(o, n, &sc)) return 1;
@@ -338,10 +333,9 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
     row->stage_ms[k] = 1e3 * (after.seconds[k] - before.seconds[k]) / ((double)row->steps * row->repeats);
   double sorted[MAX_REPEATS];
   memcpy(sorted, row->seconds, row->repeats * sizeof *sorted);
-  qsort(sorted, row->repeats, sizeof *sorted, cmp_double);
+  herd_sort_doubles(sorted, (size_t)row->repeats);
   row->min = sorted[0], row->max = sorted[row->repeats - 1];
-  row->median =
-      row->repeats % 2 ? sorted[row->repeats / 2] : 0.5 * (sorted[row->repeats / 2 - 1] + sorted[row->repeats / 2]);
+  row->median = herd_quantile(sorted, (size_t)row->repeats, 0.5);
   row->device_mib = herd_sim_memory_bytes(sim) / 1048576.0;
   row->peak_mib = peak_memory_mib();
   if (strcmp(c->backend, "opencl") == 0) snprintf(c->label, sizeof c->label, "opencl (%s)", herd_sim_device(sim));
@@ -461,29 +455,13 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   return fclose(f) != 0;
 }
 
-static void read_first_line(const char *path, const char *key, char *out, size_t size) {
-  FILE *f = fopen(path, "r");
-  char line[512];
-  out[0] = '\0';
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, key, strlen(key)) != 0) continue;
-    char *v = strchr(line, key[strlen(key) - 1] == '=' ? '=' : ':');
-    v = v ? v + 1 : line;
-    while (*v == ' ' || *v == '\t' || *v == '"') ++v;
-    snprintf(out, size, "%.*s", (int)(size - 1), v);
-    out[strcspn(out, "\"\n")] = '\0';
-    break;
-  }
-  if (f) fclose(f);
-}
-
 static int write_machine(const bench_opts *o) {
   FILE *f = open_out(o, "machine.md");
   if (!f) return 1;
   char cpu[256], mem[64], os[128];
-  read_first_line("/proc/cpuinfo", "model name", cpu, sizeof cpu);
-  read_first_line("/proc/meminfo", "MemTotal:", mem, sizeof mem);
-  read_first_line("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
+  cli_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+  cli_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
+  cli_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
   struct utsname u;
   uname(&u);
   fprintf(f, "# Machine\n\n- CPU: %s\n- cores online: %ld\n- memory: %s\n- OS: %s (kernel %s %s)\n- compiler: %s\n",
@@ -589,23 +567,7 @@ static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
   plot_speedup(gp, o, rows, count);
   plot_stages(gp, o, rows, count);
   if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->staging);
-  /* gnuplot runs in the staging folder with an argument vector: no shell sees --out. */
-  const char *argv[] = {"gnuplot", "plots.gp", NULL};
-  int log = herd_scratch_fd();
-  herd_spawn_desc d = {.argv = argv, .dir = o->staging, .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = log};
-  herd_error err;
-  pid_t pid;
-  if (herd_spawn(&d, &pid, &err) != HERD_OK) {
-    if (log >= 0) close(log);
-    return cli_error(&err);
-  }
-  int rc = herd_spawn_wait(pid);
-  char msg[400];
-  herd_scratch_last_line(log, msg, sizeof msg);
-  if (log >= 0) close(log);
-  if (rc == 127) return cli_fail(1, "gnuplot not found; herd bench draws its plots with it (apt install gnuplot-nox)");
-  if (rc != 0) return cli_fail(1, "gnuplot failed (exit %d): %s", rc, msg);
-  return 0;
+  return cli_gnuplot(o->staging, "plots.gp", "herd bench");
 }
 
 /* ---- The output folder ------------------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #define HERD_CLI_CLI_H
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "herd/herd.h"
 
@@ -13,6 +14,7 @@ int cmd_run(int argc, char **argv);
 int cmd_scenario(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 
@@ -62,6 +64,14 @@ typedef struct backend_args {
 
 bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *i, int *status);
 void scenario_args_free(scenario_args *a);
+
+/* Runs gnuplot on `script` inside folder `dir`, by an argument vector (no shell ever sees a
+ * user's folder name). 0, or an exit status after saying why; `who` names the command. */
+int cli_gnuplot(const char *dir, const char *script, const char *who);
+
+/* The value of the first line of `path` that starts with `key` ("model name", "MemTotal:",
+ * "PRETTY_NAME="), trimmed; "" when there is none. */
+void cli_read_key(const char *path, const char *key, char *out, size_t size);
 
 /* "--name VALUE": returns VALUE and advances *i, or NULL after reporting a missing value. */
 const char *option_value(int argc, char **argv, int *i);

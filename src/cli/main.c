@@ -25,6 +25,8 @@ static const char usage[] =
     "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
     "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
     "  bench                time steps against flock size per backend; tables and plots\n"
+    "  sweep [SWEEP.json]   many runs over a grid of parameters and seeds: success rates,\n"
+    "                       steps, summary tables and plots\n"
     "\n"
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
@@ -191,6 +193,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
   if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+  if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
 #ifdef HERD_WITH_GL
   if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);

@@ -4,17 +4,16 @@
  * fields and their defaults), the world's size (which decides how long vectors are), then
  * everything else; --set overrides take part in each pass. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <float.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../../kernels/grid.h"
 #include "error.h"
+#include "jsonfile.h"
 #include "models.h"
 #include "scenario_fields.h"
 
@@ -669,55 +668,6 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
   return s;
 }
 
-/* A scenario is a small JSON file: anything larger is a mistake (a device, a log). */
-#define MAX_SCENARIO_BYTES (64u << 20)
-
-/* Reads the whole file into a malloc'd NUL-terminated string. */
-static herd_status read_scenario_file(const char *path, char **out, herd_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return herd_fail(err, HERD_E_INPUT, "%s: cannot open: %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    return herd_fail(err, HERD_E_INPUT, "%s: is a folder; a scenario is a JSON file", path);
-  }
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  bool too_big = false;
-  for (;;) {
-    if (len + 4096 + 1 > cap) {
-      cap = cap ? cap * 2 : 8192;
-      char *grown = realloc(text, cap);
-      if (!grown) {
-        free(text);
-        fclose(f);
-        return herd_fail(err, HERD_E_MEMORY, "%s: out of memory reading the file", path);
-      }
-      text = grown;
-    }
-    size_t got = fread(text + len, 1, 4096, f);
-    len += got;
-    if (len > MAX_SCENARIO_BYTES) too_big = true;
-    if (got < 4096 || too_big) break;
-  }
-  int read_errno = ferror(f) ? errno : 0;
-  fclose(f);
-  if (too_big || read_errno) {
-    free(text);
-    if (too_big)
-      return herd_fail(err, HERD_E_INPUT, "%s: larger than %u MiB; a scenario is a small JSON file", path,
-                       MAX_SCENARIO_BYTES >> 20);
-    return herd_fail(err, HERD_E_INPUT, "%s: cannot read: %s", path, strerror(read_errno));
-  }
-  text[len] = '\0';
-  if (strlen(text) != len) {
-    free(text);
-    return herd_fail(err, HERD_E_INPUT, "%s: contains a NUL byte; a scenario is JSON text", path);
-  }
-  *out = text;
-  return HERD_OK;
-}
-
 herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
                                herd_error *err) {
   if (!path) {
@@ -728,11 +678,9 @@ herd_status herd_scenario_load(const char *path, const char *const *sets, int se
     return herd_scenario_parse(text, "<default>", sets, set_count, out, err);
   }
   char *text = NULL;
-  herd_status s = read_scenario_file(path, &text, err);
+  herd_status s = herd_read_json_file(path, "a scenario", &text, err);
   if (s != HERD_OK) return s;
-  /* A UTF-8 byte order mark, as some editors write: JSON allows a parser to skip it. */
-  const char *json = strncmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 : text;
-  s = herd_scenario_parse(json, path, sets, set_count, out, err);
+  s = herd_scenario_parse(herd_skip_bom(text), path, sets, set_count, out, err);
   free(text);
   return s;
 }

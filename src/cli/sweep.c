@@ -1,0 +1,339 @@
+/* `herd sweep`: many runs over a grid of parameters and seeds, in parallel, written as they
+ * finish (in run order) into a folder that a killed sweep resumes from; then the per-cell
+ * summary (success rate with its Wilson interval, steps to success) and the plots. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/outfile.h"
+#include "../sweep/stats.h"
+#include "../sweep/sweep.h"
+#include "cli.h"
+#include "sweep_out.h"
+
+static const char sweep_usage[] =
+    "usage: herd sweep [SWEEP.json] [OPTIONS]\n"
+    "\n"
+    "Runs a scenario many times over a grid of parameter values and seeds, several runs at a\n"
+    "time, and writes into --out: runs.csv (a row per run, as each finishes), summary.csv and\n"
+    "summary.md (per cell: success rate with its 95 % Wilson interval, median and quartiles of\n"
+    "the steps to success), sweep.json (what was run, by which herd, where) and plots.\n"
+    "SWEEP.json is described in docs/sweep.md; the options below add to it or replace it.\n"
+    "\n"
+    "options:\n"
+    "  --scenario FILE    the base scenario (default: the sweep file's, else the built-in one)\n"
+    "  --set PATH=VALUE   a fixed override for every run (repeatable)\n"
+    "  --vary PATH=LIST   a field to vary: values and FROM:TO[:STEP] ranges, e.g.\n"
+    "                     --vary sheep.neighbours=5,10:50:5 (repeatable; crossed)\n"
+    "  --zip              pair the varied lists value by value instead of crossing them\n"
+    "  --seeds LIST       the seeds, e.g. 1-50 or 1,3,7 (default: the file's, else 1)\n"
+    "  --steps MAX        the step limit of every run\n"
+    "  --threads T        runs at a time (default: all cores); each run uses one thread\n"
+    "  --out DIR          where to write (default sweep-out)\n"
+    "  --resume           continue the sweep already in DIR: rows written are kept, not redone\n"
+    "  --force            start afresh in a DIR that holds a sweep, and allow more than\n"
+    "                     100000 runs\n"
+    "  --quiet            no progress line\n"
+    "\n"
+    "Every cell's scenario is checked before the first run. Ctrl-C stops within a second and\n"
+    "keeps every row written; --resume goes on from there.\n";
+
+/* More runs than this is more likely a slip (a range step of 0.001) than a plan. */
+#define MAX_RUNS_WITHOUT_FORCE 100000
+
+typedef struct sweep_opts {
+  const char *file, *scenario, *out;
+  herd_sweep sw;
+  int threads;
+  bool force, resume, quiet;
+  char command[1200];
+} sweep_opts;
+
+/* ---- Options ---------------------------------------------------------------------------- */
+
+static int take_vary(sweep_opts *o, const char *text) {
+  const char *equals = strchr(text, '=');
+  char path[256];
+  if (!equals || (size_t)(equals - text) >= sizeof path)
+    return cli_fail(EXIT_BAD_INPUT, "--vary %s: expected PATH=VALUES, e.g. --vary sheep.neighbours=5,10:50:5", text);
+  snprintf(path, sizeof path, "%.*s", (int)(equals - text), text);
+  herd_error err;
+  return herd_sweep_add_vary(&o->sw, path, equals + 1, "--vary", &err) == HERD_OK ? 0 : cli_error(&err);
+}
+
+/* The options after the file: they add to the sweep (vary, set) or replace (seeds, steps). */
+static int apply_options(sweep_opts *o, int argc, char **argv) {
+  herd_error err;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i], *v = NULL;
+    int status = 0;
+    if (strcmp(arg, "--zip") == 0) {
+      o->sw.zip = true;
+    } else if (strcmp(arg, "--force") == 0) {
+      o->force = true;
+    } else if (strcmp(arg, "--resume") == 0) {
+      o->resume = true;
+    } else if (strcmp(arg, "--quiet") == 0) {
+      o->quiet = true;
+    } else if (arg[0] != '-') {
+      continue; /* the sweep file, read before */
+    } else if (!(v = option_value(argc, argv, &i))) {
+      return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--vary") == 0) {
+      status = take_vary(o, v);
+    } else if (strcmp(arg, "--set") == 0) {
+      status = herd_sweep_add_set(&o->sw, v, &err) == HERD_OK ? 0 : cli_error(&err);
+    } else if (strcmp(arg, "--seeds") == 0) {
+      status = herd_sweep_set_seeds(&o->sw, v, "--seeds", &err) == HERD_OK ? 0 : cli_error(&err);
+    } else if (strcmp(arg, "--steps") == 0) {
+      char *end;
+      long long n = strtoll(v, &end, 10);
+      if (end == v || *end || n < 1 || n > 1000000000)
+        return cli_fail(EXIT_BAD_INPUT, "--steps: \"%s\" is not allowed (allowed: an integer from 1 to 1000000000)", v);
+      o->sw.max_steps = (uint32_t)n;
+    } else if (strcmp(arg, "--threads") == 0) {
+      status = parse_threads(v, &o->threads) ? EXIT_BAD_INPUT : 0;
+    } else if (strcmp(arg, "--scenario") == 0) {
+      o->scenario = v;
+    } else if (strcmp(arg, "--out") == 0) {
+      o->out = v;
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "sweep: unknown option %s (see herd sweep --help)", arg);
+    }
+    if (status) return status;
+  }
+  return 0;
+}
+
+/* Returns -1 when the sweep is ready to run, else the exit status (0 after --help). */
+static int parse_sweep(int argc, char **argv, sweep_opts *o) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(sweep_usage, stdout);
+      return 0;
+    }
+    bool takes_value = argv[i][0] == '-' && strcmp(argv[i], "--zip") && strcmp(argv[i], "--force") &&
+                       strcmp(argv[i], "--resume") && strcmp(argv[i], "--quiet");
+    if (takes_value)
+      ++i;
+    else if (argv[i][0] != '-' && o->file)
+      return cli_fail(EXIT_BAD_INPUT, "%s: only one sweep file may be given (already have %s)", argv[i], o->file);
+    else if (argv[i][0] != '-')
+      o->file = argv[i];
+  }
+  herd_error err;
+  if (o->file && herd_sweep_load(o->file, &o->sw, &err) != HERD_OK) return cli_error(&err);
+  int status = apply_options(o, argc, argv);
+  if (status) return status;
+  if (o->scenario) {
+    free(o->sw.scenario_path), free(o->sw.scenario_json);
+    o->sw.scenario_json = NULL;
+    if (!(o->sw.scenario_path = strdup(o->scenario))) return cli_fail(1, "out of memory");
+  }
+  if (o->force && o->resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
+  if (herd_sweep_expand(&o->sw, &err) != HERD_OK) return cli_error(&err);
+  size_t runs = herd_sweep_run_count(&o->sw);
+  if (runs > MAX_RUNS_WITHOUT_FORCE && !o->force)
+    return cli_fail(EXIT_BAD_INPUT, "the sweep has %zu runs (%zu cells x %zu seeds); over %d needs --force", runs,
+                    o->sw.cell_count, o->sw.seed_count, MAX_RUNS_WITHOUT_FORCE);
+  return -1;
+}
+
+/* ---- Running -------------------------------------------------------------------------------- */
+
+/* Runs the sweep's run `r` on the CPU backend, one thread; counts the changes of the first
+ * steering agent's mode (a dog switching between collecting and driving). */
+static herd_status run_one(const herd_sweep *sw, size_t r, sweep_result *out, herd_error *err) {
+  herd_scenario sc;
+  herd_status s = herd_sweep_scenario(sw, r, &sc, err);
+  if (s != HERD_OK) return s;
+  herd_sim *sim;
+  herd_sim_desc desc = {.scenario = &sc, .threads = 1, .backend = "cpu", .stop = &cli_stop};
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if ((s = herd_sim_create(&desc, &sim, err)) != HERD_OK) return s;
+  uint32_t mode_changes = 0;
+  int mode = herd_sim_steering_count(sim) ? (int)herd_sim_steering(sim, 0)->mode : -1;
+  while (s == HERD_OK && herd_sim_outcome(sim) == HERD_RUNNING) {
+    s = herd_sim_step(sim, err);
+    int now = mode >= 0 ? (int)herd_sim_steering(sim, 0)->mode : -1;
+    mode_changes += now != mode;
+    mode = now;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (s == HERD_OK) {
+    out->outcome = herd_sim_outcome(sim);
+    out->steps = herd_sim_step_index(sim);
+    out->obs = *herd_sim_observation(sim);
+    out->dims = sc.world.dims;
+    out->mode_changes = mode_changes;
+    out->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  }
+  herd_sim_destroy(sim);
+  return s;
+}
+
+/* The runs [first, total) shared by the workers; the main thread writes them in order. */
+typedef struct sweep_job {
+  const herd_sweep *sw;
+  size_t first, total, next;
+  sweep_result *results; /* indexed by run - first */
+  bool *done;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  int active;       /* workers still running */
+  herd_error error; /* the first run that failed, and which */
+  size_t failed_run;
+  bool failed;
+} sweep_job;
+
+static void *worker(void *arg) {
+  sweep_job *job = arg;
+  pthread_mutex_lock(&job->lock);
+  while (!job->failed && !cli_stop && job->next < job->total) {
+    size_t r = job->next++;
+    pthread_mutex_unlock(&job->lock);
+    sweep_result result;
+    herd_error err;
+    herd_status s = run_one(job->sw, r, &result, &err);
+    pthread_mutex_lock(&job->lock);
+    if (s == HERD_OK) {
+      job->results[r - job->first] = result;
+      job->done[r - job->first] = true;
+    } else if (!job->failed && s != HERD_E_INTERRUPTED) {
+      job->failed = true;
+      job->error = err;
+      job->failed_run = r;
+    }
+    pthread_cond_broadcast(&job->changed);
+  }
+  --job->active;
+  pthread_cond_broadcast(&job->changed);
+  pthread_mutex_unlock(&job->lock);
+  return NULL;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* "  1234/4000 runs (31 %), 52.1 runs/s, 0:53 left" on one terminal line. */
+static void show_progress(size_t written, size_t total, size_t first, double started, bool final) {
+  double rate = (double)(written - first) / fmax(now_s() - started, 1e-3);
+  double left = rate > 0 ? (double)(total - written) / rate : 0;
+  fprintf(stderr, "\r  %zu/%zu runs (%.0f %%), %.1f runs/s, %d:%02d left   %s", written, total,
+          100.0 * (double)written / (double)total, rate, (int)(left / 60), (int)fmod(left, 60), final ? "\n" : "");
+  fflush(stderr);
+}
+
+/* Starts the workers, writes each finished run's row in run order, and waits for the end:
+ * 0, or an exit status (130/143 after Ctrl-C, with every finished row in order kept). */
+static int run_sweep(sweep_opts *o, sweep_writer *w, size_t first) {
+  size_t total = herd_sweep_run_count(&o->sw), todo = total - first;
+  sweep_job job = {.sw = &o->sw, .first = first, .total = total, .next = first};
+  job.results = calloc(todo ? todo : 1, sizeof *job.results);
+  job.done = calloc(todo ? todo : 1, sizeof *job.done);
+  if (!job.results || !job.done) {
+    free(job.results), free(job.done);
+    return cli_fail(1, "out of memory for %zu runs", todo);
+  }
+  pthread_mutex_init(&job.lock, NULL);
+  pthread_cond_init(&job.changed, NULL);
+  int threads = o->threads ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+  pthread_t tid[256];
+  int started = 0;
+  job.active = threads;
+  for (; started < threads; ++started)
+    if (pthread_create(&tid[started], NULL, worker, &job) != 0) break;
+  pthread_mutex_lock(&job.lock);
+  job.active -= threads - started;
+  bool tty = !o->quiet && isatty(STDERR_FILENO);
+  double begun = now_s(), shown = 0;
+  size_t written = first;
+  int status = 0;
+  while (written < total && status == 0) {
+    if (job.done[written - first]) {
+      sweep_result r = job.results[written - first];
+      pthread_mutex_unlock(&job.lock);
+      status = sweep_write_run(w, written, &r);
+      pthread_mutex_lock(&job.lock);
+      ++written;
+      continue;
+    }
+    if (job.active == 0) break;
+    if (tty && now_s() - shown > 0.2) {
+      show_progress(written, total, first, begun, false);
+      shown = now_s();
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200000000;
+    if (until.tv_nsec >= 1000000000) until.tv_sec += 1, until.tv_nsec -= 1000000000;
+    pthread_cond_timedwait(&job.changed, &job.lock, &until);
+  }
+  if (status) job.failed = true; /* a write failed: the workers stop taking runs */
+  pthread_mutex_unlock(&job.lock);
+  for (int k = 0; k < started; ++k) pthread_join(tid[k], NULL);
+  if (tty) show_progress(written, total, first, begun, true);
+  w->written = written;
+  w->seconds = now_s() - begun;
+  if (status == 0 && job.failed)
+    status = cli_fail(job.error.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "run %zu: %s", job.failed_run,
+                      job.error.message);
+  if (status == 0 && written < total && cli_stop) status = 128 + cli_stop;
+  pthread_cond_destroy(&job.changed);
+  pthread_mutex_destroy(&job.lock);
+  free(job.results);
+  free(job.done);
+  return status;
+}
+
+/* ---- The command ------------------------------------------------------------------------- */
+
+int cmd_sweep(int argc, char **argv) {
+  static sweep_opts o;
+  memset(&o, 0, sizeof o);
+  o.out = "sweep-out";
+  herd_sweep_init(&o.sw);
+  cli_catch_signals();
+  int status = parse_sweep(argc, argv, &o);
+  if (status != -1) {
+    herd_sweep_free(&o.sw);
+    return status;
+  }
+  size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd sweep");
+  for (int i = 1; i < argc && typed < sizeof o.command; ++i)
+    typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
+  sweep_writer w;
+  size_t first = 0;
+  status = sweep_open(&w, o.out, &o.sw, o.command, o.force, o.resume, &first);
+  if (status == 0) {
+    size_t total = herd_sweep_run_count(&o.sw);
+    printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", o.sw.cell_count, o.sw.seed_count, total,
+           first ? " (resuming)" : "", cli_shown(o.out));
+    if (first) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
+    fflush(stdout);
+    status = run_sweep(&o, &w, first);
+    int closing = sweep_close(&w, status == 0);
+    if (status == 0) status = closing;
+    if (status == 0)
+      printf("done: %zu runs in %.1f s (%.1f runs/s); summary.md, summary.csv, runs.csv, sweep.json and plots in %s\n",
+             total - first, w.seconds, (double)(total - first) / fmax(w.seconds, 1e-9), cli_shown(o.out));
+    else if (status > 128)
+      fprintf(stderr, "herd: interrupted: %zu of %zu runs are in %s/runs.csv; go on with --resume\n", w.written, total,
+              cli_shown(o.out));
+  }
+  herd_sweep_free(&o.sw);
+  return status;
+}

@@ -1,0 +1,45 @@
+/* The sweep's folder: sweep.json (what was run, by which herd, where), runs.csv (a row per
+ * run, appended in run order and flushed, so that a killed sweep resumes from it), and at
+ * the end summary.csv, summary.md and the plots, all computed from runs.csv. */
+#ifndef HERD_CLI_SWEEP_OUT_H
+#define HERD_CLI_SWEEP_OUT_H
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../sweep/sweep.h"
+#include "herd/herd.h"
+
+/* What one run gives. */
+typedef struct sweep_result {
+  herd_outcome outcome;
+  uint32_t steps;
+  double wall_s;
+  herd_observation obs;
+  uint32_t dims;
+  uint32_t mode_changes; /* of the first steering agent: collect <-> drive for a dog */
+} sweep_result;
+
+typedef struct sweep_writer {
+  const herd_sweep *sw;
+  char dir[1024];
+  const char *command;
+  FILE *runs;
+  size_t written; /* rows in runs.csv */
+  double seconds; /* spent running, this time */
+  char started[32];
+  char *resumed_from; /* the herd that wrote the earlier rows, when resuming */
+} sweep_writer;
+
+/* Prepares `dir`: a new folder, a folder without a sweep, or (force) one whose sweep is
+ * replaced, or (resume) one whose sweep is this one; *first is the next run to do. Writes
+ * sweep.json. 0 or an exit status (2 for a folder that cannot be used). */
+int sweep_open(sweep_writer *w, const char *dir, const herd_sweep *sw, const char *command, bool force, bool resume,
+               size_t *first);
+
+/* Appends run r's row (r must be the next) and flushes it. */
+int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *result);
+
+/* Closes runs.csv; when `complete`, writes the summaries and plots and the final sweep.json. */
+int sweep_close(sweep_writer *w, bool complete);
+
+#endif

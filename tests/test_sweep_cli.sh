@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# `herd sweep` as a user runs it: the folder's files, the summary against a count over
+# runs.csv, a killed sweep resumed (also from half a row) against an uninterrupted one, the
+# folder rules, and bad options.
+#
+#   bash tests/test_sweep_cli.sh PATH_TO_HERD      (from the repository root; ctest does this)
+set -u
+HERD=${1:?usage: bash tests/test_sweep_cli.sh PATH_TO_HERD}
+source "$(dirname "$0")/check.sh"
+stderr_has() { grep -qF -- "$1" "$tmp/err"; }
+one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
+
+grid=(--vary sheep.count=30,60 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500 --quiet)
+
+# ---- A whole sweep ------------------------------------------------------------------------
+run sweep "${grid[@]}" --out "$tmp/a"
+check "a sweep exits 0" [ "$rc" -eq 0 ]
+for f in runs.csv summary.csv summary.md sweep.json success.png steps.png; do check "it writes $f" [ -s "$tmp/a/$f" ]; done
+check "success.png is a PNG" is_png "$tmp/a/success.png"
+check "runs.csv has a header and 48 rows (4 cells x 12 seeds)" [ "$(wc -l <"$tmp/a/runs.csv")" -eq 49 ]
+check "runs are numbered 0..47 in order" awk -F, 'NR > 1 && $1 != NR - 2 { bad = 1 } END { exit bad }' "$tmp/a/runs.csv"
+check "cells cross the lists, the last fastest" eval \
+  'awk -F, '"'"'NR > 1 { print $2, $4, $5 }'"'"' "$tmp/a/runs.csv" | sort -u -n | tr "\n" ";" | grep -qx "0 30 10;1 30 20;2 60 10;3 60 20;"'
+# The summary's successes are a count over runs.csv (outcome is column 6).
+check "summary.csv's successes equal a count over runs.csv" eval '
+  awk -F, '"'"'NR > 1 && $6 == "succeeded" { n[$2]++ } END { for (c in n) print c, n[c] }'"'"' "$tmp/a/runs.csv" | sort >"$tmp/count"
+  awk -F, '"'"'NR > 1 && $5 > 0 { print $1, $5 }'"'"' "$tmp/a/summary.csv" | sort >"$tmp/summary"
+  cmp -s "$tmp/count" "$tmp/summary" && [ -s "$tmp/count" ]'
+check "summary.md has a row per cell" [ "$(grep -c '^| [0-9]' "$tmp/a/summary.md")" -eq 4 ]
+check "sweep.json records herd's commit and the expanded sweep" eval \
+  'grep -q "\"commit\"" "$tmp/a/sweep.json" && grep -q "\"sheep.neighbours\"" "$tmp/a/sweep.json" && grep -q "\"finished\": \"20" "$tmp/a/sweep.json"'
+
+# The same runs as `herd run` gives them, one by one.
+read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' "$tmp/a/runs.csv")
+row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' "$tmp/a/runs.csv")
+run run --quiet --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 1500
+steps=$(awk '/^steps:/ { print $2 }' "$tmp/out")
+check "a row equals herd run with its cell and seed" eval '[ "$row" = "$count $neighbours $(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $steps" ]'
+
+# ---- Killed and resumed ---------------------------------------------------------------------
+"$HERD" sweep "${grid[@]}" --threads 2 --out "$tmp/b" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+while [ "$({ wc -l <"$tmp/b/runs.csv"; } 2>/dev/null || echo 0)" -lt 10 ]; do sleep 0.05; done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "Ctrl-C stops a sweep with 130" [ "$rc" -eq 130 ]
+check "... saying how to go on" stderr_has "go on with --resume"
+check "... with whole rows only, and no summary yet" eval '[ "$(tail -c 1 "$tmp/b/runs.csv" | od -An -c | tr -d " ")" = "\n" ] && absent "$tmp/b/summary.csv"'
+# Half a row, as a kill -9 in the middle of a write would leave.
+printf '99999,3,7,60' >>"$tmp/b/runs.csv"
+run sweep "${grid[@]}" --threads 2 --out "$tmp/b" --resume
+check "--resume exits 0" [ "$rc" -eq 0 ]
+check "... redoing nothing already written" eval 'grep -q "runs already in runs.csv" "$tmp/out"'
+no_wall() { cut -d, -f1-7,9- "$1"; }
+check "the resumed runs.csv equals the uninterrupted one (wall times aside)" eval \
+  'cmp -s <(no_wall "$tmp/a/runs.csv") <(no_wall "$tmp/b/runs.csv")'
+check "... and so does the summary" cmp -s "$tmp/a/summary.csv" "$tmp/b/summary.csv"
+
+# ---- The folder's rules ------------------------------------------------------------------------
+cp "$tmp/a/runs.csv" "$tmp/runs.before"
+run sweep "${grid[@]}" --out "$tmp/a"
+check "a folder holding a sweep is refused (exit 2)" eval '[ "$rc" -eq 2 ] && stderr_has "holds a sweep already" && one_line'
+check "... and left as it was" cmp -s "$tmp/a/runs.csv" "$tmp/runs.before"
+run sweep --vary sheep.count=30,60 --vary sheep.neighbours=10,25 --seeds 1-12 --steps 1500 --quiet --out "$tmp/a" --resume
+check "--resume of a different sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "the sweep differs"'
+run sweep "${grid[@]}" --out "$tmp/nothing" --resume
+check "--resume where there is no sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "holds no sweep to resume"'
+run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --force
+check "--force starts afresh" eval '[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/a/runs.csv")" -eq 3 ]'
+touch "$tmp/file"
+run sweep --seeds 1 --out "$tmp/file"
+check "--out naming a file is refused" eval '[ "$rc" -eq 2 ] && stderr_has "not a folder"'
+
+# ---- Bad options: one line, exit 2, nothing written ---------------------------------------------
+bad() { # DESCRIPTION MESSAGE ARGS...
+  local what=$1 want=$2
+  shift 2
+  run sweep "$@" --out "$tmp/bad"
+  check "$what" eval '[ "$rc" -eq 2 ] && stderr_has "$want" && one_line && absent "$tmp/bad"'
+}
+bad "an empty range" '--vary: sheep.count: "50:10" is an empty range' --vary sheep.count=50:10
+bad "a zero step" 'the step must be > 0' --vary sheep.count=10:50:0
+bad "--vary without =" '--vary sheep.count: expected PATH=VALUES' --vary sheep.count
+bad "an unknown field" 'sheep.cont: unknown field (did you mean sheep.count?)' --vary sheep.cont=10,20
+bad "a refused cell" 'cell 1 (sheep.count=10, sheep.neighbours=50): sheep.neighbours: 50 must be less than sheep.count (10)' \
+  --vary sheep.count=100,10 --vary sheep.neighbours=50
+bad "bad seeds" '--seeds: "1-x" is not a list of seeds' --seeds 1-x
+bad "--steps 0" '--steps: "0" is not allowed' --steps 0
+bad "zip of unequal lists" 'needs lists of one length' --vary sheep.count=10,20 --vary sheep.neighbours=5 --zip
+bad "too many runs without --force" 'over 100000 needs --force' --vary sheep.dog_radius_m=1:1000 --seeds 1-200
+bad "a missing sweep file" 'no-such.json: cannot open' no-such.json
+bad "two sweep files" 'only one sweep file may be given' tests/data/sweeps/small.json other.json
+bad "--force with --resume" '--force and --resume: choose one' --force --resume
+bad "an unknown option" 'sweep: unknown option --vray' --vray sheep.count=5
+
+# A sweep file, with options added.
+run sweep tests/data/sweeps/small.json --seeds 1-2 --quiet --out "$tmp/file-sweep"
+check "a sweep file runs, with --seeds replacing its seeds" eval \
+  '[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/file-sweep/runs.csv")" -eq 13 ] && grep -q "\"sheep.dog_radius_m=80\"" "$tmp/file-sweep/sweep.json"'
+finish
