@@ -10,18 +10,19 @@
 #include "sweep/sweep.h"
 #include "test.h"
 
-#define TESTS(X)                                 \
-  X(lists_and_ranges_expand_to_their_values)     \
-  X(bad_lists_are_refused_naming_the_option)     \
-  X(cross_varies_the_last_field_fastest)         \
-  X(zip_pairs_the_lists_and_needs_equal_lengths) \
-  X(seed_lists_expand)                           \
-  X(each_run_gets_its_cell_and_seed)             \
-  X(a_cell_the_scenario_refuses_is_named)        \
-  X(the_sweep_file_is_read)                      \
-  X(bad_sweep_files_give_expected_messages)      \
-  X(wilson_interval_matches_published_values)    \
-  X(quantiles_interpolate_between_order_statistics)
+#define TESTS(X)                                    \
+  X(lists_and_ranges_expand_to_their_values)        \
+  X(bad_lists_are_refused_naming_the_option)        \
+  X(cross_varies_the_last_field_fastest)            \
+  X(zip_pairs_the_lists_and_needs_equal_lengths)    \
+  X(seed_lists_expand)                              \
+  X(each_run_gets_its_cell_and_seed)                \
+  X(a_cell_the_scenario_refuses_is_named)           \
+  X(the_sweep_file_is_read)                         \
+  X(bad_sweep_files_give_expected_messages)         \
+  X(wilson_interval_matches_published_values)       \
+  X(quantiles_interpolate_between_order_statistics) \
+  X(line_fit_gives_slope_and_its_interval)
 TESTS(DECLARE_TEST)
 
 /* The values of one --vary list, joined by spaces; "" after an error (message in err). */
@@ -263,6 +264,20 @@ static void quantiles_interpolate_between_order_statistics(void) {
   double one = 7;
   CHECK(herd_quantile(&one, 1, 0.5) == 7);
   CHECK(isnan(herd_quantile(v, 0, 0.5)));
+}
+
+/* An exact line, and a small data set worked by hand: slope 0.6, intercept 2.2, RSS 2.4,
+ * s^2 = 0.8, Sxx = 10, SE = sqrt(0.08), t(0.975; 3) = 3.182. */
+static void line_fit_gives_slope_and_its_interval(void) {
+  double x[] = {1, 2, 3, 4, 5}, exact[] = {5, 8, 11, 14, 17}, y[] = {2, 4, 5, 4, 5};
+  herd_line_fit f = herd_fit_line(x, exact, 5);
+  CHECK(fabs(f.slope - 3) < 1e-12 && fabs(f.intercept - 2) < 1e-12 && fabs(f.slope_half_width) < 1e-9);
+  f = herd_fit_line(x, y, 5);
+  CHECK_MSG(fabs(f.slope - 0.6) < 1e-12 && fabs(f.intercept - 2.2) < 1e-12, "%g %g", f.slope, f.intercept);
+  CHECK_MSG(fabs(f.slope_half_width - 3.182 * sqrt(0.08)) < 1e-6, "%g", f.slope_half_width);
+  CHECK(isnan(herd_fit_line(x, y, 2).slope_half_width) && !isnan(herd_fit_line(x, y, 2).slope));
+  double same[] = {1, 1, 1};
+  CHECK(isnan(herd_fit_line(same, y, 3).slope));
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -98,4 +98,17 @@ bad "an unknown option" 'sweep: unknown option --vray' --vray sheep.count=5
 run sweep tests/data/sweeps/small.json --seeds 1-2 --quiet --out "$tmp/file-sweep"
 check "a sweep file runs, with --seeds replacing its seeds" eval \
   '[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/file-sweep/runs.csv")" -eq 13 ] && grep -q "\"sheep.dog_radius_m=80\"" "$tmp/file-sweep/sweep.json"'
+
+# ---- Experiments ---------------------------------------------------------------------------
+run experiment --list
+check "experiment --list names both Strömbom experiments" eval 'grep -q "^strombom-grid " "$tmp/out" && grep -q "^strombom-cohesion " "$tmp/out"'
+run experiment strombom-cohesion --quick --seeds 1-2 --quiet --out "$tmp/cohesion"
+check "a quick experiment runs" [ "$rc" -eq 0 ]
+check "... into its sweep folders and a report" eval \
+  '[ -s "$tmp/cohesion/driving/runs.csv" ] && [ -s "$tmp/cohesion/grazing/runs.csv" ] && [ -s "$tmp/cohesion/report.md" ]'
+check "... whose report says it is a quick one and gives the fitted exponent" eval \
+  'grep -q "Quick version" "$tmp/cohesion/report.md" && grep -qE "grazing: -?[0-9]+\.[0-9]+ ± [0-9.]+; while driving: -?[0-9]+\.[0-9]+ ± " "$tmp/cohesion/report.md"'
+check "... and a D / f(N) row per N (3), grazing and driving" [ "$(grep -cE '^\| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]' "$tmp/cohesion/report.md")" -eq 6 ]
+run experiment strombom-gird
+check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion)"'
 finish

@@ -15,6 +15,7 @@ int cmd_scenario(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 

@@ -27,6 +27,8 @@ static const char usage[] =
     "  bench                time steps against flock size per backend; tables and plots\n"
     "  sweep [SWEEP.json]   many runs over a grid of parameters and seeds: success rates,\n"
     "                       steps, summary tables and plots\n"
+    "  experiment NAME      a named experiment (sweeps and a report against the published\n"
+    "                       claims); herd experiment --list\n"
     "\n"
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
@@ -194,6 +196,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
+  if (strcmp(cmd, "experiment") == 0) return cmd_experiment(argc - 1, argv + 1);
 #ifdef HERD_WITH_GL
   if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
   if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);
@@ -201,6 +204,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "record") == 0) return cli_fail(1, "record: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
   if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
 #endif
-  return cli_fail(EXIT_BAD_INPUT,
-                  "%s: unknown command (known: view, run, record, scenario, devices, bench; see herd --help)", cmd);
+  return cli_fail(
+      EXIT_BAD_INPUT,
+      "%s: unknown command (known: view, run, record, scenario, devices, bench, sweep, experiment; see herd --help)",
+      cmd);
 }

@@ -50,10 +50,9 @@ static const char sweep_usage[] =
 #define MAX_RUNS_WITHOUT_FORCE 100000
 
 typedef struct sweep_opts {
-  const char *file, *scenario, *out;
+  const char *file, *scenario;
   herd_sweep sw;
-  int threads;
-  bool force, resume, quiet;
+  sweep_run_opts run;
   char command[1200];
 } sweep_opts;
 
@@ -78,11 +77,11 @@ static int apply_options(sweep_opts *o, int argc, char **argv) {
     if (strcmp(arg, "--zip") == 0) {
       o->sw.zip = true;
     } else if (strcmp(arg, "--force") == 0) {
-      o->force = true;
+      o->run.force = true;
     } else if (strcmp(arg, "--resume") == 0) {
-      o->resume = true;
+      o->run.resume = true;
     } else if (strcmp(arg, "--quiet") == 0) {
-      o->quiet = true;
+      o->run.quiet = true;
     } else if (arg[0] != '-') {
       continue; /* the sweep file, read before */
     } else if (!(v = option_value(argc, argv, &i))) {
@@ -100,11 +99,11 @@ static int apply_options(sweep_opts *o, int argc, char **argv) {
         return cli_fail(EXIT_BAD_INPUT, "--steps: \"%s\" is not allowed (allowed: an integer from 1 to 1000000000)", v);
       o->sw.max_steps = (uint32_t)n;
     } else if (strcmp(arg, "--threads") == 0) {
-      status = parse_threads(v, &o->threads) ? EXIT_BAD_INPUT : 0;
+      status = parse_threads(v, &o->run.threads) ? EXIT_BAD_INPUT : 0;
     } else if (strcmp(arg, "--scenario") == 0) {
       o->scenario = v;
     } else if (strcmp(arg, "--out") == 0) {
-      o->out = v;
+      o->run.out = v;
     } else {
       return cli_fail(EXIT_BAD_INPUT, "sweep: unknown option %s (see herd sweep --help)", arg);
     }
@@ -138,10 +137,10 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
     o->sw.scenario_json = NULL;
     if (!(o->sw.scenario_path = strdup(o->scenario))) return cli_fail(1, "out of memory");
   }
-  if (o->force && o->resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
+  if (o->run.force && o->run.resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
   if (herd_sweep_expand(&o->sw, &err) != HERD_OK) return cli_error(&err);
   size_t runs = herd_sweep_run_count(&o->sw);
-  if (runs > MAX_RUNS_WITHOUT_FORCE && !o->force)
+  if (runs > MAX_RUNS_WITHOUT_FORCE && !o->run.force)
     return cli_fail(EXIT_BAD_INPUT, "the sweep has %zu runs (%zu cells x %zu seeds); over %d needs --force", runs,
                     o->sw.cell_count, o->sw.seed_count, MAX_RUNS_WITHOUT_FORCE);
   return -1;
@@ -149,8 +148,9 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
 
 /* ---- Running -------------------------------------------------------------------------------- */
 
-/* Runs the sweep's run `r` on the CPU backend, one thread; counts the changes of the first
- * steering agent's mode (a dog switching between collecting and driving). */
+/* Runs the sweep's run `r` on the CPU backend, one thread. Follows the first steering agent:
+ * how often its mode changes (a dog switching between collecting and driving), and the mean
+ * distance of the farthest agent from the centroid over the steps it drives. */
 static herd_status run_one(const herd_sweep *sw, size_t r, sweep_result *out, herd_error *err) {
   herd_scenario sc;
   herd_status s = herd_sweep_scenario(sw, r, &sc, err);
@@ -160,13 +160,15 @@ static herd_status run_one(const herd_sweep *sw, size_t r, sweep_result *out, he
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   if ((s = herd_sim_create(&desc, &sim, err)) != HERD_OK) return s;
-  uint32_t mode_changes = 0;
+  uint32_t mode_changes = 0, driving = 0;
+  double drive_farthest = 0;
   int mode = herd_sim_steering_count(sim) ? (int)herd_sim_steering(sim, 0)->mode : -1;
   while (s == HERD_OK && herd_sim_outcome(sim) == HERD_RUNNING) {
     s = herd_sim_step(sim, err);
     int now = mode >= 0 ? (int)herd_sim_steering(sim, 0)->mode : -1;
     mode_changes += now != mode;
     mode = now;
+    if (now == HERD_MODE_DRIVE) ++driving, drive_farthest += herd_sim_observation(sim)->farthest_dist_m;
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (s == HERD_OK) {
@@ -175,6 +177,7 @@ static herd_status run_one(const herd_sweep *sw, size_t r, sweep_result *out, he
     out->obs = *herd_sim_observation(sim);
     out->dims = sc.world.dims;
     out->mode_changes = mode_changes;
+    out->drive_farthest_m = driving ? drive_farthest / driving : NAN;
     out->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   }
   herd_sim_destroy(sim);
@@ -238,9 +241,9 @@ static void show_progress(size_t written, size_t total, size_t first, double sta
 
 /* Starts the workers, writes each finished run's row in run order, and waits for the end:
  * 0, or an exit status (130/143 after Ctrl-C, with every finished row in order kept). */
-static int run_sweep(sweep_opts *o, sweep_writer *w, size_t first) {
-  size_t total = herd_sweep_run_count(&o->sw), todo = total - first;
-  sweep_job job = {.sw = &o->sw, .first = first, .total = total, .next = first};
+static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer *w, size_t first) {
+  size_t total = herd_sweep_run_count(sw), todo = total - first;
+  sweep_job job = {.sw = sw, .first = first, .total = total, .next = first};
   job.results = calloc(todo ? todo : 1, sizeof *job.results);
   job.done = calloc(todo ? todo : 1, sizeof *job.done);
   if (!job.results || !job.done) {
@@ -299,40 +302,42 @@ static int run_sweep(sweep_opts *o, sweep_writer *w, size_t first) {
   return status;
 }
 
+int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
+  sweep_writer w;
+  size_t first = 0, total = herd_sweep_run_count(sw);
+  int status = sweep_open(&w, o->out, sw, o->command, o->force, o->resume, &first);
+  if (status) return status;
+  printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", sw->cell_count, sw->seed_count, total,
+         first ? " (resuming)" : "", cli_shown(o->out));
+  if (first) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
+  fflush(stdout);
+  status = run_sweep(sw, o, &w, first);
+  int closing = sweep_close(&w, status == 0);
+  if (status == 0) status = closing;
+  if (status == 0)
+    printf("done: %zu runs in %.1f s (%.1f runs/s); summary.md, summary.csv, runs.csv, sweep.json and plots in %s\n",
+           total - first, w.seconds, (double)(total - first) / fmax(w.seconds, 1e-9), cli_shown(o->out));
+  else if (status > 128)
+    fprintf(stderr, "herd: interrupted: %zu of %zu runs are in %s/runs.csv; go on with --resume\n", w.written, total,
+            cli_shown(o->out));
+  return status;
+}
+
 /* ---- The command ------------------------------------------------------------------------- */
 
 int cmd_sweep(int argc, char **argv) {
   static sweep_opts o;
   memset(&o, 0, sizeof o);
-  o.out = "sweep-out";
+  o.run.out = "sweep-out";
   herd_sweep_init(&o.sw);
   cli_catch_signals();
   int status = parse_sweep(argc, argv, &o);
-  if (status != -1) {
-    herd_sweep_free(&o.sw);
-    return status;
-  }
-  size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd sweep");
-  for (int i = 1; i < argc && typed < sizeof o.command; ++i)
-    typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
-  sweep_writer w;
-  size_t first = 0;
-  status = sweep_open(&w, o.out, &o.sw, o.command, o.force, o.resume, &first);
-  if (status == 0) {
-    size_t total = herd_sweep_run_count(&o.sw);
-    printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", o.sw.cell_count, o.sw.seed_count, total,
-           first ? " (resuming)" : "", cli_shown(o.out));
-    if (first) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
-    fflush(stdout);
-    status = run_sweep(&o, &w, first);
-    int closing = sweep_close(&w, status == 0);
-    if (status == 0) status = closing;
-    if (status == 0)
-      printf("done: %zu runs in %.1f s (%.1f runs/s); summary.md, summary.csv, runs.csv, sweep.json and plots in %s\n",
-             total - first, w.seconds, (double)(total - first) / fmax(w.seconds, 1e-9), cli_shown(o.out));
-    else if (status > 128)
-      fprintf(stderr, "herd: interrupted: %zu of %zu runs are in %s/runs.csv; go on with --resume\n", w.written, total,
-              cli_shown(o.out));
+  if (status == -1) {
+    size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd sweep");
+    for (int i = 1; i < argc && typed < sizeof o.command; ++i)
+      typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
+    o.run.command = o.command;
+    status = sweep_execute(&o.sw, &o.run);
   }
   herd_sweep_free(&o.sw);
   return status;

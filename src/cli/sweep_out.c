@@ -16,9 +16,9 @@
 #include "cli.h"
 
 /* Columns of runs.csv after the varied fields. */
-static const char *const run_columns[] = {"outcome",      "steps",      "wall_s",      "count",      "delivered",
-                                          "in_goal",      "centroid_x", "centroid_y",  "centroid_z", "farthest_m",
-                                          "polarisation", "milling",    "mode_changes"};
+static const char *const run_columns[] = {"outcome",      "steps",      "wall_s",       "count",           "delivered",
+                                          "in_goal",      "centroid_x", "centroid_y",   "centroid_z",      "farthest_m",
+                                          "polarisation", "milling",    "mode_changes", "drive_farthest_m"};
 enum {
   COL_OUTCOME,
   COL_STEPS,
@@ -33,6 +33,7 @@ enum {
   COL_POLARISATION,
   COL_MILLING,
   COL_MODE_CHANGES,
+  COL_DRIVE_FARTHEST,
   RUN_COLUMNS
 };
 _Static_assert(RUN_COLUMNS == sizeof run_columns / sizeof run_columns[0], "a name per column");
@@ -72,6 +73,18 @@ static void write_header(const sweep_writer *w, FILE *f) {
   fputc('\n', f);
 }
 
+/* A number as the summary prints it: "" for NaN (no value). */
+static const char *number(double x, const char *format) {
+  static char ring[8][48];
+  static int next;
+  char *out = ring[next++ % 8];
+  if (isnan(x))
+    out[0] = '\0';
+  else
+    snprintf(out, 48, format, x);
+  return out;
+}
+
 static const char *outcome_word(herd_outcome o) { return o == HERD_SUCCEEDED ? "succeeded" : "step_limit"; }
 
 int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *x) {
@@ -84,9 +97,10 @@ int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *x) {
     csv_value(f, sw->vary[v].values[herd_sweep_value_index(sw, cell, v)]);
   }
   const herd_observation *o = &x->obs;
-  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u\n", outcome_word(x->outcome), x->steps, x->wall_s,
-          o->count, o->delivered, o->in_goal, o->centroid[0], o->centroid[1], o->centroid[2],
-          (double)o->farthest_dist_m, (double)o->polarisation, (double)o->milling, x->mode_changes);
+  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u,%s\n", outcome_word(x->outcome), x->steps,
+          x->wall_s, o->count, o->delivered, o->in_goal, o->centroid[0], o->centroid[1], o->centroid[2],
+          (double)o->farthest_dist_m, (double)o->polarisation, (double)o->milling, x->mode_changes,
+          number(x->drive_farthest_m, "%.6g"));
   if (fflush(f) != 0 || ferror(f))
     return cli_fail(1, "%s/runs.csv: write failed: %s", cli_shown(w->dir), strerror(errno));
   return 0;
@@ -248,16 +262,7 @@ int sweep_open(sweep_writer *w, const char *dir, const herd_sweep *sw, const cha
 
 /* ---- The summary, from runs.csv --------------------------------------------------------- */
 
-/* What the summary needs of one run. */
-typedef struct run_row {
-  size_t cell;
-  bool succeeded;
-  double steps, polarisation, mode_changes;
-} run_row;
-
-/* Splits a CSV line in place (quoted fields unquoted); returns the field count, or max + 1
- * when there are more than max. */
-static int split_csv(char *line, char **fields, int max) {
+int sweep_split_csv(char *line, char **fields, int max) {
   int n = 0;
   char *p = line;
   for (;;) {
@@ -281,28 +286,30 @@ static int split_csv(char *line, char **fields, int max) {
   }
 }
 
-/* Every run in runs.csv; NULL (after a message) when it cannot be read. */
-static run_row *read_runs(const sweep_writer *w, size_t *count) {
+sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *count) {
   char path[1100];
-  path_in(w, "runs.csv", path, sizeof path);
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
   FILE *f = fopen(path, "r");
-  size_t total = herd_sweep_run_count(w->sw);
-  run_row *rows = calloc(total ? total : 1, sizeof *rows);
+  size_t total = herd_sweep_run_count(sw);
+  sweep_run_row *rows = calloc(total ? total : 1, sizeof *rows);
   char *line = NULL, *fields[LEAD_COLUMNS + HERD_SWEEP_MAX_VARY + RUN_COLUMNS + 1];
   size_t size = 0, n = 0;
-  int lead = LEAD_COLUMNS + w->sw->vary_count, want = lead + RUN_COLUMNS;
+  int lead = LEAD_COLUMNS + sw->vary_count, want = lead + RUN_COLUMNS;
   bool header = true;
   while (f && rows && getline(&line, &size, f) > 0 && n < total) {
     if (header) {
       header = false;
       continue;
     }
-    if (split_csv(line, fields, want + 1) != want) break;
+    if (sweep_split_csv(line, fields, want + 1) != want) break;
     rows[n].cell = strtoull(fields[1], NULL, 10);
     rows[n].succeeded = strcmp(fields[lead + COL_OUTCOME], "succeeded") == 0;
     rows[n].steps = strtod(fields[lead + COL_STEPS], NULL);
+    rows[n].farthest_m = strtod(fields[lead + COL_FARTHEST], NULL);
     rows[n].polarisation = strtod(fields[lead + COL_POLARISATION], NULL);
     rows[n].mode_changes = strtod(fields[lead + COL_MODE_CHANGES], NULL);
+    rows[n].drive_farthest_m =
+        *fields[lead + COL_DRIVE_FARTHEST] ? strtod(fields[lead + COL_DRIVE_FARTHEST], NULL) : NAN;
     ++n;
   }
   free(line);
@@ -317,16 +324,11 @@ static run_row *read_runs(const sweep_writer *w, size_t *count) {
 }
 
 /* The runs of a group of cells (those for which `in(cell)` holds), summarised. */
-typedef struct group_stats {
-  unsigned runs, successes;
-  double rate, lo, hi, median, q1, q3, polarisation, mode_changes;
-} group_stats;
-
 typedef bool (*cell_filter)(const herd_sweep *sw, size_t cell, const size_t *want);
 
-static group_stats summarise(const herd_sweep *sw, const run_row *rows, size_t n, cell_filter in, const size_t *want,
-                             double *scratch) {
-  group_stats g = {0};
+static sweep_stats summarise(const herd_sweep *sw, const sweep_run_row *rows, size_t n, cell_filter in,
+                             const size_t *want, double *scratch) {
+  sweep_stats g = {0};
   size_t steps = 0;
   for (size_t k = 0; k < n; ++k) {
     if (!in(sw, rows[k].cell, want)) continue;
@@ -351,23 +353,15 @@ static bool one_cell(const herd_sweep *sw, size_t cell, const size_t *want) {
   return cell == want[0];
 }
 
+sweep_stats sweep_cell_stats(const herd_sweep *sw, const sweep_run_row *rows, size_t n, size_t cell, double *scratch) {
+  return summarise(sw, rows, n, one_cell, &cell, scratch);
+}
+
 /* want[v] = the value index of varied field v, or SIZE_MAX for any (v < 2 only). */
 static bool first_two(const herd_sweep *sw, size_t cell, const size_t *want) {
   for (int v = 0; v < 2 && v < sw->vary_count; ++v)
     if (want[v] != SIZE_MAX && herd_sweep_value_index(sw, cell, v) != want[v]) return false;
   return true;
-}
-
-/* A number as the summary prints it: "" for NaN (no successful run). */
-static const char *number(double x, const char *format) {
-  static char ring[8][48];
-  static int next;
-  char *out = ring[next++ % 8];
-  if (isnan(x))
-    out[0] = '\0';
-  else
-    snprintf(out, 48, format, x);
-  return out;
 }
 
 /* The cell's values, each after `before` and followed by `after`. */
@@ -379,7 +373,7 @@ static void write_cell_values(FILE *f, const herd_sweep *sw, size_t cell, const 
   }
 }
 
-static int write_summaries(const sweep_writer *w, const run_row *rows, size_t n, double *scratch) {
+static int write_summaries(const sweep_writer *w, const sweep_run_row *rows, size_t n, double *scratch) {
   const herd_sweep *sw = w->sw;
   char csv_path[1100], md_path[1100];
   path_in(w, "summary.csv", csv_path, sizeof csv_path);
@@ -410,7 +404,7 @@ static int write_summaries(const sweep_writer *w, const run_row *rows, size_t n,
   for (int v = 0; v < sw->vary_count; ++v) fputs("---:|", md.f);
   fputs("---:|---:|---|---|---:|---:|\n", md.f);
   for (size_t cell = 0; cell < sw->cell_count; ++cell) {
-    group_stats g = summarise(sw, rows, n, one_cell, &cell, scratch);
+    sweep_stats g = summarise(sw, rows, n, one_cell, &cell, scratch);
     fprintf(csv.f, "%zu", cell);
     write_cell_values(csv.f, sw, cell, ",", "");
     fprintf(csv.f, ",%u,%u,%s,%s,%s,%s,%s,%s,%s,%s\n", g.runs, g.successes, number(g.rate, "%.4f"),
@@ -476,7 +470,7 @@ static void gp_range(FILE *gp, const herd_sweep *sw, int v, char axis) {
 }
 
 /* Success rate: over one field, with Wilson error bars; over two, a map. */
-static void plot_success(FILE *gp, const herd_sweep *sw, const run_row *rows, size_t n, double *scratch) {
+static void plot_success(FILE *gp, const herd_sweep *sw, const sweep_run_row *rows, size_t n, double *scratch) {
   fputs("set output 'success.png.part'\nset title 'success rate'\n", gp);
   gp_axis(gp, sw, 0, 'x');
   gp_range(gp, sw, 0, 'x');
@@ -487,7 +481,7 @@ static void plot_success(FILE *gp, const herd_sweep *sw, const run_row *rows, si
         gp);
     for (size_t k = 0; k < sw->vary[0].count; ++k) {
       size_t want[2] = {k, SIZE_MAX};
-      group_stats g = summarise(sw, rows, n, first_two, want, scratch);
+      sweep_stats g = summarise(sw, rows, n, first_two, want, scratch);
       fprintf(gp, "%.9g %.6f %.6f %.6f\n", axis_at(sw, 0, k), g.rate, g.lo, g.hi);
     }
     fputs("e\n", gp);
@@ -502,7 +496,7 @@ static void plot_success(FILE *gp, const herd_sweep *sw, const run_row *rows, si
   for (size_t a = 0; a < sw->vary[0].count; ++a)
     for (size_t b = 0; b < sw->vary[1].count; ++b) {
       size_t want[2] = {a, b};
-      group_stats g = summarise(sw, rows, n, first_two, want, scratch);
+      sweep_stats g = summarise(sw, rows, n, first_two, want, scratch);
       if (g.runs) fprintf(gp, "%.9g %.9g %.6f\n", axis_at(sw, 0, a), axis_at(sw, 1, b), g.rate);
     }
   fputs("e\nunset view\nunset cblabel\nset autoscale\nset ytics auto\n", gp);
@@ -510,7 +504,7 @@ static void plot_success(FILE *gp, const herd_sweep *sw, const run_row *rows, si
 
 /* Steps to success (median, quartiles) over the first field; a line per value of the
  * second when there are at most 8 of them. */
-static void plot_steps(FILE *gp, const herd_sweep *sw, const run_row *rows, size_t n, double *scratch) {
+static void plot_steps(FILE *gp, const herd_sweep *sw, const sweep_run_row *rows, size_t n, double *scratch) {
   size_t lines = sw->vary_count >= 2 && sw->vary[1].count <= 8 ? sw->vary[1].count : 1;
   fputs(
       "set output 'steps.png.part'\nset title 'steps to success: median and quartiles'\nset autoscale y\n"
@@ -527,14 +521,14 @@ static void plot_steps(FILE *gp, const herd_sweep *sw, const run_row *rows, size
   for (size_t l = 0; l < lines; ++l) {
     for (size_t k = 0; k < sw->vary[0].count; ++k) {
       size_t want[2] = {k, lines > 1 ? l : SIZE_MAX};
-      group_stats g = summarise(sw, rows, n, first_two, want, scratch);
+      sweep_stats g = summarise(sw, rows, n, first_two, want, scratch);
       if (!isnan(g.median)) fprintf(gp, "%.9g %.1f %.1f %.1f\n", axis_at(sw, 0, k), g.median, g.q1, g.q3);
     }
     fputs("e\n", gp);
   }
 }
 
-static int write_plots(const sweep_writer *w, const run_row *rows, size_t n, double *scratch) {
+static int write_plots(const sweep_writer *w, const sweep_run_row *rows, size_t n, double *scratch) {
   if (w->sw->vary_count == 0) return 0;
   char path[1100];
   path_in(w, "plots.gp", path, sizeof path);
@@ -565,7 +559,7 @@ int sweep_close(sweep_writer *w, bool complete) {
   w->runs = NULL;
   if (status == 0 && complete) {
     size_t n = 0, total = herd_sweep_run_count(w->sw);
-    run_row *rows = read_runs(w, &n);
+    sweep_run_row *rows = sweep_read_runs(w->dir, w->sw, &n);
     double *scratch = malloc((total ? total : 1) * sizeof *scratch);
     status = rows && scratch ? 0 : 1;
     if (status == 0) status = write_summaries(w, rows, n, scratch);

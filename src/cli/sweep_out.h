@@ -16,7 +16,8 @@ typedef struct sweep_result {
   double wall_s;
   herd_observation obs;
   uint32_t dims;
-  uint32_t mode_changes; /* of the first steering agent: collect <-> drive for a dog */
+  uint32_t mode_changes;   /* of the first steering agent: collect <-> drive for a dog */
+  double drive_farthest_m; /* mean farthest agent from G while it drives; NaN if it never did */
 } sweep_result;
 
 typedef struct sweep_writer {
@@ -41,5 +42,38 @@ int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *result);
 
 /* Closes runs.csv; when `complete`, writes the summaries and plots and the final sweep.json. */
 int sweep_close(sweep_writer *w, bool complete);
+
+/* What the summaries need of one run, read back from runs.csv. */
+typedef struct sweep_run_row {
+  size_t cell;
+  bool succeeded;
+  double steps, farthest_m, polarisation, mode_changes, drive_farthest_m; /* NaN where runs.csv has none */
+} sweep_run_row;
+
+/* Every run in DIR/runs.csv (all of the sweep's runs, or NULL after a message). */
+sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *count);
+
+/* A cell's runs summarised: success with its 95 % Wilson interval, steps to success (median,
+ * quartiles) over the successful runs, means. `scratch` holds a double per run. */
+typedef struct sweep_stats {
+  unsigned runs, successes;
+  double rate, lo, hi, median, q1, q3, polarisation, mode_changes;
+} sweep_stats;
+sweep_stats sweep_cell_stats(const herd_sweep *sw, const sweep_run_row *rows, size_t n, size_t cell, double *scratch);
+
+/* Splits a CSV line in place (quoted fields unquoted); the field count, or max + 1 when there
+ * are more than max. */
+int sweep_split_csv(char *line, char **fields, int max);
+
+/* How a sweep is run: into which folder, how many runs at a time (0: every core), the folder
+ * rules, and the command line that sweep.json records. */
+typedef struct sweep_run_opts {
+  const char *out, *command;
+  int threads;
+  bool force, resume, quiet;
+} sweep_run_opts;
+
+/* Runs the (expanded) sweep into o->out, saying what it does: 0, or an exit status. */
+int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o);
 
 #endif

@@ -16,4 +16,12 @@ double herd_quantile(const double *sorted, size_t n, double q);
 /* Sorts `values` ascending in place. */
 void herd_sort_doubles(double *values, size_t n);
 
+/* The least-squares line y = intercept + slope x through n points, with the 95 % half-width
+ * of the slope's confidence interval (Student's t with n - 2 degrees of freedom; NaN when
+ * n < 3). slope is NaN when n < 2 or every x is the same. */
+typedef struct herd_line_fit {
+  double slope, intercept, slope_half_width;
+} herd_line_fit;
+herd_line_fit herd_fit_line(const double *x, const double *y, size_t n);
+
 #endif

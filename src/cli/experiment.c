@@ -1,0 +1,389 @@
+/* `herd experiment NAME`: named experiments built on sweeps. Each runs its sweeps into
+ * subfolders of --out and writes report.md, which puts each published claim next to what
+ * herd measured, with its tables and plots (docs/experiments.md). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../core/outfile.h"
+#include "../sweep/stats.h"
+#include "../sweep/sweep.h"
+#include "cli.h"
+#include "sweep_out.h"
+
+static const char experiment_usage[] =
+    "usage: herd experiment NAME [OPTIONS]\n"
+    "       herd experiment --list\n"
+    "\n"
+    "Runs a named experiment (sweeps of herd runs) and writes into --out one folder per sweep\n"
+    "(as herd sweep writes it) and report.md: the published claim next to the measured result,\n"
+    "with tables and plots. docs/experiments.md describes each experiment.\n"
+    "\n"
+    "options:\n"
+    "  --seeds LIST       the seeds of every cell (default 1-20)\n"
+    "  --threads T        runs at a time (default: all cores)\n"
+    "  --out DIR          where to write (default: experiment-NAME)\n"
+    "  --resume           go on with the sweeps already in DIR\n"
+    "  --force            start the sweeps in DIR afresh\n"
+    "  --quick            a small version (few cells, seeds 1-5) to try it out; the report says so\n"
+    "  --quiet            no progress line\n";
+
+typedef struct experiment_opts {
+  const char *name, *seeds;
+  char out[1024];
+  bool quick;
+  sweep_run_opts run;
+  char command[1200];
+} experiment_opts;
+
+/* One sweep of an experiment, and what it gave. */
+typedef struct experiment_sweep {
+  herd_sweep sw;
+  char dir[1100];
+  sweep_run_row *rows;
+  size_t row_count;
+  double *scratch;
+} experiment_sweep;
+
+static void experiment_sweep_free(experiment_sweep *e) {
+  herd_sweep_free(&e->sw);
+  free(e->rows), free(e->scratch);
+  e->rows = NULL, e->scratch = NULL;
+}
+
+/* Expands e->sw, runs it into OUT/subfolder and reads its runs back. */
+static int run_part(experiment_sweep *e, const experiment_opts *o, const char *subfolder) {
+  herd_error err;
+  if (herd_sweep_set_seeds(&e->sw, o->seeds, "--seeds", &err) != HERD_OK || herd_sweep_expand(&e->sw, &err) != HERD_OK)
+    return cli_error(&err);
+  snprintf(e->dir, sizeof e->dir, "%s/%s", o->out, subfolder);
+  sweep_run_opts run = o->run;
+  run.out = e->dir;
+  int status = sweep_execute(&e->sw, &run);
+  if (status) return status;
+  e->rows = sweep_read_runs(e->dir, &e->sw, &e->row_count);
+  e->scratch = malloc((e->row_count ? e->row_count : 1) * sizeof *e->scratch);
+  return e->rows && e->scratch ? 0 : 1;
+}
+
+/* "10,20,...": a --vary list of integers. */
+static void int_list(const unsigned *values, size_t n, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t k = 0; k < n && used < size; ++k)
+    used += (size_t)snprintf(out + used, size - used, "%s%u", k ? "," : "", values[k]);
+}
+
+static double cell_value(const herd_sweep *sw, size_t cell, int v) {
+  return strtod(sw->vary[v].values[herd_sweep_value_index(sw, cell, v)], NULL);
+}
+
+/* Opens OUT/name for writing (replaced: the experiment's own file). */
+static FILE *open_report(const experiment_opts *o, const char *name, herd_outfile *out) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/%s", o->out, name);
+  herd_error err;
+  if (herd_outfile_open(out, "--out", path, true, &err) != HERD_OK) {
+    cli_error(&err);
+    return NULL;
+  }
+  return out->f;
+}
+
+static int close_report(herd_outfile *out) {
+  herd_error err;
+  return herd_outfile_commit(out, &err) == HERD_OK ? 0 : cli_error(&err);
+}
+
+static void report_head(FILE *f, const experiment_opts *o, const char *title) {
+  fprintf(f, "# %s\n\n`%s`, herd %s (%s). No number here is edited by hand.%s\n\n", title, o->command, herd_version(),
+          herd_build_commit(),
+          o->quick ? " **Quick version (--quick): few cells and seeds; not the experiment's result.**" : "");
+}
+
+/* ---- strombom-grid ------------------------------------------------------------------------ */
+
+/* n as fractions of N: dense near the paper's 0.53 and up to N - 1, coarse elsewhere. */
+static const double grid_fractions[] = {0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.53, 0.6, 0.7, 0.8, 0.9, 1.0};
+
+/* The (N, n) pairs of the grid, zipped: N = 10, 20, ..., 200 and n from the fractions (n at
+ * least 1, at most N - 1, each once). */
+static size_t grid_cells(bool quick, unsigned *ns, unsigned *neighbours, size_t max) {
+  size_t count = 0;
+  unsigned step = quick ? 50 : 10, top = quick ? 150 : 200;
+  for (unsigned N = quick ? 50 : 10; N <= top; N += step) {
+    unsigned last = 0;
+    for (size_t k = 0; k < sizeof grid_fractions / sizeof grid_fractions[0] && count < max; ++k) {
+      double want = grid_fractions[k] * N;
+      unsigned n = want >= N - 1 ? N - 1 : want < 1 ? 1 : (unsigned)lround(want);
+      if (n == last || (quick && k % 3 != 2 && n != N - 1)) continue;
+      ns[count] = N, neighbours[count] = n, last = n, ++count;
+    }
+  }
+  return count;
+}
+
+/* The grid over N and n as a map, with the paper's lines n = 0.53 N and n = 3 ln N. */
+static void grid_plot(FILE *gp, const experiment_sweep *e, const char *png, const char *title) {
+  fprintf(gp,
+          "set output '%s'\nset title '%s'\nset xlabel 'N (sheep)'\nset ylabel 'n (neighbours)'\nset key top left\n"
+          "set cbrange [0:1]\nset cblabel 'success rate'\nset palette defined (0 '#b2182b', 0.5 '#f4a442', 1 "
+          "'#2166ac')\nset xrange [0:*]\nset yrange [0:*]\nset offsets 0, graph 0.05, graph 0.05, 0\n"
+          "plot '-' using 1:2:3 with points pointtype 5 pointsize 1.6 palette notitle, 0.53*x with lines lw 2 "
+          "lc rgb 'black' title 'n = 0.53 N', 3*log(x) with lines lw 2 dt 2 lc rgb 'black' title 'n = 3 ln N'\n",
+          png, title);
+  for (size_t c = 0; c < e->sw.cell_count; ++c) {
+    sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+    fprintf(gp, "%g %g %.4f\n", cell_value(&e->sw, c, 0), cell_value(&e->sw, c, 1), s.rate);
+  }
+  fputs("e\n", gp);
+}
+
+/* The cells above and below the paper's boundary, counted. */
+static void grid_claims(FILE *f, const experiment_sweep *e) {
+  unsigned above = 0, above_ok = 0, below = 0, below_ok = 0, mid = 0, mid_ok = 0;
+  for (size_t c = 0; c < e->sw.cell_count; ++c) {
+    double N = cell_value(&e->sw, c, 0), n = cell_value(&e->sw, c, 1);
+    sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+    bool ok = s.rate >= 0.9;
+    if (n >= 0.53 * N)
+      ++above, above_ok += ok;
+    else if (n < 3.0 * log(N))
+      ++below, below_ok += ok;
+    else
+      ++mid, mid_ok += ok;
+  }
+  fprintf(f,
+          "| region | cells | cells with success ≥ 90 %% |\n|---|---:|---:|\n| n ≥ 0.53 N | %u | %u |\n"
+          "| 3 ln N ≤ n < 0.53 N | %u | %u |\n| n < 3 ln N | %u | %u |\n\n",
+          above, above_ok, mid, mid_ok, below, below_ok);
+}
+
+static void grid_table(FILE *f, const experiment_sweep *e) {
+  fputs(
+      "| N | n | n / N | success | 95 % interval | steps: median (q1–q3) | dog mode changes |\n"
+      "|---:|---:|---:|---:|---|---|---:|\n",
+      f);
+  for (size_t c = 0; c < e->sw.cell_count; ++c) {
+    double N = cell_value(&e->sw, c, 0), n = cell_value(&e->sw, c, 1);
+    sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+    char steps[64] = "–";
+    if (s.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", s.median, s.q1, s.q3);
+    fprintf(f, "| %g | %g | %.2f | %u/%u | %.2f–%.2f | %s | %.0f |\n", N, n, n / N, s.successes, s.runs, s.lo, s.hi,
+            steps, s.mode_changes);
+  }
+  fputc('\n', f);
+}
+
+static int strombom_grid(const experiment_opts *o) {
+  enum { MAX_CELLS = 400 };
+  unsigned ns[MAX_CELLS], neighbours[MAX_CELLS];
+  size_t cells = grid_cells(o->quick, ns, neighbours, MAX_CELLS);
+  char count_list[4096], neighbour_list[4096];
+  int_list(ns, cells, count_list, sizeof count_list);
+  int_list(neighbours, cells, neighbour_list, sizeof neighbour_list);
+  experiment_sweep e = {0};
+  herd_sweep_init(&e.sw);
+  e.sw.zip = true;
+  herd_error err;
+  int status = 0;
+  if (herd_sweep_add_vary(&e.sw, "sheep.count", count_list, "strombom-grid", &err) != HERD_OK ||
+      herd_sweep_add_vary(&e.sw, "sheep.neighbours", neighbour_list, "strombom-grid", &err) != HERD_OK)
+    status = cli_error(&err);
+  if (status == 0) status = run_part(&e, o, "grid");
+  herd_outfile report, plot;
+  FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
+  FILE *gp = f ? open_report(o, "grid.gp", &plot) : NULL;
+  if (status == 0 && (!f || !gp)) status = 1;
+  if (status == 0) {
+    report_head(f, o, "Strömbom et al. (2014): herding success over N and n");
+    fprintf(f,
+            "Default scenario (Table 1 parameters, one dog, r_s = 65 m, goal radius 15 m, at most %u steps), "
+            "N = sheep, n = neighbours a sheep is attracted to; %zu cells × %zu seeds. A cell succeeds when "
+            "every sheep is delivered before the step limit.\n\n",
+            5000u, e.sw.cell_count, e.sw.seed_count);
+    fputs("![success over N and n](grid.png)\n\n## Claims and measurements\n\n", f);
+    fputs("The lines drawn are n = 0.53 N and n = 3 ln N (natural logarithm).\n\n", f);
+    grid_claims(f, &e);
+    fputs("## Every cell\n\n", f);
+    grid_table(f, &e);
+    fputs("set terminal pngcairo size 900,700 noenhanced\nset grid\n", gp);
+    grid_plot(gp, &e, "grid.png", "herding success over N and n");
+    status = close_report(&plot);
+    if (status == 0) status = cli_gnuplot(o->out, "grid.gp", "herd experiment");
+    int closing = close_report(&report);
+    if (status == 0) status = closing;
+  }
+  experiment_sweep_free(&e);
+  return status;
+}
+
+/* ---- strombom-cohesion --------------------------------------------------------------------- */
+
+/* The cohesion sweep's sizes: N and n = min(50, N - 1). */
+static void cohesion_sweep(experiment_sweep *e, bool quick, const char *const *sets, int set_count, herd_error *err,
+                           herd_status *s) {
+  static const unsigned full[] = {20, 30, 50, 75, 100, 150, 200, 300}, small[] = {30, 60, 120};
+  const unsigned *ns = quick ? small : full;
+  size_t count = quick ? 3 : 8;
+  unsigned neighbours[8];
+  for (size_t k = 0; k < count; ++k) neighbours[k] = ns[k] - 1 < 50 ? ns[k] - 1 : 50;
+  char count_list[256], neighbour_list[256];
+  int_list(ns, count, count_list, sizeof count_list);
+  int_list(neighbours, count, neighbour_list, sizeof neighbour_list);
+  herd_sweep_init(&e->sw);
+  e->sw.zip = true;
+  *s = herd_sweep_add_vary(&e->sw, "sheep.count", count_list, "strombom-cohesion", err);
+  if (*s == HERD_OK) *s = herd_sweep_add_vary(&e->sw, "sheep.neighbours", neighbour_list, "strombom-cohesion", err);
+  for (int k = 0; k < set_count && *s == HERD_OK; ++k) *s = herd_sweep_add_set(&e->sw, sets[k], err);
+}
+
+/* A table of D / f(N) per N, from each run's `value` (D in metres); returns the fitted
+ * exponent of D in N. */
+static herd_line_fit cohesion_table(FILE *f, experiment_sweep *e, double (*value)(const sweep_run_row *)) {
+  fputs("| N | n | runs | D / f(N): median (q1–q3) | D (m), median |\n|---:|---:|---:|---|---:|\n", f);
+  double log_n[8], log_d[8];
+  size_t points = 0;
+  for (size_t c = 0; c < e->sw.cell_count; ++c) {
+    double N = cell_value(&e->sw, c, 0), f_n = 2.0 * pow(N, 2.0 / 3.0);
+    size_t m = 0;
+    for (size_t k = 0; k < e->row_count; ++k)
+      if (e->rows[k].cell == c && !isnan(value(&e->rows[k]))) e->scratch[m++] = value(&e->rows[k]);
+    herd_sort_doubles(e->scratch, m);
+    double median = herd_quantile(e->scratch, m, 0.5);
+    fprintf(f, "| %g | %g | %zu | %.2f (%.2f–%.2f) | %.1f |\n", N, cell_value(&e->sw, c, 1), m, median / f_n,
+            herd_quantile(e->scratch, m, 0.25) / f_n, herd_quantile(e->scratch, m, 0.75) / f_n, median);
+    if (m && points < 8) log_n[points] = log(N), log_d[points] = log(median), ++points;
+  }
+  fputc('\n', f);
+  return herd_fit_line(log_n, log_d, points);
+}
+
+static double drive_value(const sweep_run_row *r) { return r->drive_farthest_m; }
+static double final_value(const sweep_run_row *r) { return r->farthest_m; }
+
+static int strombom_cohesion(const experiment_opts *o) {
+  experiment_sweep drive = {0}, graze = {0};
+  herd_error err;
+  herd_status s;
+  static const char *const no_dog[] = {"dogs.count=0", "max_steps=1500"};
+  int status = 0;
+  cohesion_sweep(&drive, o->quick, NULL, 0, &err, &s);
+  if (s == HERD_OK) cohesion_sweep(&graze, o->quick, no_dog, 2, &err, &s);
+  if (s != HERD_OK) status = cli_error(&err);
+  if (status == 0) status = run_part(&drive, o, "driving");
+  if (status == 0) status = run_part(&graze, o, "grazing");
+  herd_outfile report;
+  FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
+  if (status == 0 && !f) status = 1;
+  if (status == 0) {
+    report_head(f, o, "Strömbom et al. (2014): how wide the flock is, against f(N)");
+    fputs(
+        "D is the distance of the sheep farthest from the flock's centre of mass; f(N) = r_a N^(2/3) (r_a = 2 m) "
+        "is the dog's threshold for a gathered flock. n = min(50, N − 1), the default scenario otherwise.\n\n"
+        "## A grazing flock (no dog)\n\nD after 1500 steps with no dog (`dogs.count=0`). In the model a sheep "
+        "with no dog within r_s only grazes: repulsion and noise, no attraction; so an undisturbed flock keeps "
+        "spreading, from its start in a square of side 50 m, and D here depends on the 1500 steps chosen. The "
+        "notes do not say how their grazing flock was measured.\n\n",
+        f);
+    herd_line_fit grazing = cohesion_table(f, &graze, final_value);
+    fputs(
+        "## While the dog drives\n\nD averaged over the steps in which the dog drives, per run (runs in which it "
+        "never drove are left out).\n\n",
+        f);
+    herd_line_fit driving = cohesion_table(f, &drive, drive_value);
+    fprintf(f,
+            "## Claims and measurements\n\n| claim (the sheepdog notes, seed 002) | measured |\n|---|---|\n"
+            "| a grazing flock's largest distance from the centre is roughly 0.5–0.8 f(N) | D / f(N), grazing "
+            "table |\n| its fitted exponent in N is near 0.7 (f(N) has 2/3) | grazing: %.3f ± %.3f; while "
+            "driving: %.3f ± %.3f (95 %% intervals; least squares of ln D on ln N over the sizes above) |\n",
+            grazing.slope, grazing.slope_half_width, driving.slope, driving.slope_half_width);
+    status = close_report(&report);
+  }
+  experiment_sweep_free(&drive);
+  experiment_sweep_free(&graze);
+  return status;
+}
+
+/* ---- The command ------------------------------------------------------------------------------ */
+
+typedef struct experiment {
+  const char *name, *what;
+  int (*run)(const experiment_opts *o);
+} experiment;
+
+static const experiment experiments[] = {
+    {"strombom-grid", "success and steps over N = 10..200 and n = 1..N-1, with the lines n = 0.53 N and n = 3 ln N",
+     strombom_grid},
+    {"strombom-cohesion", "the farthest sheep's distance while the dog drives, against f(N), and its exponent in N",
+     strombom_cohesion},
+};
+#define EXPERIMENT_COUNT (sizeof experiments / sizeof experiments[0])
+
+static int list_experiments(void) {
+  for (size_t k = 0; k < EXPERIMENT_COUNT; ++k) printf("%-20s %s\n", experiments[k].name, experiments[k].what);
+  return 0;
+}
+
+static int parse_experiment(int argc, char **argv, experiment_opts *o) {
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i], *v;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return fputs(experiment_usage, stdout), 0;
+    if (strcmp(arg, "--list") == 0) return list_experiments();
+    if (strcmp(arg, "--quick") == 0)
+      o->quick = true;
+    else if (strcmp(arg, "--force") == 0)
+      o->run.force = true;
+    else if (strcmp(arg, "--resume") == 0)
+      o->run.resume = true;
+    else if (strcmp(arg, "--quiet") == 0)
+      o->run.quiet = true;
+    else if (arg[0] != '-') {
+      if (o->name) return cli_fail(EXIT_BAD_INPUT, "%s: only one experiment at a time (already have %s)", arg, o->name);
+      o->name = arg;
+    } else if (!(v = option_value(argc, argv, &i))) {
+      return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--seeds") == 0) {
+      o->seeds = v;
+    } else if (strcmp(arg, "--threads") == 0) {
+      if (parse_threads(v, &o->run.threads)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--out") == 0) {
+      snprintf(o->out, sizeof o->out, "%s", v);
+    } else {
+      return cli_fail(EXIT_BAD_INPUT, "experiment: unknown option %s (see herd experiment --help)", arg);
+    }
+  }
+  if (o->run.force && o->run.resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
+  return -1;
+}
+
+int cmd_experiment(int argc, char **argv) {
+  static experiment_opts o;
+  memset(&o, 0, sizeof o);
+  cli_catch_signals();
+  int status = parse_experiment(argc, argv, &o);
+  if (status != -1) return status;
+  char names[300] = "";
+  const experiment *chosen = NULL;
+  for (size_t k = 0; k < EXPERIMENT_COUNT; ++k) {
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", experiments[k].name);
+    if (o.name && strcmp(o.name, experiments[k].name) == 0) chosen = &experiments[k];
+  }
+  if (!o.name) return cli_fail(EXIT_BAD_INPUT, "experiment: which one? (known: %s)", names);
+  if (!chosen) return cli_fail(EXIT_BAD_INPUT, "experiment: \"%s\" is not an experiment (known: %s)", o.name, names);
+  if (!o.seeds) o.seeds = o.quick ? "1-5" : "1-20";
+  if (!o.out[0]) snprintf(o.out, sizeof o.out, "experiment-%s", chosen->name);
+  size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd experiment");
+  for (int i = 1; i < argc && typed < sizeof o.command; ++i)
+    typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
+  o.run.command = o.command;
+  struct stat st;
+  if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0)
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(o.out));
+  status = chosen->run(&o);
+  if (status == 0) printf("report: %s/report.md\n", cli_shown(o.out));
+  return status;
+}
