@@ -3,7 +3,8 @@
  *   herd_bin -> (copy counts, herd_scan_* -> cell_end) -> herd_scatter -> herd_sort_buckets
  *   -> herd_reorder -> herd_mark_mixed -> herd_step_<model>
  * then the observation: herd_reduce_first -> herd_combine(0) -> herd_reduce_far -> herd_combine(1).
- * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h).
+ * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
+ * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end).
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * No work-group collectives, no float atomics: integer atomics only count, and every order
  * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree). */
@@ -184,6 +185,125 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
     total[0] = all;
   } else {
     total[0] = tree[0];
+  }
+}
+
+/* ---- Batches: many worlds laid end to end (kernels/model.h, herd_world) ----------------------
+ * The sort runs over every world at once with each world's buckets in a range of its own
+ * (bucket_base), so each world is sorted exactly as alone; the kernels above then serve as
+ * they are, and the ones below are the per-world variants. */
+
+/* The world of a batch's bucket b: the last world whose buckets start at or before b. */
+uint herd_world_of_bucket(__global const herd_world *worlds, uint count, uint b) {
+  uint lo = 0, hi = count;
+  while (hi - lo > 1u) {
+    uint mid = (lo + hi) / 2u;
+    if (worlds[mid].bucket_base <= b)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+__kernel void herd_bin_batch(__global const float *pos, __global const herd_world *worlds,
+                             __global const uint *world_of, uint total, __global uint *key, __global uint *count) {
+  uint i = get_global_id(0);
+  if (i >= total) return;
+  herd_world world = worlds[world_of[i]];
+  uint b = world.bucket_base + herd_bucket_at(&world.grid, herd_load_vec(pos, i, world.grid.dims));
+  key[i] = b;
+  atomic_inc(&count[b]);
+}
+
+/* Each world's cell ends made relative to its first agent, as a world alone has them. */
+__kernel void herd_relative_ends(__global uint *cell_end, __global const herd_world *worlds, uint count, uint buckets) {
+  uint b = get_global_id(0);
+  if (b >= buckets) return;
+  cell_end[b] -= worlds[herd_world_of_bucket(worlds, count, b)].begin;
+}
+
+__kernel void herd_mark_mixed_batch(__global const float *pos, __global const herd_world *worlds,
+                                    __global const uint *world_of, uint total, __global uint *cell_end) {
+  uint i = get_global_id(0);
+  if (i >= total) return;
+  herd_world world = worlds[world_of[i]];
+  if (i == world.begin) return;
+  herd_cell here = herd_cell_of(&world.grid, herd_load_vec(pos, i, world.grid.dims));
+  herd_cell before = herd_cell_of(&world.grid, herd_load_vec(pos, i - 1u, world.grid.dims));
+  uint b = herd_bucket_of_cell(&world.grid, here);
+  if (b != herd_bucket_of_cell(&world.grid, before) || herd_same_cell(here, before)) return;
+  atomic_or(&cell_end[world.bucket_base + b], HERD_BUCKET_MIXED);
+}
+
+/* First pass, per world: group g is block g - block_base of world block_world[g], summed as
+ * herd_reduce_first sums that block of the world alone. */
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first_batch(
+    __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
+    __global const uint *block_world, __global const float *steer, __global herd_flock_partial *partials) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0), g = get_group_id(0);
+  herd_world world = worlds[block_world[g]];
+  uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, count = world.info.steering_count;
+  __global const float *pos_w = pos + world.begin * (world.grid.dims == 2u ? 2u : 4u);
+  __global const float *vel_w = vel + world.begin * (world.grid.dims == 2u ? 2u : 4u);
+  __global const float *steer_w = steer + 4u * world.steer_base;
+  float3 goal = (float3)(world.info.goal[0], world.info.goal[1], world.info.goal[2]);
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
+    uint i = base + k * HERD_REDUCE_GROUP + t;
+    if (i < world.grid.count)
+      p = herd_partial_add(p, &world.grid, herd_load_vec(pos_w, i, world.grid.dims),
+                           herd_load_vec(vel_w, i, world.grid.dims), agent[world.begin + i], steer_w, count, goal,
+                           world.info.goal_radius_m);
+  }
+  tree[t] = p;
+  herd_tree_fold(tree, t, count, 0);
+  if (t == 0) partials[g] = tree[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far_batch(
+    __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
+    __global const uint *block_world, __global const herd_flock_partial *totals,
+    __global herd_flock_partial *partials) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0), g = get_group_id(0), w = block_world[g];
+  herd_world world = worlds[w];
+  uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, stride = world.grid.dims == 2u ? 2u : 4u;
+  float3 centre = herd_partial_centroid(totals[w], world.grid.count);
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
+    uint i = base + k * HERD_REDUCE_GROUP + t;
+    if (i < world.grid.count)
+      p = herd_far_add(p, herd_load_vec(pos + world.begin * stride, i, world.grid.dims),
+                       herd_load_vec(vel + world.begin * stride, i, world.grid.dims), agent[world.begin + i], centre);
+  }
+  tree[t] = p;
+  herd_tree_fold(tree, t, 0, 1);
+  if (t == 0) partials[g] = tree[0];
+}
+
+/* One group per world folds that world's partials into totals[w], as herd_combine does. */
+__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_combine_batch(
+    __global const herd_flock_partial *partials, __global const herd_world *worlds, int far,
+    __global herd_flock_partial *totals) {
+  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  uint t = get_local_id(0), w = get_group_id(0);
+  herd_world world = worlds[w];
+  uint count = world.info.steering_count;
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = t; k < world.blocks; k += HERD_REDUCE_GROUP)
+    p = far ? herd_far_fold(p, partials[world.block_base + k])
+            : herd_partial_fold(p, partials[world.block_base + k], count);
+  tree[t] = p;
+  herd_tree_fold(tree, t, count, far);
+  if (t != 0) return;
+  if (far) {
+    herd_flock_partial all = totals[w];
+    all = herd_far_fold(all, tree[0]);
+    totals[w] = all;
+  } else {
+    totals[w] = tree[0];
   }
 }
 

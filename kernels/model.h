@@ -32,6 +32,19 @@ typedef struct herd_step_info {
   float goal_radius_m;     /* negative: no goal */
 } herd_step_info;
 
+/* One world of a batch (many independent worlds in one set of buffers, laid end to end), as
+ * the batch kernels read it. 4-byte fields only, so C and OpenCL C lay it out alike. */
+typedef struct herd_world {
+  herd_grid grid;       /* the world's own grid: as for the world alone */
+  herd_step_info info;  /* this step's facts */
+  herd_u32 begin;       /* its first agent in the batch's state arrays */
+  herd_u32 bucket_base; /* its first bucket in the batch's cell table */
+  herd_u32 steer_base;  /* its first steering agent in the steering buffer */
+  herd_u32 active;      /* 0: finished; its agents keep their state */
+  herd_u32 block_base;  /* its first reduction block */
+  herd_u32 blocks;      /* its reduction blocks */
+} herd_world;
+
 /* The flock as a model sees it during a step: sorted by bucket, read-only. */
 typedef struct herd_flock_view {
   const herd_grid *grid;
@@ -91,18 +104,43 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
 /* ---- The entry points a model gets ------------------------------------------------------- */
 
 #ifdef HERD_OPENCL
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                \
-  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent, \
-                                 __global const uint *cell_end, __global const float *steer, params_t params,      \
-                                 herd_grid grid, herd_step_info info, __global float *out_pos,                     \
-                                 __global float *out_vel, __global uint *out_agent) {                              \
-    uint i = get_global_id(0);                                                                                     \
-    if (i >= grid.count) return;                                                                                   \
-    herd_neighbour scratch[scratch_n];                                                                             \
-    herd_flock_view v;                                                                                             \
-    v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;             \
-    v.info = &info;                                                                                                \
-    herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);          \
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                  \
+  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,   \
+                                 __global const uint *cell_end, __global const float *steer, params_t params,        \
+                                 herd_grid grid, herd_step_info info, __global float *out_pos,                       \
+                                 __global float *out_vel, __global uint *out_agent) {                                \
+    uint i = get_global_id(0);                                                                                       \
+    if (i >= grid.count) return;                                                                                     \
+    herd_neighbour scratch[scratch_n];                                                                               \
+    herd_flock_view v;                                                                                               \
+    v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;               \
+    v.info = &info;                                                                                                  \
+    herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);            \
+  }                                                                                                                  \
+  /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                             \
+  __kernel void herd_step_batch_##name(__global const float *pos, __global const float *vel,                         \
+                                       __global const uint *agent, __global const uint *cell_end,                    \
+                                       __global const float *steer, __global const params_t *params,                 \
+                                       __global const herd_world *worlds, __global const uint *world_of, uint total, \
+                                       __global float *out_pos, __global float *out_vel, __global uint *out_agent) { \
+    uint i = get_global_id(0);                                                                                       \
+    if (i >= total) return;                                                                                          \
+    uint w = world_of[i];                                                                                            \
+    herd_world world = worlds[w];                                                                                    \
+    uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                \
+    if (world.active == 0u) {                                                                                        \
+      herd_store_vec(out_pos, i, world.grid.dims, herd_load_vec(pos, i, world.grid.dims));                           \
+      herd_store_vec(out_vel, i, world.grid.dims, herd_load_vec(vel, i, world.grid.dims));                           \
+      out_agent[i] = agent[i];                                                                                       \
+      return;                                                                                                        \
+    }                                                                                                                \
+    params_t m = params[w];                                                                                          \
+    herd_neighbour scratch[scratch_n];                                                                               \
+    herd_flock_view v;                                                                                               \
+    v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                         \
+    v.cell_end = cell_end + world.bucket_base, v.steer = steer + 4u * world.steer_base, v.info = &world.info;        \
+    herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,             \
+                      out_agent + world.begin);                                                                      \
   }
 #else
 /* The CPU backend's loop over sorted agents [begin, end). */

@@ -37,6 +37,14 @@ typedef struct herd_steering_input {
   uint32_t count;
 } herd_steering_input;
 
+/* What a batch's step needs of each world: as herd_backend_ops.step's arguments. */
+typedef struct herd_world_input {
+  herd_steering_input steer;
+  float centroid[3];
+  uint32_t step;
+  bool active; /* false: the world has finished; its flock stays as it is */
+} herd_world_input;
+
 /* True once the stop flag (herd_sim_desc.stop) is raised. Read atomically: a signal handler
  * or another thread raises it while the backend's threads read it. */
 static inline bool herd_stop_raised(const volatile sig_atomic_t *stop) {
@@ -66,6 +74,20 @@ typedef struct herd_backend_ops {
   herd_status (*profile)(herd_backend *b, herd_profile *out, herd_error *err);
   const char *(*device_name)(const herd_backend *b);
   void (*destroy)(herd_backend *b);
+
+  /* Batches: `count` independent worlds of one model and dimension (world w described by
+   * descs[w]: its flock size, parameters, world, seed) in one backend, stepped together: on
+   * the CPU, worlds in parallel over the threads; on OpenCL, every world in one launch of
+   * each kernel. Each world's run is bit-identical to that world alone on the same backend.
+   * A batch backend takes only the ops below, plus memory_bytes, profile, device_name and
+   * destroy. */
+  herd_status (*create_batch)(const herd_backend_desc *descs, uint32_t count, herd_backend **out, herd_error *err);
+  herd_status (*upload_world)(herd_backend *b, uint32_t world, const float *pos, const float *vel, herd_error *err);
+  /* One step of every world whose in[w].active is set (the others keep their state), then
+   * the reduction of every world into obs[w]. */
+  herd_status (*step_batch)(herd_backend *b, const herd_world_input *in, herd_error *err);
+  herd_status (*reduce_batch)(herd_backend *b, const herd_world_input *in, herd_observation *obs, herd_error *err);
+  herd_status (*read_world)(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err);
 } herd_backend_ops;
 
 extern const herd_backend_ops herd_cpu_backend;

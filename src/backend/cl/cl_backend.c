@@ -39,13 +39,36 @@ enum kernel_id {
   K_REDUCE_FAR,
   K_COMBINE,
   K_KNN,
+  K_BIN_BATCH,
+  K_RELATIVE_ENDS,
+  K_MARK_MIXED_BATCH,
+  K_STEP_BATCH, /* the model's: herd_step_batch_<name> */
+  K_REDUCE_FIRST_BATCH,
+  K_REDUCE_FAR_BATCH,
+  K_COMBINE_BATCH,
   K_COUNT
 };
 
 static const char *const kernel_names[K_COUNT] = {
-    "herd_bin",          "herd_scan_blocks", "herd_scan_add",   "herd_scatter",
-    "herd_sort_buckets", "herd_reorder",     "herd_mark_mixed", NULL,
-    "herd_reduce_first", "herd_reduce_far",  "herd_combine",    "herd_knn",
+    "herd_bin",
+    "herd_scan_blocks",
+    "herd_scan_add",
+    "herd_scatter",
+    "herd_sort_buckets",
+    "herd_reorder",
+    "herd_mark_mixed",
+    NULL,
+    "herd_reduce_first",
+    "herd_reduce_far",
+    "herd_combine",
+    "herd_knn",
+    "herd_bin_batch",
+    "herd_relative_ends",
+    "herd_mark_mixed_batch",
+    NULL,
+    "herd_reduce_first_batch",
+    "herd_reduce_far_batch",
+    "herd_combine_batch",
 };
 
 typedef struct pending_event {
@@ -81,11 +104,22 @@ struct herd_backend {
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
+  char batch_kernel[64];              /* herd_step_batch_<model> */
+  /* A batch (create_batch): world_count worlds laid end to end in the buffers above (desc.count
+   * is their total); herd_world per world, with each step's facts filled in. */
+  uint32_t world_count, total_blocks;
+  herd_backend_desc *world_desc;
+  herd_world *world;
+  float *steer_all; /* HERD_MAX_STEERING float4 per world */
+  herd_flock_partial *totals;
+  cl_mem worlds, world_of, world_params, block_world, world_totals;
 };
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
 static const char *kernel_name(const herd_backend *b, enum kernel_id k) {
-  return k == K_STEP ? b->desc.model->kernel : kernel_names[k];
+  if (k == K_STEP) return b->desc.model->kernel;
+  if (k == K_STEP_BATCH) return b->batch_kernel;
+  return kernel_names[k];
 }
 
 static double now_s(void) {
@@ -150,7 +184,7 @@ static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size
   cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
                                      event_for(b, stage));
   if (rc != CL_SUCCESS) {
-    char call[80];
+    char call[160];
     snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", kernel_name(b, id));
     if (b->desc.profile) --b->pending_count;
     return cl_fail(b, err, call, rc);
@@ -167,7 +201,7 @@ static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *er
     rc = clSetKernelArg(b->kernels[id], (cl_uint)a, size, value);
   }
   if (rc == CL_SUCCESS) return HERD_OK;
-  char call[80];
+  char call[160];
   snprintf(call, sizeof call, "clSetKernelArg(%s)", kernel_name(b, id));
   return cl_fail(b, err, call, rc);
 }
@@ -243,7 +277,7 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
     cl_int rc;
     b->kernels[k] = clCreateKernel(b->program, kernel_name(b, (enum kernel_id)k), &rc);
     if (rc != CL_SUCCESS) {
-      char call[80];
+      char call[160];
       snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_name(b, (enum kernel_id)k));
       return cl_fail(b, err, call, rc);
     }
@@ -329,8 +363,9 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   if (s == HERD_OK) s = alloc(b, &b->order, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
-  if (s == HERD_OK) s = alloc(b, &b->steer, HERD_MAX_STEERING * sizeof(cl_float4), err);
-  size_t blocks = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+  size_t worlds = b->world_count ? b->world_count : 1;
+  if (s == HERD_OK) s = alloc(b, &b->steer, worlds * HERD_MAX_STEERING * sizeof(cl_float4), err);
+  size_t blocks = b->world_count ? b->total_blocks : (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
   size_t len = b->buckets;
@@ -346,8 +381,9 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   collect_profile(b);
-  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0],   &b->vel[1], &b->agent[0], &b->agent[1], &b->key,
-                    &b->order,  &b->count,  &b->cell_end, &b->steer,  &b->partials, &b->total};
+  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0],   &b->vel[1],       &b->agent[0],    &b->agent[1],
+                    &b->key,    &b->order,  &b->count,    &b->cell_end,     &b->steer,       &b->partials,
+                    &b->total,  &b->worlds, &b->world_of, &b->world_params, &b->block_world, &b->world_totals};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -360,6 +396,10 @@ static void cl_destroy(herd_backend *b) {
   free(b->map_pos);
   free(b->map_vel);
   free(b->map_agent);
+  free(b->world_desc);
+  free(b->world);
+  free(b->steer_all);
+  free(b->totals);
   free(b);
 }
 
@@ -392,16 +432,10 @@ static herd_status create_context(herd_backend *b, herd_error *err) {
   return HERD_OK;
 }
 
-static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
-  herd_backend *b = calloc(1, sizeof *b);
-  if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
-  b->desc = *desc;
-  memcpy(b->params, desc->params, desc->model->params_size);
-  b->desc.params = b->params;
-  b->grid = herd_grid_for(&b->desc);
-  b->stride = herd_state_stride(desc->dims);
-  b->buckets = b->grid.table_mask + 1u;
-  herd_status s = herd_cl_choose_device(desc->device, &b->device, &b->info, err);
+/* The device, its context and program, and the buffers for desc.count agents in `buckets`
+ * buckets (a batch: all its worlds). */
+static herd_status open_device(herd_backend *b, herd_error *err) {
+  herd_status s = herd_cl_choose_device(b->desc.device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
     s = herd_fail(err, HERD_E_BACKEND,
                   "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's centroid sums need; choose another "
@@ -412,6 +446,20 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   if (s == HERD_OK) s = build_program(b, err);
   if (s == HERD_OK) s = create_kernels(b, err);
   if (s == HERD_OK) s = create_buffers(b, err);
+  return s;
+}
+
+static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
+  herd_backend *b = calloc(1, sizeof *b);
+  if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
+  b->desc = *desc;
+  memcpy(b->params, desc->params, desc->model->params_size);
+  b->desc.params = b->params;
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
+  b->grid = herd_grid_for(&b->desc);
+  b->stride = herd_state_stride(desc->dims);
+  b->buckets = b->grid.table_mask + 1u;
+  herd_status s = open_device(b, err);
   if (s != HERD_OK) {
     cl_destroy(b);
     return s;
@@ -573,10 +621,10 @@ static size_t step_slice(const herd_backend *b) {
 
 /* Runs the bound step kernel over the flock, slice by slice; HERD_E_INTERRUPTED as soon as
  * the stop flag is seen between slices (the slices in flight are finished first). */
-static herd_status launch_step_slices(herd_backend *b, herd_error *err) {
+static herd_status launch_step_slices(herd_backend *b, enum kernel_id step, herd_error *err) {
   size_t n = b->desc.count, slice = step_slice(b);
   for (size_t first = 0; first < n; first += slice) {
-    herd_status s = launch(b, K_STEP, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
+    herd_status s = launch(b, step, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", clFinish(b->queue));
     if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
@@ -610,7 +658,7 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   s = set_args(b, K_STEP, err, 11, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                MEM(b->steer), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
                MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
-  if (s == HERD_OK) s = launch_step_slices(b, err);
+  if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
 }
@@ -735,6 +783,231 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   return s;
 }
 
+/* ---- Batches ------------------------------------------------------------------------------- */
+
+/* Lays the worlds end to end: agents, buckets, steering slots and reduction blocks. */
+static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *descs, uint32_t count, herd_error *err) {
+  uint32_t total = 0, buckets = 0, blocks = 0;
+  for (uint32_t w = 0; w < count; ++w) {
+    if (descs[w].model != descs[0].model || descs[w].dims != descs[0].dims)
+      return herd_fail(err, HERD_E_INPUT, "a batch runs one model in one dimension; world %u differs from world 0", w);
+    b->world_desc[w] = descs[w];
+    herd_world *x = &b->world[w];
+    x->grid = herd_grid_for(&descs[w]);
+    x->begin = total, x->bucket_base = buckets, x->block_base = blocks;
+    x->steer_base = w * HERD_MAX_STEERING;
+    x->blocks = (descs[w].count + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+    x->active = 1;
+    if (total + (uint64_t)descs[w].count > UINT32_MAX / 2 ||
+        buckets + (uint64_t)x->grid.table_mask + 1 > UINT32_MAX / 2)
+      return herd_fail(err, HERD_E_INPUT, "a batch of %u worlds is too large for one device", count);
+    total += descs[w].count, buckets += x->grid.table_mask + 1u, blocks += x->blocks;
+  }
+
+  b->desc.count = total, b->buckets = buckets, b->total_blocks = blocks;
+  return HERD_OK;
+}
+
+/* The batch's fixed tables: each agent's world, each block's world, each world's parameters. */
+static herd_status write_world_tables(herd_backend *b, herd_error *err) {
+  uint32_t count = b->world_count, *world_of = malloc(b->desc.count * sizeof *world_of);
+  uint32_t *block_world = malloc(b->total_blocks * sizeof *block_world);
+  size_t params_size = b->desc.model->params_size;
+  unsigned char *params = malloc(count * params_size);
+  herd_status s = world_of && block_world && params ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory");
+  for (uint32_t w = 0; s == HERD_OK && w < count; ++w) {
+    for (uint32_t i = 0; i < b->world_desc[w].count; ++i) world_of[b->world[w].begin + i] = w;
+    for (uint32_t k = 0; k < b->world[w].blocks; ++k) block_world[b->world[w].block_base + k] = w;
+    memcpy(params + w * params_size, b->world_desc[w].params, params_size);
+  }
+  if (s == HERD_OK) s = alloc(b, &b->worlds, count * sizeof(herd_world), err);
+  if (s == HERD_OK) s = alloc(b, &b->world_of, b->desc.count * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->block_world, b->total_blocks * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->world_params, count * params_size, err);
+  if (s == HERD_OK) s = alloc(b, &b->world_totals, count * sizeof(herd_flock_partial), err);
+  cl_int rc = CL_SUCCESS;
+  if (s == HERD_OK)
+    rc = clEnqueueWriteBuffer(b->queue, b->world_of, CL_TRUE, 0, b->desc.count * sizeof(cl_uint), world_of, 0, NULL,
+                              NULL);
+  if (s == HERD_OK && rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->block_world, CL_TRUE, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
+                              NULL, NULL);
+  if (s == HERD_OK && rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->world_params, CL_TRUE, 0, count * params_size, params, 0, NULL, NULL);
+  if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueWriteBuffer(world tables)", rc);
+  for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL; /* the caller's; copied */
+  free(world_of), free(block_world), free(params);
+  return s;
+}
+
+static herd_status cl_create_batch(const herd_backend_desc *descs, uint32_t count, herd_backend **out,
+                                   herd_error *err) {
+  herd_backend *b = calloc(1, sizeof *b);
+  if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
+  b->desc = descs[0];
+  memcpy(b->params, descs[0].params, descs[0].model->params_size);
+  b->desc.params = b->params;
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", descs[0].model->name);
+  b->stride = herd_state_stride(descs[0].dims);
+  b->world_count = count;
+  b->world_desc = malloc(count * sizeof *b->world_desc);
+  b->world = calloc(count, sizeof *b->world);
+  b->steer_all = calloc((size_t)count * HERD_MAX_STEERING * 4, sizeof *b->steer_all);
+  b->totals = malloc(count * sizeof *b->totals);
+  herd_status s = b->world_desc && b->world && b->steer_all && b->totals
+                      ? lay_out_worlds(b, descs, count, err)
+                      : herd_fail(err, HERD_E_MEMORY, "out of memory creating a batch of %u worlds", count);
+  if (s == HERD_OK) s = open_device(b, err);
+  if (s == HERD_OK) s = write_world_tables(b, err);
+  if (s != HERD_OK) {
+    cl_destroy(b);
+    return s;
+  }
+  *out = b;
+  return HERD_OK;
+}
+
+static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float *pos, const float *vel,
+                                   herd_error *err) {
+  const herd_backend_desc *d = &b->world_desc[world];
+  size_t n = d->count, floats = n * b->stride, at = (size_t)b->world[world].begin;
+  uint32_t *agent = malloc(n * sizeof *agent);
+  if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading a world");
+  herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
+  for (uint32_t i = 0; i < n; ++i)
+    agent[i] = i | (herd_in_goal(herd_load_vec(pos, i, d->dims), goal, d->goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
+  b->cur = 0;
+  size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
+  cl_int rc =
+      clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
+                              NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
+  free(agent);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(world)", rc);
+}
+
+static herd_status cl_read_world(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err) {
+  size_t n = b->world_desc[world].count, stride = b->stride, at = b->world[world].begin;
+  float *p = malloc(n * stride * sizeof *p), *v = malloc(n * stride * sizeof *v);
+  uint32_t *a = malloc(n * sizeof *a);
+  cl_int rc = p && v && a ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueReadBuffer(b->queue, b->pos[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
+                             p, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueReadBuffer(b->queue, b->vel[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
+                             v, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueReadBuffer(b->queue, b->agent[b->cur], CL_TRUE, at * sizeof(uint32_t), n * sizeof(uint32_t), a, 0,
+                             NULL, NULL);
+  for (size_t i = 0; rc == CL_SUCCESS && i < n; ++i) {
+    size_t id = herd_agent_id(a[i]);
+    if (pos) memcpy(&pos[id * stride], &p[i * stride], stride * sizeof *p);
+    if (vel) memcpy(&vel[id * stride], &v[i * stride], stride * sizeof *v);
+  }
+  free(p), free(v), free(a);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueReadBuffer(world)", rc);
+}
+
+/* Each world's facts for this step (as the world alone would have them) and its steering
+ * agents, sent down; the host copies stay untouched until the step's blocking read. */
+static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd_error *err) {
+  for (uint32_t w = 0; w < b->world_count; ++w) {
+    b->world[w].info = herd_step_info_for(&b->world_desc[w], in[w].steer, in[w].centroid, in[w].step);
+    b->world[w].active = in[w].active ? 1u : 0u;
+    memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * 4], in[w].steer.pos, in[w].steer.count * 4 * sizeof(float));
+  }
+  CL_TRY("clEnqueueWriteBuffer(worlds)",
+         clEnqueueWriteBuffer(b->queue, b->worlds, CL_FALSE, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
+                              event_for(b, HERD_STAGE_READBACK)));
+  CL_TRY("clEnqueueWriteBuffer(steering)",
+         clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0,
+                              (size_t)b->world_count * HERD_MAX_STEERING * 4 * sizeof(float), b->steer_all, 0, NULL,
+                              event_for(b, HERD_STAGE_READBACK)));
+  return HERD_OK;
+}
+
+/* build_grid over every world at once: each in its own range of buckets. */
+static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
+  uint32_t n = b->desc.count, zero = 0, count = b->world_count;
+  int src = b->cur, dst = 1 - b->cur;
+  CL_TRY("clEnqueueFillBuffer(count)",
+         clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
+                             event_for(b, HERD_STAGE_BIN)));
+  herd_status s = run_kernel(b, K_BIN_BATCH, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), MEM(b->worlds),
+                             MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->count));
+  if (s != HERD_OK) return s;
+  CL_TRY("clEnqueueCopyBuffer(count)",
+         clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
+                             event_for(b, HERD_STAGE_RANGES)));
+  s = scan(b, b->cell_end, b->buckets, 0, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
+                   MEM(b->order), VAL(n));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
+                   MEM(b->order), VAL(b->buckets));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
+                   MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
+                   VAL(b->desc.dims));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_RELATIVE_ENDS, b->buckets, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 4, MEM(b->cell_end),
+                   MEM(b->worlds), VAL(count), VAL(b->buckets));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_MARK_MIXED_BATCH, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 5, MEM(b->pos[dst]), MEM(b->worlds),
+                   MEM(b->world_of), VAL(n), MEM(b->cell_end));
+  return s;
+}
+
+static herd_status cl_step_batch(herd_backend *b, const herd_world_input *in, herd_error *err) {
+  b->step_started_s = now_s();
+  uint32_t n = b->desc.count;
+  herd_status s = send_worlds(b, in, err);
+  if (s == HERD_OK) s = build_grid_batch(b, err);
+  if (s != HERD_OK) return s;
+  int src = 1 - b->cur, dst = b->cur;
+  s = set_args(b, K_STEP_BATCH, err, 12, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+               MEM(b->steer), MEM(b->world_params), MEM(b->worlds), MEM(b->world_of), VAL(n), MEM(b->pos[dst]),
+               MEM(b->vel[dst]), MEM(b->agent[dst]));
+  if (s == HERD_OK) s = launch_step_slices(b, K_STEP_BATCH, err);
+  if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
+  return s;
+}
+
+static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, herd_observation *obs,
+                                   herd_error *err) {
+  cl_int first = 0, far = 1;
+  cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
+  size_t groups = (size_t)b->total_blocks * REDUCE_GROUP, worlds = (size_t)b->world_count * REDUCE_GROUP;
+  herd_status s = send_worlds(b, in, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REDUCE_FIRST_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
+                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->steer), MEM(b->partials));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_COMBINE_BATCH, worlds, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 4, MEM(b->partials),
+                   MEM(b->worlds), VAL(first), MEM(b->world_totals));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_REDUCE_FAR_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
+                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->world_totals), MEM(b->partials));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_COMBINE_BATCH, worlds, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 4, MEM(b->partials),
+                   MEM(b->worlds), VAL(far), MEM(b->world_totals));
+  if (s != HERD_OK) return s;
+  CL_TRY("clEnqueueReadBuffer(observations)",
+         clEnqueueReadBuffer(b->queue, b->world_totals, CL_TRUE, 0, b->world_count * sizeof(herd_flock_partial),
+                             b->totals, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  if (b->desc.profile) collect_profile(b);
+  if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
+  b->step_started_s = 0;
+  for (uint32_t w = 0; w < b->world_count; ++w)
+    herd_observation_from_partial(&b->totals[w], b->world_desc[w].count, b->desc.dims, in[w].steer.count, &obs[w]);
+  return HERD_OK;
+}
+
 void herd_cl_grid_copy_free(herd_cl_grid_copy *copy) {
   free(copy->pos);
   free(copy->vel);
@@ -755,4 +1028,9 @@ const herd_backend_ops herd_cl_backend = {
     .profile = cl_profile,
     .device_name = cl_device_name,
     .destroy = cl_destroy,
+    .create_batch = cl_create_batch,
+    .upload_world = cl_upload_world,
+    .step_batch = cl_step_batch,
+    .reduce_batch = cl_reduce_batch,
+    .read_world = cl_read_world,
 };

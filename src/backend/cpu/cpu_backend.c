@@ -43,6 +43,10 @@ struct herd_backend {
   herd_pool *pool;
   char device[64];
   herd_profile profile;
+  /* A batch: its worlds, each a one-thread backend of its own, stepped in parallel over
+   * `pool` (the fields above are unused). */
+  herd_backend **worlds;
+  uint32_t world_count;
 };
 
 static double now_s(void) {
@@ -62,6 +66,8 @@ static void lap(herd_backend *b, herd_stage stage, double *since) {
 
 static void cpu_destroy(herd_backend *b) {
   if (!b) return;
+  for (uint32_t w = 0; w < b->world_count; ++w) cpu_destroy(b->worlds[w]);
+  free(b->worlds);
   for (int i = 0; i < 2; ++i) {
     free(b->pos[i]);
     free(b->vel[i]);
@@ -312,9 +318,86 @@ static bool cpu_shares_gl(const herd_backend *b) {
 }
 
 static size_t cpu_memory_bytes(const herd_backend *b) {
+  if (b->worlds) {
+    size_t sum = 0;
+    for (uint32_t w = 0; w < b->world_count; ++w) sum += cpu_memory_bytes(b->worlds[w]);
+    return sum;
+  }
   size_t n = b->desc.count;
   return n * (2 * 2 * b->stride * sizeof(float) + 3 * sizeof(uint32_t)) +
          ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
+}
+
+/* ---- Batches: worlds in parallel, each on one thread ----------------------------------------- */
+
+static herd_status cpu_create_batch(const herd_backend_desc *descs, uint32_t count, herd_backend **out,
+                                    herd_error *err) {
+  herd_backend *b = calloc(1, sizeof *b);
+  if (!b || !(b->worlds = calloc(count ? count : 1, sizeof *b->worlds))) {
+    free(b);
+    return herd_fail(err, HERD_E_MEMORY, "out of memory creating a batch of %u worlds", count);
+  }
+  b->desc = descs[0];
+  b->threads = descs[0].threads > 0 ? descs[0].threads : herd_available_cpus();
+  herd_status s = herd_pool_create(b->threads, &b->pool, err);
+  for (uint32_t w = 0; w < count && s == HERD_OK; ++w, ++b->world_count) {
+    herd_backend_desc one = descs[w];
+    one.threads = 1;
+    s = cpu_create(&one, &b->worlds[w], err);
+  }
+  if (s != HERD_OK) {
+    cpu_destroy(b);
+    return s;
+  }
+  snprintf(b->device, sizeof b->device, "native CPU, %u worlds on %d thread%s", count, b->threads,
+           b->threads == 1 ? "" : "s");
+  *out = b;
+  return HERD_OK;
+}
+
+static herd_status cpu_upload_world(herd_backend *b, uint32_t world, const float *pos, const float *vel,
+                                    herd_error *err) {
+  return cpu_upload(b->worlds[world], pos, vel, err);
+}
+
+static herd_status cpu_read_world(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err) {
+  return cpu_read_agents(b->worlds[world], pos, vel, err);
+}
+
+/* One pass of a batch: step (or reduce) each world of the chunk; the first failure kept. */
+typedef struct batch_ctx {
+  herd_backend *b;
+  const herd_world_input *in;
+  herd_observation *obs; /* NULL: step; else reduce into it */
+  herd_status status;    /* HERD_OK, or a world's failure (only an interruption can happen) */
+} batch_ctx;
+
+static void batch_chunk(void *ctx, uint32_t begin, uint32_t end) {
+  batch_ctx *c = ctx;
+  for (uint32_t w = begin; w < end; ++w) {
+    herd_backend *world = c->b->worlds[w];
+    const herd_world_input *in = &c->in[w];
+    herd_error err;
+    herd_status s = c->obs       ? cpu_reduce(world, in->steer, &c->obs[w], &err)
+                    : in->active ? cpu_step(world, in->steer, in->centroid, in->step, &err)
+                                 : HERD_OK;
+    if (s != HERD_OK) __atomic_store_n(&c->status, s, __ATOMIC_RELAXED);
+  }
+}
+
+static herd_status cpu_step_batch(herd_backend *b, const herd_world_input *in, herd_error *err) {
+  batch_ctx c = {b, in, NULL, HERD_OK};
+  herd_pool_for(b->pool, b->world_count, 1, batch_chunk, &c);
+  if (c.status == HERD_E_INTERRUPTED) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during a batch step");
+  return c.status;
+}
+
+static herd_status cpu_reduce_batch(herd_backend *b, const herd_world_input *in, herd_observation *obs,
+                                    herd_error *err) {
+  (void)err;
+  batch_ctx c = {b, in, obs, HERD_OK};
+  herd_pool_for(b->pool, b->world_count, 1, batch_chunk, &c);
+  return c.status;
 }
 
 static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *err) {
@@ -337,5 +420,10 @@ const herd_backend_ops herd_cpu_backend = {
     .memory_bytes = cpu_memory_bytes,
     .profile = cpu_profile,
     .device_name = cpu_device_name,
+    .create_batch = cpu_create_batch,
+    .upload_world = cpu_upload_world,
+    .step_batch = cpu_step_batch,
+    .reduce_batch = cpu_reduce_batch,
+    .read_world = cpu_read_world,
     .destroy = cpu_destroy,
 };
