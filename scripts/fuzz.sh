@@ -32,6 +32,9 @@ fi
 rm -f "$probe" "$build/probe"
 
 # Only what the parser needs: src/core (the scenario code) and the embedded default scenario.
+# version.c is left out: its version text and commit come from the CMake build.
+core_sources=()
+for f in "$root"/src/core/*.c; do [ "$(basename "$f")" = version.c ] || core_sources+=("$f"); done
 start=$(date +%s%N)
 cmake -DINPUT="$root/scenarios/strombom2014.json" -DOUTPUT="$build/herd_embedded_default_scenario.c" \
   -DNAME=herd_embedded_default_scenario -P "$root/cmake/embed.cmake"
@@ -40,7 +43,7 @@ log="$build/build.log"
 if ! "$cc" -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=undefined -Wall -Wextra -Wshadow -Wstrict-prototypes \
   -I"$root/include" -I"$root/src" -I"$root/kernels" $(pkg-config --cflags jansson) \
-  "$root/tests/fuzz/fuzz_scenario.c" "$root"/src/core/*.c "$build/herd_embedded_default_scenario.c" \
+  "$root/tests/fuzz/fuzz_scenario.c" "${core_sources[@]}" "$build/herd_embedded_default_scenario.c" \
   $(pkg-config --libs jansson) -lm -o "$build/fuzz_scenario" >"$log" 2>&1; then
   cat "$log" >&2
   echo "herd fuzz: build failed" >&2
