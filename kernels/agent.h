@@ -8,6 +8,13 @@
 #define HERD_AGENT_DELIVERED 0x80000000u /* has been within the goal radius (latched) */
 #define HERD_AGENT_MOVED 0x40000000u     /* moved in the last step */
 #define HERD_AGENT_ALERT 0x20000000u     /* reacted to a steering agent in the last step */
+#define HERD_AGENT_REMOVED 0x10000000u   /* taken out of the flock by its model (latched) */
+
+/* What a model's update reports besides the new state (herd_agent_next.alert, a bit set):
+ * it reacted to a steering agent; it leaves the flock (and so counts as delivered) at the
+ * end of this step. A removed agent is nobody's neighbour and not in the observation. */
+#define HERD_ALERT_REACTED 1
+#define HERD_ALERT_REMOVE 2
 
 HERD_INLINE herd_u32 herd_agent_id(herd_u32 word) { return word & HERD_AGENT_ID_MASK; }
 
@@ -16,14 +23,18 @@ HERD_INLINE int herd_in_goal(herd_vec3 p, herd_vec3 goal, float goal_radius_m) {
   return goal_radius_m >= 0.0f && herd_v3_len2(herd_v3_sub(p, goal)) <= goal_radius_m * goal_radius_m;
 }
 
-/* The word after a step that left the agent at `pos`: delivery latches, MOVED and ALERT
- * are set anew (`alert`: the model reacted to a steering agent). */
+HERD_INLINE int herd_agent_removed(herd_u32 word) { return (word & HERD_AGENT_REMOVED) != 0u; }
+
+/* The word after a step that left the agent at `pos`: delivery and removal latch, MOVED and
+ * ALERT are set anew (`alert`: HERD_ALERT_* bits from the model). */
 HERD_INLINE herd_u32 herd_agent_after_step(herd_u32 word, herd_vec3 old_pos, herd_vec3 pos, int alert, herd_vec3 goal,
                                            float goal_radius_m) {
-  herd_u32 next = word & (HERD_AGENT_ID_MASK | HERD_AGENT_DELIVERED);
-  if (herd_in_goal(pos, goal, goal_radius_m)) next |= HERD_AGENT_DELIVERED;
+  herd_u32 next = word & (HERD_AGENT_ID_MASK | HERD_AGENT_DELIVERED | HERD_AGENT_REMOVED);
+  int leaves = (alert & HERD_ALERT_REMOVE) != 0;
+  if (leaves || herd_in_goal(pos, goal, goal_radius_m)) next |= HERD_AGENT_DELIVERED;
+  if (leaves) next |= HERD_AGENT_REMOVED;
   if (pos.x != old_pos.x || pos.y != old_pos.y || pos.z != old_pos.z) next |= HERD_AGENT_MOVED;
-  if (alert) next |= HERD_AGENT_ALERT;
+  if (alert & HERD_ALERT_REACTED) next |= HERD_AGENT_ALERT;
   return next;
 }
 

@@ -20,6 +20,7 @@ typedef struct herd_flock_partial {
   double mill_x, mill_y, mill_z; /* second pass: unit(r - G) x unit(v) summed: milling */
   float lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
   herd_u32 in_goal, delivered;
+  herd_u32 removed; /* agents their model took out of the flock: in `delivered`, in nothing else */
   float near_d2[HERD_KERNEL_MAX_STEERING];
   herd_u32 near_id[HERD_KERNEL_MAX_STEERING];
   float near_x[HERD_KERNEL_MAX_STEERING], near_y[HERD_KERNEL_MAX_STEERING], near_z[HERD_KERNEL_MAX_STEERING];
@@ -45,7 +46,7 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   p.mill_x = p.mill_y = p.mill_z = 0.0;
   p.lo_x = p.lo_y = p.lo_z = INFINITY;
   p.hi_x = p.hi_y = p.hi_z = -INFINITY;
-  p.in_goal = p.delivered = 0u;
+  p.in_goal = p.delivered = p.removed = 0u;
   for (int d = 0; d < HERD_KERNEL_MAX_STEERING; ++d) {
     p.near_d2[d] = INFINITY;
     p.near_id[d] = 0xffffffffu;
@@ -58,10 +59,16 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
 }
 
 /* First pass: sums, extent, goal counts, the agent nearest to each steering agent (steer:
- * float4 per steering agent; distances through the wrap of the grid's world). */
+ * float4 per steering agent; distances through the wrap of the grid's world). A removed
+ * agent counts as delivered and adds nothing else. */
 HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
                                                 herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
                                                 herd_vec3 goal, float goal_radius_m) {
+  if (herd_agent_removed(word)) {
+    p.delivered += 1u;
+    p.removed += 1u;
+    return p;
+  }
   p.sum_x += (double)pos.x;
   p.sum_y += (double)pos.y;
   p.sum_z += (double)pos.z;
@@ -107,6 +114,7 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
   a.hi_z = b.hi_z > a.hi_z ? b.hi_z : a.hi_z;
   a.in_goal += b.in_goal;
   a.delivered += b.delivered;
+  a.removed += b.removed;
   for (herd_u32 d = 0; d < steer_count; ++d) {
     if (herd_nearer(b.near_d2[d], b.near_id[d], a.near_d2[d], a.near_id[d])) {
       a.near_d2[d] = b.near_d2[d];
@@ -120,9 +128,10 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
 }
 
 /* Second pass, once the centroid g is known: the agent farthest from it, and the milling
- * sum (the angular momentum of unit vectors about g). */
+ * sum (the angular momentum of unit vectors about g). Removed agents take no part. */
 HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
                                             herd_vec3 g) {
+  if (herd_agent_removed(word)) return p;
   herd_vec3 r = herd_v3_sub(pos, g);
   float d2 = herd_v3_len2(r);
   herd_u32 id = herd_agent_id(word);
@@ -154,9 +163,12 @@ HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_pa
   return a;
 }
 
-/* The centroid as the second pass measures from it: the same float on every backend. */
+/* The centroid as the second pass measures from it: the same float on every backend. It is
+ * the centroid of the `count` agents less the removed ones (of all of them when every one
+ * is removed: the sums are then 0). */
 HERD_INLINE herd_vec3 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
-  return herd_v3((float)(p.sum_x / (double)count), (float)(p.sum_y / (double)count), (float)(p.sum_z / (double)count));
+  double in_flock = (double)(p.removed < count ? count - p.removed : count);
+  return herd_v3((float)(p.sum_x / in_flock), (float)(p.sum_y / in_flock), (float)(p.sum_z / in_flock));
 }
 
 #endif

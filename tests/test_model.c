@@ -4,6 +4,7 @@
 
 #include "agent.h"
 #include "models/strombom.h"
+#include "reduce.h"
 #include "test.h"
 
 #define TESTS(X)                                   \
@@ -17,7 +18,12 @@
   X(every_dog_within_r_s_repels)                   \
   X(coincident_neighbour_exerts_no_repulsion)      \
   X(delivery_latches_and_moved_is_per_step)        \
-  X(n_of_all_others_is_attraction_to_the_centroid)
+  X(n_of_all_others_is_attraction_to_the_centroid) \
+  X(reacting_neighbours_leave_out_calm_sheep)      \
+  X(removed_sheep_are_nobodys_neighbours)          \
+  X(a_delivered_sheep_leaves_for_the_pen)          \
+  X(removal_latches_and_counts_as_delivered)       \
+  X(removed_sheep_are_left_out_of_the_reduction)
 TESTS(DECLARE_TEST)
 
 enum { MAX_SHEEP = 16 };
@@ -26,8 +32,9 @@ typedef struct world {
   herd_strombom_params m;
   uint32_t n, dog_count;
   herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP];
-  float dogs[4 * 4];  /* float4 per dog, as the backends pass them */
-  herd_vec2 centroid; /* the flock's, as the sim passes it */
+  herd_u32 agent[MAX_SHEEP]; /* agent words: the sorted index is the id */
+  float dogs[4 * 4];         /* float4 per dog, as the backends pass them */
+  herd_vec2 centroid;        /* the flock's, as the sim passes it */
 } world;
 
 static void set_dog(world *w, int d, float x, float y) {
@@ -45,6 +52,7 @@ static world quiet_world(void) {
 }
 
 static void add_sheep(world *w, float x, float y) {
+  w->agent[w->n] = w->n;
   w->pos[w->n] = herd_v2(x, y);
   w->heading[w->n++] = herd_v2(0, 1);
 }
@@ -54,8 +62,8 @@ static herd_sheep_next update(const world *w, uint32_t step) {
   herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  return herd_strombom_sheep(&w->m, &g, w->pos, w->heading, cell_end, w->dogs, w->dog_count, w->centroid, 0, 0, 77,
-                             step, scratch);
+  herd_strombom_flock f = {&g, w->pos, w->agent, cell_end, w->dogs, w->dog_count};
+  return herd_strombom_sheep(&w->m, &f, w->heading, w->centroid, 0, 0, 77, step, scratch);
 }
 
 static herd_vec2 noise_direction(uint32_t step) {
@@ -211,6 +219,108 @@ static void delivery_latches_and_moved_is_per_step(void) {
   CHECK(!(herd_agent_after_step(7u, far, far, 0, goal, 15) & HERD_AGENT_DELIVERED));
   CHECK(herd_agent_after_step(7u, far, herd_v3(15, 0, 0), 0, goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
   CHECK(!(herd_agent_after_step(7u, far, goal, 0, goal, -1) & HERD_AGENT_DELIVERED));           /* no goal: never */
+}
+
+/* A dog at (0, -60) with r_s = 65: sheep 0 at the origin reacts; sheep 1, nearest to it,
+ * is 66 m from the dog and calm; sheeps 2, 3 and 4 react. Only attraction is switched on. */
+static world reacting_world(void) {
+  world w = quiet_world();
+  w.m.attraction = 1;
+  set_dog(&w, 0, 0, -60);
+  add_sheep(&w, 0, 6);   /* 6 m away, calm */
+  add_sheep(&w, -8, -3); /* 8.5 m, reacts */
+  add_sheep(&w, 9, -1);  /* 9.1 m, reacts */
+  add_sheep(&w, -20, 0); /* 20 m, reacts */
+  return w;
+}
+
+static void reacting_neighbours_leave_out_calm_sheep(void) {
+  world w = reacting_world();
+  w.m.neighbours = 2;
+  herd_sheep_next all = update(&w, 0);
+  CHECK(near(all.heading, -8 / sqrt(73), 3 / sqrt(73))); /* sheep 1 and 2: centre (-4, 1.5) */
+  w.m.neighbours_from = HERD_STROMBOM_FROM_REACTING;
+  herd_sheep_next reacting = update(&w, 0);
+  CHECK(near(reacting.heading, 0.5 / sqrt(4.25), -2 / sqrt(4.25))); /* sheep 2 and 3: centre (0.5, -2) */
+  w.m.neighbours = 4;                                               /* all the others that react */
+  herd_sheep_next every = update(&w, 0);
+  CHECK(near(every.heading, -19 / sqrt(377), -4 / sqrt(377))); /* sheep 2, 3, 4 */
+}
+
+static void removed_sheep_are_nobodys_neighbours(void) {
+  world w = reacting_world();
+  w.m.success = HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED;
+  w.agent[1] |= HERD_AGENT_REMOVED | HERD_AGENT_DELIVERED;
+  w.m.neighbours = 2;
+  herd_sheep_next two = update(&w, 0);
+  CHECK(near(two.heading, 0.5 / sqrt(4.25), -2 / sqrt(4.25))); /* sheep 2 and 3 */
+  w.m.neighbours = 4;
+  herd_sheep_next every = update(&w, 0);
+  CHECK(near(every.heading, -19 / sqrt(377), -4 / sqrt(377)));
+  w.pos[2] = herd_v2(0, 1); /* within r_a of sheep 0: repels it */
+  w.m.attraction = 0, w.m.repulsion = 1;
+  CHECK(near(update(&w, 0).heading, 0, -1));
+  w.agent[2] |= HERD_AGENT_REMOVED; /* removed sheep are out in the pen, never this close */
+  w.pos[2] = herd_v2(HERD_STROMBOM_PEN_M, HERD_STROMBOM_PEN_M);
+  CHECK(near(update(&w, 0).heading, 1, 0)); /* nothing pushes it: it keeps its heading */
+}
+
+/* One update of sheep 0 through the model's entry (herd_strombom_update), the goal at the
+ * origin with radius 15. */
+static herd_agent_next entry_update(world *w) {
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
+  herd_u32 cell_end[1] = {w->n};
+  herd_step_info info = {.step = 0, .seed_lo = 77, .steering_count = w->dog_count, .goal_radius_m = 15};
+  herd_flock_view v = {&g, (const float *)w->pos, (const float *)w->heading, w->agent, cell_end, w->dogs, &info};
+  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  return herd_strombom_update(&w->m, &v, 0, scratch);
+}
+
+static void a_delivered_sheep_leaves_for_the_pen(void) {
+  world w = quiet_world();
+  w.m.dog_repulsion = 1;
+  w.pos[0] = herd_v2(14.5f, 0);
+  set_dog(&w, 0, 20, 0); /* pushes it one metre toward the target, to 13.5 m */
+  herd_agent_next stays = entry_update(&w);
+  CHECK(fabsf(stays.pos.x - 13.5f) < 1e-5f && stays.alert == HERD_ALERT_REACTED);
+  w.m.success = HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED;
+  herd_agent_next leaves = entry_update(&w);
+  CHECK(leaves.pos.x == HERD_STROMBOM_PEN_M && leaves.pos.y == HERD_STROMBOM_PEN_M);
+  CHECK(leaves.alert == (HERD_ALERT_REACTED | HERD_ALERT_REMOVE));
+  set_dog(&w, 0, -20, 0); /* now pushes it away, out of the goal: it stays in the flock */
+  CHECK(entry_update(&w).pos.x > 15.0f && !(entry_update(&w).alert & HERD_ALERT_REMOVE));
+  w.agent[0] |= HERD_AGENT_DELIVERED; /* delivered before (placed in the goal): leaves too */
+  CHECK(entry_update(&w).alert & HERD_ALERT_REMOVE);
+  w.agent[0] |= HERD_AGENT_REMOVED; /* once removed, it stays where it is, calm */
+  herd_agent_next removed = entry_update(&w);
+  CHECK(removed.pos.x == 14.5f && removed.pos.y == 0 && removed.alert == 0);
+}
+
+static void removal_latches_and_counts_as_delivered(void) {
+  herd_vec3 goal = herd_v3(0, 0, 0), far = herd_v3(40, 0, 0), pen = herd_v3(-1e9f, -1e9f, 0);
+  herd_u32 word = herd_agent_after_step(55u, far, pen, HERD_ALERT_REMOVE, goal, 15);
+  CHECK(herd_agent_id(word) == 55u && (word & HERD_AGENT_DELIVERED) && herd_agent_removed(word));
+  CHECK(!(word & HERD_AGENT_ALERT));
+  word = herd_agent_after_step(word, pen, pen, 0, goal, 15);
+  CHECK((word & HERD_AGENT_DELIVERED) && herd_agent_removed(word) && !(word & HERD_AGENT_MOVED));
+  CHECK(!herd_agent_removed(herd_agent_after_step(55u, far, herd_v3(1, 0, 0), HERD_ALERT_REACTED, goal, 15)));
+}
+
+/* Three sheep, the middle one removed: the observation is of the other two. */
+static void removed_sheep_are_left_out_of_the_reduction(void) {
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .count = 3, .dims = 2};
+  herd_vec3 at[3] = {herd_v3(10, 0, 0), herd_v3(-1e9f, -1e9f, 0), herd_v3(30, 0, 0)};
+  herd_u32 words[3] = {0u, 1u | HERD_AGENT_REMOVED | HERD_AGENT_DELIVERED, 2u};
+  const float dog[4] = {-1e9f, -1e9f + 1, 0, 0}; /* next to the removed sheep */
+  herd_vec3 goal = herd_v3(0, 0, 0), vel = herd_v3(1, 0, 0);
+  herd_flock_partial p = herd_partial_empty();
+  for (int i = 0; i < 3; ++i) p = herd_partial_add(p, &g, at[i], vel, words[i], dog, 1, goal, 15);
+  CHECK(p.delivered == 1 && p.removed == 1 && p.in_goal == 1);
+  CHECK(p.lo_x == 10 && p.hi_x == 30 && p.near_id[0] == 0u);
+  herd_vec3 c = herd_partial_centroid(p, 3);
+  CHECK(c.x == 20 && c.y == 0);
+  for (int i = 0; i < 3; ++i) p = herd_far_add(p, at[i], vel, words[i], c);
+  CHECK(p.far_id == 0u && p.far_d2 == 100); /* the lower id of the two 10 m away */
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -14,6 +14,7 @@
   X(neighbour_sets_equal_the_cpu_backend)       \
   X(one_step_matches_the_cpu_backend)           \
   X(reductions_match_the_cpu_backend)           \
+  X(strombom_variants_step_as_the_cpu_backend)  \
   X(every_model_steps_as_the_cpu_backend)       \
   X(grid_3d_and_torus_equal_the_cpu_backend)    \
   X(two_runs_are_bit_identical)                 \
@@ -196,6 +197,50 @@ static void reductions_match_the_cpu_backend(void) {
   CHECK(a.in_goal > 0);
   check_same_observation(&a, &b, 2);
   destroy_pair(cpu, cl);
+}
+
+/* Two steps of each Strömbom variant (sheep.neighbours_from, sheep.success; dogs.stop is the
+ * host's alone) on both backends from the same flock, the goal among the sheep: positions
+ * agree to rounding, and so do the observations, which leave the removed sheep out. */
+static void strombom_variants_step_as_the_cpu_backend(void) {
+  /* r_s = 30 m: the edge of the reacting sheep runs through the flock. */
+  const char *variants[][3] = {
+      {"sheep.neighbours_from=reacting", "sheep.dog_radius_m=30", ""},
+      {"sheep.neighbours_from=reacting", "sheep.neighbours=5999", "sheep.dog_radius_m=30"},
+      {"sheep.success=remove_delivered", "", ""},
+      {"sheep.success=remove_delivered", "sheep.neighbours_from=reacting", "sheep.dog_radius_m=30"},
+      {"sheep.success=remove_delivered", "sheep.neighbours=5999", ""},
+      {"sheep.success=centroid_in_goal", "", ""}};
+  herd_vec2 *start = malloc(N * sizeof *start), *heading = malloc(N * sizeof *heading);
+  make_flock(start, heading);
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
+    const char *sets[6] = {"seed=5", "target.position_m=[110, -30]", "sheep.count=6000"};
+    int count = 3;
+    for (int k = 0; k < 3; ++k)
+      if (*variants[v][k]) sets[count++] = variants[v][k];
+    herd_scenario sc = scenario_with(sets, count);
+    herd_backend *cpu, *cl;
+    make_pair_from(&sc, N, (const float *)start, (const float *)heading, &cpu, &cl);
+    herd_error err;
+    float centroid[3] = {110, -20, 0};
+    for (uint32_t step = 3; step < 5; ++step) {
+      CHECK(herd_cpu_backend.step(cpu, two_dogs, centroid, step, &err) == HERD_OK);
+      CHECK(herd_cl_backend.step(cl, two_dogs, centroid, step, &err) == HERD_OK);
+      double close, moved;
+      compare_step(cpu, cl, N, 2, (const float *)start, 1e-5, &close, &moved);
+      CHECK_MSG(close >= 0.999 && moved > 0.3, "%s %s, step %u: %.4f of positions within 1e-5, %.2f moved",
+                variants[v][0], variants[v][1], step, close, moved);
+      herd_observation a, b;
+      CHECK(herd_cpu_backend.reduce(cpu, two_dogs, &a, &err) == HERD_OK);
+      CHECK(herd_cl_backend.reduce(cl, two_dogs, &b, &err) == HERD_OK);
+      check_same_observation(&a, &b, 2);
+      bool removal = strcmp(variants[v][0], "sheep.success=remove_delivered") == 0;
+      CHECK(!removal || (a.delivered > 100 && a.in_goal == 0 && a.extent_min[0] > -1e6f));
+    }
+    destroy_pair(cpu, cl);
+  }
+  free(start);
+  free(heading);
 }
 
 /* A flock of n for scenario sc: positions anywhere in its world box (a clump in the middle),

@@ -274,7 +274,7 @@ static void set_rejects_unknown_paths(void) {
   check_set_fails("sheeps.count=5", "--set sheeps.count=5: sheeps.count: unknown field (did you mean sheep.count?)");
   check_set_fails("dogs.colour=red",
                   "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
-                  "spacing_m, speed_m_per_step, noise)");
+                  "spacing_m, speed_m_per_step, noise, stop)");
 }
 
 static void set_rejects_non_finite_numbers(void) {
@@ -312,6 +312,12 @@ static void set_checks_types_and_ranges(void) {
   check_set_fails("model=fishes",
                   "--set model=fishes: model: \"fishes\" is not a known model (allowed: \"strombom\", "
                   "\"boids\", \"netlogo\")");
+  check_set_fails("sheep.success=all",
+                  "--set sheep.success=all: sheep.success: \"all\" is not a known value (allowed: \"all_delivered\", "
+                  "\"centroid_in_goal\", \"remove_delivered\")");
+  check_set_fails("dogs.stop=1",
+                  "--set dogs.stop=1: dogs.stop: expected one of \"near_sheep\", "
+                  "\"near_sheep_or_centre\", got 1");
 }
 
 static void set_is_checked_against_other_fields(void) {
@@ -467,6 +473,9 @@ static void dump_reads_back_identically(void) {
       "dogs.spacing_m=3.14159",
       "dogs.speed_m_per_step=2.2",
       "dogs.noise=0",
+      "sheep.neighbours_from=reacting",
+      "sheep.success=centroid_in_goal",
+      "dogs.stop=near_sheep_or_centre",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;
@@ -546,6 +555,7 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_MODEL: snprintf(out, size, "strombom"); return true;
     case FIELD_STRATEGY: snprintf(out, size, "%s", herd_strategy_name((herd_strategy)f->def[0])); return true;
     case FIELD_VEC_RANDOM: snprintf(out, size, "random"); return true;
+    case FIELD_CHOICE: snprintf(out, size, "%s", f->choices[(uint32_t)f->def[0]]); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }
@@ -684,6 +694,12 @@ static void scenarios_built_in_code_are_validated(void) {
   bad = sc;
   bad.world.dims = 3; /* Strömbom runs in 2D only */
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "3D") != NULL);
+  bad = sc;
+  sheep(&bad)->success = 3; /* one past the last name */
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "sheep.success") != NULL);
+  bad = sc;
+  bad.dogs.stop = 7;
+  CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT && strstr(err.message, "dogs.stop") != NULL);
   bad = sc;
   bad.model = 99;
   CHECK(herd_scenario_validate(&bad, &err) == HERD_E_INPUT);

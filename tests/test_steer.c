@@ -11,6 +11,10 @@
   X(drives_a_cohesive_flock)                  \
   X(collects_the_farthest_sheep)              \
   X(cohesion_threshold_is_ra_n_two_thirds)    \
+  X(stop_near_centre_waits_within_f_of_g)     \
+  X(with_removal_n_is_the_sheep_left)         \
+  X(success_rules_decide_the_goal)            \
+  X(removal_observation_is_of_the_sheep_left) \
   X(step_is_delta_s_toward_the_aim)           \
   X(noise_turns_the_step_by_at_most_asin_e)   \
   X(a_user_steered_dog_follows_its_aim)       \
@@ -23,6 +27,8 @@ static herd_strombom_dog_params params(uint32_t n) {
   return (herd_strombom_dog_params){
       .repulsion_radius_m = 2, .sheep_count = n, .target_m = {0, 0}, .speed_m_per_step = 1.5f, .noise = 0};
 }
+
+static const float dog_at[2] = {20, 20}; /* where the dog is when only its aim is asked */
 
 /* A flock centred at (50, 50), farthest sheep at (50 + far, 50), nearest sheep 30 m from the dog. */
 static herd_observation obs_with(float far) {
@@ -52,7 +58,7 @@ static void waits_while_a_sheep_is_within_3_ra(void) {
 static void drives_a_cohesive_flock(void) {
   herd_strombom_dog_params p = params(100);
   herd_observation o = obs_with(10);
-  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0, dog_at);
   CHECK(aim.mode == HERD_MODE_DRIVE);
   /* G + r_a sqrt(N) unit(G - T) = (50, 50) + 20 (1, 1)/sqrt(2) */
   CHECK(fabsf(aim.point[0] - (50 + 20 / sqrtf(2))) < 1e-4f && fabsf(aim.point[1] - (50 + 20 / sqrtf(2))) < 1e-4f);
@@ -61,7 +67,7 @@ static void drives_a_cohesive_flock(void) {
 static void collects_the_farthest_sheep(void) {
   herd_strombom_dog_params p = params(100);
   herd_observation o = obs_with(50);
-  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0);
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0, dog_at);
   CHECK(aim.mode == HERD_MODE_COLLECT);
   /* A_far + r_a unit(A_far - G) = (100, 50) + 2 (1, 0) */
   CHECK(fabsf(aim.point[0] - 102) < 1e-4f && fabsf(aim.point[1] - 50) < 1e-4f);
@@ -70,9 +76,74 @@ static void collects_the_farthest_sheep(void) {
 static void cohesion_threshold_is_ra_n_two_thirds(void) {
   herd_strombom_dog_params p = params(8); /* f(8) = 2 * 8^(2/3) = 8 */
   herd_observation o = obs_with(7.99f);
-  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_MODE_DRIVE);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
   o = obs_with(8.01f);
-  CHECK(herd_strombom_dog_aim(&p, &o, 0).mode == HERD_MODE_COLLECT);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_COLLECT);
+}
+
+/* dogs.stop = near_sheep_or_centre: the dog also stands still within f(N) of G (authors'
+ * 2020 code); f(100) = 2 * 100^(2/3) = 43.09 m. */
+static void stop_near_centre_waits_within_f_of_g(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(10);
+  const float close[2] = {50, 93}, beyond[2] = {50, 93.2f};
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, close).mode == HERD_MODE_DRIVE); /* the paper's dog */
+  p.stop = HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE;
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, close).mode == HERD_MODE_WAIT);
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, beyond).mode == HERD_MODE_DRIVE);
+  o = obs_with(50); /* scattered: waits all the same, as that code does */
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, close).mode == HERD_MODE_WAIT);
+  herd_steering_state dog = {.pos = {50, 93}, .heading = {1, 0}};
+  herd_strombom_dog_step(&p, &o, 0, 1, 0, &dog);
+  CHECK(dog.mode == HERD_MODE_WAIT && dog.pos[0] == 50 && dog.pos[1] == 93);
+}
+
+/* With removal the dog's N is the sheep left: 8 of 100, so f = 2 * 8^(2/3) = 8 m and the
+ * drive point is r_a sqrt(8) behind G. */
+static void with_removal_n_is_the_sheep_left(void) {
+  herd_strombom_dog_params p = params(100);
+  herd_observation o = obs_with(8.01f);
+  o.delivered = 92;
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_DRIVE); /* N = 100: f = 43 m */
+  p.count_remaining = true;
+  CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_COLLECT);
+  o.farthest_dist_m = 7.99f;
+  herd_dog_aim aim = herd_strombom_dog_aim(&p, &o, 0, dog_at);
+  float behind = 2 * sqrtf(8) / sqrtf(2);
+  CHECK(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - (50 + behind)) < 1e-4f);
+}
+
+/* The goal of a scenario: every sheep delivered, or the centroid within the goal radius. */
+static void success_rules_decide_the_goal(void) {
+  herd_observation o = obs_with(10);
+  o.centroid[0] = 10.5, o.centroid[1] = 10.5; /* 14.85 m from the target (0, 0) */
+  o.delivered = 99;
+  herd_scenario all = scenario_with(NULL, 0);
+  herd_scenario centroid = scenario_with((const char *[]){"sheep.success=centroid_in_goal"}, 1);
+  herd_scenario removal = scenario_with((const char *[]){"sheep.success=remove_delivered"}, 1);
+  herd_goal a = herd_goal_for(&all), c = herd_goal_for(&centroid), r = herd_goal_for(&removal);
+  CHECK(!herd_goal_reached(&a, &o) && herd_goal_reached(&c, &o) && !herd_goal_reached(&r, &o));
+  o.delivered = 100, o.centroid[0] = o.centroid[1] = 10.7; /* 15.13 m: outside */
+  CHECK(herd_goal_reached(&a, &o) && !herd_goal_reached(&c, &o) && herd_goal_reached(&r, &o));
+  herd_scenario boids = scenario_with((const char *[]){"model=boids"}, 1);
+  herd_goal none = herd_goal_for(&boids);
+  CHECK(!herd_goal_reached(&none, &o));
+}
+
+/* The backends divide the sums over the sheep left by every sheep: the goal scales them back. */
+static void removal_observation_is_of_the_sheep_left(void) {
+  herd_observation o = obs_with(10);
+  o.count = 10, o.delivered = 4;
+  o.centroid[0] = 6, o.centroid[1] = 3, o.polarisation = 0.3f, o.milling = 0.06f;
+  herd_observation kept = o;
+  herd_scenario all = scenario_with(NULL, 0);
+  herd_scenario removal = scenario_with((const char *[]){"sheep.success=remove_delivered"}, 1);
+  herd_goal a = herd_goal_for(&all), r = herd_goal_for(&removal);
+  herd_goal_observe(&a, &kept);
+  CHECK(memcmp(&kept, &o, sizeof o) == 0);
+  herd_goal_observe(&r, &o);
+  CHECK(o.centroid[0] == 10 && o.centroid[1] == 5);
+  CHECK(fabsf(o.polarisation - 0.5f) < 1e-6f && fabsf(o.milling - 0.1f) < 1e-6f);
 }
 
 static void step_is_delta_s_toward_the_aim(void) {

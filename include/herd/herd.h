@@ -77,6 +77,12 @@ typedef enum herd_strategy {
 } herd_strategy;
 const char *herd_strategy_name(herd_strategy strategy);
 
+/* When a Strömbom dog stands still (dogs.stop). */
+typedef enum herd_dog_stop {
+  HERD_DOG_STOP_NEAR_SHEEP = 0,      /* "near_sheep": while a sheep is within 3 r_a (the paper) */
+  HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE /* "near_sheep_or_centre": also within f(N) of G (authors' 2020 code) */
+} herd_dog_stop;
+
 /* One entry of a scenario's "agents" list: `count` steering agents alike. */
 typedef struct herd_steering_config {
   uint32_t strategy; /* herd_strategy */
@@ -114,6 +120,7 @@ typedef struct herd_scenario {
     float spacing_m;
     float speed_m_per_step; /* delta_s */
     float noise;            /* e */
+    uint32_t stop;          /* herd_dog_stop: when a dog stands still */
   } dogs;
   struct {
     uint32_t entries;

@@ -7,10 +7,36 @@
  *
  * C points to the centre of the n nearest sheep, R_a away from sheep closer than r_a,
  * R_s away from every dog (every steering agent) within r_s, eps is a random direction;
- * each is a unit vector. 2D, open world. */
+ * each is a unit vector. 2D, open world.
+ *
+ * Variants (scenario fields, defaults first): the n nearest come from every sheep, or only
+ * from the sheep that themselves react to a dog; a run succeeds when every sheep has been
+ * delivered, when the flock's centroid is within the goal radius, or when every sheep has
+ * been delivered and removed (as the authors' 2020 code does). */
 #ifndef HERD_KERNELS_MODELS_STROMBOM_H
 #define HERD_KERNELS_MODELS_STROMBOM_H
 #include "../model.h"
+
+/* A field with named values: the scenario holds one of its names (HERD_CHOICES_<model>_<field>,
+ * in order), the parameters its index. */
+typedef herd_u32 herd_choice;
+
+/* sheep.neighbours_from: which sheep a reacting sheep's n nearest are taken from. */
+#define HERD_STROMBOM_FROM_ALL 0u      /* every other sheep (the paper, as far as we can tell) */
+#define HERD_STROMBOM_FROM_REACTING 1u /* only those within r_s of a dog themselves */
+#define HERD_CHOICES_strombom_neighbours_from \
+  { "all", "reacting", NULL }
+
+/* sheep.success: when a run succeeds (decided by the run loop, src/steer/strategies.c). */
+#define HERD_STROMBOM_SUCCESS_ALL_DELIVERED 0u    /* every sheep has been within the goal radius */
+#define HERD_STROMBOM_SUCCESS_CENTROID_IN_GOAL 1u /* the flock's centroid is within the goal radius */
+#define HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED 2u /* each delivered sheep leaves; none is left */
+#define HERD_CHOICES_strombom_success \
+  { "all_delivered", "centroid_in_goal", "remove_delivered", NULL }
+
+/* Where a removed sheep waits out the run: far from any field (up to 10^7 m) and any
+ * target, so that no grid query of a sheep in the flock reaches it. */
+#define HERD_STROMBOM_PEN_M (-1.0e9f)
 
 /* The "sheep" fields: X(model, type, name, default, min, max, flags, unit, meaning).
  * sheep.count and sheep.spawn are the engine's (every model's flock has them). Further
@@ -27,7 +53,11 @@
   X(M, float, repulsion, 2, 0, 1000, HERD_FIELD_CLOSED, "", "rho_a: weight of the repulsion between sheep")      \
   X(M, float, dog_repulsion, 1, 0, 1000, HERD_FIELD_CLOSED, "", "rho_s: weight of the repulsion from dogs")      \
   X(M, float, noise, 0.3, 0, 1000, HERD_FIELD_CLOSED, "", "e: weight of the random direction")                   \
-  X(M, float, graze_probability, 0.05, 0, 1, HERD_FIELD_CLOSED, "", "p: chance a sheep far from dogs moves")
+  X(M, float, graze_probability, 0.05, 0, 1, HERD_FIELD_CLOSED, "", "p: chance a sheep far from dogs moves")     \
+  X(M, herd_choice, neighbours_from, 0, 0, 1, HERD_FIELD_CLOSED, "",                                             \
+    "which sheep the n nearest are taken from: all, or reacting (within r_s of a dog)")                          \
+  X(M, herd_choice, success, 0, 0, 2, HERD_FIELD_CLOSED, "",                                                     \
+    "when a run succeeds: all_delivered, centroid_in_goal or remove_delivered")
 
 HERD_PARAMS_STRUCT(herd_strombom_params, HERD_PARAMS_strombom)
 
@@ -54,18 +84,89 @@ HERD_INLINE herd_vec2 herd_strombom_dog_repulsion(herd_vec2 p, HERD_GLOBAL const
   return herd_v2_unit(sum);
 }
 
+/* True when a dog is within r_s of p: the same test as herd_strombom_dog_repulsion's. */
+HERD_INLINE int herd_strombom_near_a_dog(herd_vec2 p, HERD_GLOBAL const float *dogs, herd_u32 dog_count,
+                                         float dog_radius_m) {
+  float r2 = dog_radius_m * dog_radius_m;
+  for (herd_u32 d = 0; d < dog_count; ++d)
+    if (herd_v2_len2(herd_v2_sub(p, herd_v2(dogs[4u * d], dogs[4u * d + 1u]))) < r2) return 1;
+  return 0;
+}
+
+/* The flock as one sheep's attraction sees it: which sheep may be among its n nearest. */
+typedef struct herd_strombom_flock {
+  const herd_grid *g;
+  HERD_GLOBAL const herd_vec2 *pos;
+  HERD_GLOBAL const herd_u32 *agent; /* the agent words: removed sheep are nobody's neighbours */
+  HERD_GLOBAL const herd_u32 *cell_end;
+  HERD_GLOBAL const float *dogs;
+  herd_u32 dog_count;
+} herd_strombom_flock;
+
+/* True when the neighbour set is narrower than "every other sheep": the grid's queries, which
+ * offer every sheep, then need checking. */
+HERD_INLINE int herd_strombom_filters(const herd_strombom_params *m) {
+  return m->neighbours_from != HERD_STROMBOM_FROM_ALL || m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED;
+}
+
+/* True when sorted sheep j may be a neighbour: still in the flock and, with neighbours_from
+ * = reacting, within r_s of a dog. */
+HERD_INLINE int herd_strombom_candidate(const herd_strombom_params *m, const herd_strombom_flock *f, herd_u32 j) {
+  if (herd_agent_removed(f->agent[j])) return 0;
+  return m->neighbours_from == HERD_STROMBOM_FROM_ALL ||
+         herd_strombom_near_a_dog(f->pos[j], f->dogs, f->dog_count, m->dog_radius_m);
+}
+
+/* The k nearest candidates to sorted sheep `self`, by a scan of the whole flock: the grid's
+ * ring search offers every sheep, so when it found others this is the exact answer. Ties go
+ * to the lower sorted index, as in the grid's search. */
+HERD_INLINE herd_u32 herd_strombom_knn_candidates(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                                  herd_u32 self, herd_neighbour *best, herd_u32 k) {
+  herd_vec2 p = f->pos[self];
+  herd_u32 n = 0;
+  for (herd_u32 j = 0; j < f->g->count; ++j) {
+    if (j == self || !herd_strombom_candidate(m, f, j)) continue;
+    n = herd_knn_insert(best, n, k, herd_v2_len2(herd_v2_sub(f->pos[j], p)), j);
+  }
+  return n;
+}
+
+/* The k nearest candidates: the grid's k nearest when all of them are candidates (then no
+ * candidate is nearer than the k-th), else the scan. */
+HERD_INLINE herd_u32 herd_strombom_nearest(const herd_strombom_params *m, const herd_strombom_flock *f, herd_u32 self,
+                                           herd_neighbour *best, herd_u32 k) {
+  herd_u32 found = herd_grid_knn(f->g, f->pos, f->cell_end, self, best, k);
+  if (!herd_strombom_filters(m)) return found;
+  for (herd_u32 q = 0; q < found; ++q)
+    if (!herd_strombom_candidate(m, f, best[q].j)) return herd_strombom_knn_candidates(m, f, self, best, k);
+  return found;
+}
+
+/* Unit vector from sorted sheep `self` toward the centre of every other candidate (n = N - 1
+ * with a narrowed neighbour set: the centroid of the whole flock is not theirs). */
+HERD_INLINE herd_vec2 herd_strombom_toward_all(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                               herd_u32 self) {
+  herd_vec2 p = f->pos[self], sum = herd_v2(0.0f, 0.0f);
+  for (herd_u32 j = 0; j < f->g->count; ++j)
+    if (j != self && herd_strombom_candidate(m, f, j)) sum = herd_v2_add(sum, herd_v2_sub(f->pos[j], p));
+  return herd_v2_unit(sum);
+}
+
 /* Unit vector from p toward the centre of mass of the n nearest sheep. With n = N - 1 (all
  * the others) that centre is (N G - p) / (N - 1), whose direction from p is that of G - p:
  * the flock's centroid G stands in for a search of the whole flock. */
-HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
-                                               HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_u32 neighbours,
-                                               herd_vec2 centroid, herd_neighbour *scratch) {
-  if (neighbours + 1u >= g->count) return herd_v2_unit(herd_v2_sub(centroid, pos[self]));
-  herd_u32 found = herd_grid_knn(g, pos, cell_end, self, scratch, neighbours);
+HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                               herd_u32 self, herd_vec2 centroid, herd_neighbour *scratch) {
+  herd_u32 neighbours = m->neighbours;
+  if (neighbours + 1u >= f->g->count) {
+    if (herd_strombom_filters(m)) return herd_strombom_toward_all(m, f, self);
+    return herd_v2_unit(herd_v2_sub(centroid, f->pos[self]));
+  }
+  herd_u32 found = herd_strombom_nearest(m, f, self, scratch, neighbours);
   if (found == 0) return herd_v2(0.0f, 0.0f);
-  herd_vec2 p = pos[self], sum = herd_v2(0.0f, 0.0f);
+  herd_vec2 p = f->pos[self], sum = herd_v2(0.0f, 0.0f);
   /* Offsets from p rather than absolute positions keep precision far from the origin. */
-  for (herd_u32 m = 0; m < found; ++m) sum = herd_v2_add(sum, herd_v2_sub(pos[scratch[m].j], p));
+  for (herd_u32 q = 0; q < found; ++q) sum = herd_v2_add(sum, herd_v2_sub(f->pos[scratch[q].j], p));
   return herd_v2_unit(sum);
 }
 
@@ -77,16 +178,14 @@ HERD_INLINE herd_vec2 herd_strombom_heading(herd_vec2 heading, herd_vec2 sum) {
 
 /* One update of sorted sheep `self` with stable identity `id` at step `step`; `centroid` is
  * the flock's centre of mass before the step (used when n = N - 1). */
-HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, const herd_grid *g,
-                                                HERD_GLOBAL const herd_vec2 *pos, HERD_GLOBAL const herd_vec2 *heading,
-                                                HERD_GLOBAL const herd_u32 *cell_end, HERD_GLOBAL const float *dogs,
-                                                herd_u32 dog_count, herd_vec2 centroid, herd_u32 self, herd_u32 id,
-                                                herd_u64 seed, herd_u32 step, herd_neighbour *scratch) {
+HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                                HERD_GLOBAL const herd_vec2 *heading, herd_vec2 centroid, herd_u32 self,
+                                                herd_u32 id, herd_u64 seed, herd_u32 step, herd_neighbour *scratch) {
   herd_sheep_next next;
-  next.pos = pos[self];
+  next.pos = f->pos[self];
   next.heading = heading[self];
   herd_u32 dogs_near, close;
-  herd_vec2 r_s = herd_strombom_dog_repulsion(next.pos, dogs, dog_count, m->dog_radius_m, &dogs_near);
+  herd_vec2 r_s = herd_strombom_dog_repulsion(next.pos, f->dogs, f->dog_count, m->dog_radius_m, &dogs_near);
   next.dogs_near = dogs_near;
   herd_rng4 noise_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_NOISE);
   herd_vec2 eps = herd_rng_direction(noise_bits.v[0]);
@@ -94,10 +193,10 @@ HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, c
     herd_rng4 graze_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_GRAZE);
     if (herd_rng_unit_float(graze_bits.v[0]) >= m->graze_probability) return next;
   }
-  herd_vec2 r_a = herd_v2_unit(herd_grid_repulsion_sum(g, pos, cell_end, self, m->repulsion_radius_m, &close));
+  herd_vec2 r_a = herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, self, m->repulsion_radius_m, &close));
   herd_vec2 sum = herd_v2_madd(herd_v2_scale(eps, m->noise), m->repulsion, r_a);
   if (dogs_near > 0) {
-    herd_vec2 c = herd_strombom_attraction(g, pos, cell_end, self, m->neighbours, centroid, scratch);
+    herd_vec2 c = herd_strombom_attraction(m, f, self, centroid, scratch);
     sum = herd_v2_madd(sum, m->inertia, next.heading);
     sum = herd_v2_madd(sum, m->attraction, c);
     sum = herd_v2_madd(sum, m->dog_repulsion, r_s);
@@ -107,18 +206,40 @@ HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, c
   return next;
 }
 
+/* With success = remove_delivered, a sheep that is delivered (or arrives now) leaves the
+ * flock at the end of this step: it goes to the pen, out of every other sheep's reach, and
+ * stays there. The agent word records it (HERD_ALERT_REMOVE). */
+HERD_INLINE int herd_strombom_leaves(const herd_strombom_params *m, const herd_flock_view *v, herd_u32 self,
+                                     herd_vec2 pos) {
+  const herd_step_info *in = v->info;
+  herd_vec3 goal = herd_v3(in->goal[0], in->goal[1], in->goal[2]);
+  return m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED &&
+         ((v->agent[self] & HERD_AGENT_DELIVERED) ||
+          herd_in_goal(herd_v3(pos.x, pos.y, 0.0f), goal, in->goal_radius_m));
+}
+
 /* The model's update in the engine's terms (kernels/model.h). */
 HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, const herd_flock_view *v, herd_u32 self,
                                                  herd_neighbour *scratch) {
   const herd_step_info *in = v->info;
-  herd_sheep_next s =
-      herd_strombom_sheep(m, v->grid, (HERD_GLOBAL const herd_vec2 *)v->pos, (HERD_GLOBAL const herd_vec2 *)v->vel,
-                          v->cell_end, v->steer, in->steering_count, herd_v2(in->centroid[0], in->centroid[1]), self,
-                          herd_agent_id(v->agent[self]), herd_step_seed(in), in->step, scratch);
   herd_agent_next next;
+  next.pos = herd_agent_pos(v, self);
+  next.vel = herd_agent_vel(v, self);
+  next.alert = 0;
+  if (herd_agent_removed(v->agent[self])) return next; /* in the pen for good */
+  herd_strombom_flock f;
+  f.g = v->grid, f.pos = (HERD_GLOBAL const herd_vec2 *)v->pos, f.agent = v->agent, f.cell_end = v->cell_end;
+  f.dogs = v->steer, f.dog_count = in->steering_count;
+  herd_sheep_next s =
+      herd_strombom_sheep(m, &f, (HERD_GLOBAL const herd_vec2 *)v->vel, herd_v2(in->centroid[0], in->centroid[1]), self,
+                          herd_agent_id(v->agent[self]), herd_step_seed(in), in->step, scratch);
   next.pos = herd_v3(s.pos.x, s.pos.y, 0.0f);
   next.vel = herd_v3(s.heading.x, s.heading.y, 0.0f);
-  next.alert = s.dogs_near > 0u;
+  next.alert = s.dogs_near > 0u ? HERD_ALERT_REACTED : 0;
+  if (herd_strombom_leaves(m, v, self, s.pos)) {
+    next.pos = herd_v3(HERD_STROMBOM_PEN_M, HERD_STROMBOM_PEN_M, 0.0f);
+    next.alert |= HERD_ALERT_REMOVE;
+  }
   return next;
 }
 

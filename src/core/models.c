@@ -18,6 +18,12 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
 #define PARAMS_OFFSET(M, name) (offsetof(herd_scenario, params) + offsetof(herd_##M##_params, name))
 #define FIELD_KIND_float FIELD_FLOAT
 #define FIELD_KIND_herd_u32 FIELD_UINT
+#define FIELD_KIND_herd_choice FIELD_CHOICE
+
+/* A choice field's names (HERD_CHOICES_<model>_<field>, in its model's header); none for numbers. */
+#define FIELD_CHOICES_float(M, name) NULL
+#define FIELD_CHOICES_herd_u32(M, name) NULL
+#define FIELD_CHOICES_herd_choice(M, name) ((const char *const[])HERD_CHOICES_##M##_##name)
 
 /* One parameter row of a model's X-macro list as a scenario field. */
 #define PARAM_FIELD(M, type, name, def, lo, hi, flags, unit, meaning) \
@@ -31,7 +37,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
    1u << HERD_MODEL_INDEX_##M,                                        \
    false,                                                             \
    unit,                                                              \
-   meaning},
+   meaning,                                                           \
+   FIELD_CHOICES_##type(M, name)},
 
 /* Every model's flock has a size and a spawn box; then come its own parameters. */
 #define MODEL_FIELDS(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, default_count, least, spawn_from, body, sees, \
@@ -47,7 +54,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        1u << HERD_MODEL_INDEX_##id,                                                                              \
        false,                                                                                                    \
        "",                                                                                                       \
-       "N: agents in the flock"},                                                                                \
+       "N: agents in the flock",                                                                                 \
+       NULL},                                                                                                    \
       {HERD_SECTION_##id ".spawn.from",                                                                          \
        FIELD_VEC,                                                                                                \
        offsetof(herd_scenario, flock.spawn.from),                                                                \
@@ -58,7 +66,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        1u << HERD_MODEL_INDEX_##id,                                                                              \
        false,                                                                                                    \
        "fraction",                                                                                               \
-       "one corner of the box agents start in, as fractions of the world's size"},                               \
+       "one corner of the box agents start in, as fractions of the world's size",                                \
+       NULL},                                                                                                    \
       {HERD_SECTION_##id ".spawn.to",                                                                            \
        FIELD_VEC,                                                                                                \
        offsetof(herd_scenario, flock.spawn.to),                                                                  \
@@ -69,7 +78,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        1u << HERD_MODEL_INDEX_##id,                                                                              \
        false,                                                                                                    \
        "fraction",                                                                                               \
-       "the opposite corner"},                                                                                   \
+       "the opposite corner",                                                                                    \
+       NULL},                                                                                                    \
       HERD_PARAMS_##id(PARAM_FIELD, id)};                                                                        \
   _Static_assert(sizeof(herd_##id##_params) <= HERD_MODEL_PARAMS_BYTES, #id "'s parameters do not fit");
 

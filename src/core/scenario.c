@@ -276,6 +276,21 @@ static herd_status store_vec_random(load_ctx *c, const char *path, const scenari
   return type_error(c, path, expected, v);
 }
 
+/* One of a choice field's names, kept as its index. */
+static herd_status store_choice(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, uint32_t *at) {
+  char names[300], expected[340];
+  scenario_choice_names(f, names, sizeof names);
+  snprintf(expected, sizeof expected, "one of %s", names);
+  if (!json_is_string(v)) return type_error(c, path, expected, v);
+  for (uint32_t k = 0; k < scenario_choice_count(f); ++k) {
+    if (strcmp(json_string_value(v), f->choices[k]) != 0) continue;
+    *at = k;
+    return HERD_OK;
+  }
+  return herd_fail(c->err, HERD_E_INPUT, "%s: %s: \"%.60s\" is not a known value (allowed: %s)", c->where, path,
+                   json_string_value(v), names);
+}
+
 static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
   const scenario_field *f = ref.f;
   char path[200];
@@ -297,6 +312,7 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_MODEL: return store_model(c, path, v, at);
     case FIELD_STRATEGY: return store_strategy(c, path, v, at);
     case FIELD_VEC_RANDOM: return store_vec_random(c, path, f, v, at);
+    case FIELD_CHOICE: return store_choice(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -581,10 +597,11 @@ static void validate_field(const scenario_field *f, void *arg) {
           break;
         }
         case FIELD_WRAP: x = ((const uint32_t *)at)[k] <= 1u ? 0 : NAN; break;
+        case FIELD_CHOICE: x = *(const uint32_t *)at < scenario_choice_count(f) ? 0 : NAN; break;
         case FIELD_VEC_RANDOM: x = isnan(((const float *)at)[0]) ? 0.0 : ((const float *)at)[k]; break; /* random */
         default: x = ((const float *)at)[k]; break;
       }
-      if (f->kind == FIELD_MODEL || f->kind == FIELD_STRATEGY || f->kind == FIELD_WRAP) {
+      if (f->kind == FIELD_MODEL || f->kind == FIELD_STRATEGY || f->kind == FIELD_WRAP || f->kind == FIELD_CHOICE) {
         if (isnan(x)) v->status = herd_fail(v->err, HERD_E_INPUT, "scenario: %s: not a known value", path);
         continue;
       }
@@ -707,7 +724,8 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
   switch (ref.f->kind) {
     case FIELD_UINT:
     case FIELD_MODEL:
-    case FIELD_STRATEGY: *value = *(const uint32_t *)at; break;
+    case FIELD_STRATEGY:
+    case FIELD_CHOICE: *value = *(const uint32_t *)at; break;
     case FIELD_SEED: *value = (double)*(const uint64_t *)at; break;
     case FIELD_WRAP: *value = ((const uint32_t *)at)[element]; break;
     case FIELD_FLOAT:
@@ -750,6 +768,10 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
     }
     case FIELD_MODEL: return json_string(herd_model_name(*(const uint32_t *)at));
     case FIELD_STRATEGY: return json_string(herd_strategy_name((herd_strategy) * (const uint32_t *)at));
+    case FIELD_CHOICE: {
+      uint32_t k = *(const uint32_t *)at;
+      return json_string(k < scenario_choice_count(ref.f) ? ref.f->choices[k] : "?");
+    }
   }
   return NULL;
 }

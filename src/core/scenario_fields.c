@@ -15,9 +15,9 @@
 /* The engine's fields before the model's own (keep in step with docs/scenario.md: a test
  * checks that every field of every model has a row there). */
 static const scenario_field head_fields[] = {
-    {"model", FIELD_MODEL, AT(model), {0, 0, 0}, 0, 0, false, ALL, false, "", "the flock model"},
-    {"seed", FIELD_SEED, AT(seed), {1, 0, 0}, 0, 9007199254740991.0, false, ALL, false, "", "the random seed"},
-    {"max_steps", FIELD_UINT, AT(max_steps), {5000, 0, 0}, 1, 1.0e9, false, ALL, false, "step", "the step limit"},
+    {"model", FIELD_MODEL, AT(model), {0, 0, 0}, 0, 0, false, ALL, false, "", "the flock model", NULL},
+    {"seed", FIELD_SEED, AT(seed), {1, 0, 0}, 0, 9007199254740991.0, false, ALL, false, "", "the random seed", NULL},
+    {"max_steps", FIELD_UINT, AT(max_steps), {5000, 0, 0}, 1, 1.0e9, false, ALL, false, "step", "the step limit", NULL},
     {"world.size_m",
      FIELD_SIZE,
      AT(world.size_m),
@@ -28,7 +28,8 @@ static const scenario_field head_fields[] = {
      FIELD_NOT_STROMBOM,
      false,
      "m",
-     "the world box from 0 along each axis; 2 numbers for 2D, 3 for 3D"},
+     "the world box from 0 along each axis; 2 numbers for 2D, 3 for 3D",
+     NULL},
     {"world.wrap",
      FIELD_WRAP,
      AT(world.wrap),
@@ -39,7 +40,8 @@ static const scenario_field head_fields[] = {
      FIELD_NOT_STROMBOM,
      false,
      "",
-     "per axis: true wraps it (a torus), false leaves it open"},
+     "per axis: true wraps it (a torus), false leaves it open",
+     NULL},
     {"field.size_m",
      FIELD_SQUARE,
      AT(world.size_m),
@@ -50,7 +52,8 @@ static const scenario_field head_fields[] = {
      FIELD_STROMBOM,
      false,
      "m",
-     "L: the side of the square field (open: sheep may leave it)"},
+     "L: the side of the square field (open: sheep may leave it)",
+     NULL},
     {"target.position_m",
      FIELD_VEC2,
      AT(target.position_m),
@@ -61,7 +64,8 @@ static const scenario_field head_fields[] = {
      FIELD_STROMBOM,
      false,
      "m",
-     "T: where the dogs drive the flock"},
+     "T: where the dogs drive the flock",
+     NULL},
     {"target.goal_radius_m",
      FIELD_FLOAT,
      AT(target.goal_radius_m),
@@ -72,7 +76,8 @@ static const scenario_field head_fields[] = {
      FIELD_STROMBOM,
      false,
      "m",
-     "a sheep is delivered once within this of T"},
+     "a sheep is delivered once within this of T",
+     NULL},
 };
 
 /* The steering agents, after the model's fields. */
@@ -87,7 +92,8 @@ static const scenario_field tail_fields[] = {
      FIELD_STROMBOM,
      false,
      "",
-     "Strömbom sheepdogs"},
+     "Strömbom sheepdogs",
+     NULL},
     {"dogs.start",
      FIELD_VEC2,
      AT(dogs.start),
@@ -98,7 +104,8 @@ static const scenario_field tail_fields[] = {
      FIELD_STROMBOM,
      false,
      "fraction",
-     "where the first dog starts, as fractions of field.size_m"},
+     "where the first dog starts, as fractions of field.size_m",
+     NULL},
     {"dogs.spacing_m",
      FIELD_FLOAT,
      AT(dogs.spacing_m),
@@ -109,7 +116,8 @@ static const scenario_field tail_fields[] = {
      FIELD_STROMBOM,
      false,
      "m",
-     "the dogs start this far apart along x"},
+     "the dogs start this far apart along x",
+     NULL},
     {"dogs.speed_m_per_step",
      FIELD_FLOAT,
      AT(dogs.speed_m_per_step),
@@ -120,7 +128,8 @@ static const scenario_field tail_fields[] = {
      FIELD_STROMBOM,
      false,
      "m/step",
-     "delta_s: a dog's step length"},
+     "delta_s: a dog's step length",
+     NULL},
     {"dogs.noise",
      FIELD_FLOAT,
      AT(dogs.noise),
@@ -131,7 +140,20 @@ static const scenario_field tail_fields[] = {
      FIELD_STROMBOM,
      false,
      "",
-     "e: weight of the random direction in a dog's heading"},
+     "e: weight of the random direction in a dog's heading",
+     NULL},
+    {"dogs.stop",
+     FIELD_CHOICE,
+     AT(dogs.stop),
+     {HERD_DOG_STOP_NEAR_SHEEP, 0, 0},
+     0,
+     0,
+     false,
+     FIELD_STROMBOM,
+     false,
+     "",
+     "when a dog stands still: near_sheep, or near_sheep_or_centre (also within f(N) of the centroid)",
+     (const char *const[]){"near_sheep", "near_sheep_or_centre", NULL}},
     {"agents[].strategy",
      FIELD_STRATEGY,
      AGENT(strategy),
@@ -142,7 +164,8 @@ static const scenario_field tail_fields[] = {
      ALL,
      true,
      "",
-     "how these steering agents move: cruiser, pursuer or manual"},
+     "how these steering agents move: cruiser, pursuer or manual",
+     NULL},
     {"agents[].count",
      FIELD_UINT,
      AGENT(count),
@@ -153,7 +176,8 @@ static const scenario_field tail_fields[] = {
      ALL,
      true,
      "",
-     "how many agents this entry makes"},
+     "how many agents this entry makes",
+     NULL},
     {"agents[].position_m",
      FIELD_VEC_RANDOM,
      AGENT(position_m),
@@ -164,7 +188,8 @@ static const scenario_field tail_fields[] = {
      ALL,
      true,
      "m",
-     "where they start, or \"random\": anywhere in the world"},
+     "where they start, or \"random\": anywhere in the world",
+     NULL},
     {"agents[].direction",
      FIELD_VEC_RANDOM,
      AGENT(direction),
@@ -175,7 +200,8 @@ static const scenario_field tail_fields[] = {
      ALL,
      true,
      "",
-     "the way they first head (any length), or \"random\""},
+     "the way they first head (any length), or \"random\"",
+     NULL},
     {"agents[].speed_m_per_step",
      FIELD_FLOAT,
      AGENT(speed_m_per_step),
@@ -186,7 +212,8 @@ static const scenario_field tail_fields[] = {
      ALL,
      true,
      "m/step",
-     "their step length"},
+     "their step length",
+     NULL},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -222,6 +249,21 @@ const scenario_field *scenario_field_at(size_t i) {
 }
 
 bool scenario_field_of(const scenario_field *f, uint32_t model) { return (f->models >> model) & 1u; }
+
+uint32_t scenario_choice_count(const scenario_field *f) {
+  uint32_t n = 0;
+  while (f->choices && f->choices[n]) ++n;
+  return n;
+}
+
+void scenario_choice_names(const scenario_field *f, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (uint32_t k = 0; k < scenario_choice_count(f) && used < size; ++k) {
+    int w = snprintf(out + used, size - used, "%s\"%s\"", k ? ", " : "", f->choices[k]);
+    if (w > 0) used += (size_t)w;
+  }
+}
 
 /* "agents[12].count" -> "agents[].count" and 12; other paths are copied. False when the
  * index is not a plain number. */
@@ -394,7 +436,8 @@ static void set_default(const scenario_field *f, void *arg) {
   if (f->per_agent) return;
   char *at = (char *)sc + f->offset;
   switch (f->kind) {
-    case FIELD_UINT: *(uint32_t *)at = (uint32_t)f->def[0]; break;
+    case FIELD_UINT:
+    case FIELD_CHOICE: *(uint32_t *)at = (uint32_t)f->def[0]; break;
     case FIELD_SEED: *(uint64_t *)at = (uint64_t)f->def[0]; break;
     case FIELD_FLOAT: *(float *)at = (float)f->def[0]; break;
     case FIELD_VEC2:

@@ -11,17 +11,18 @@
 #include "herd/herd.h"
 
 typedef enum scenario_field_kind {
-  FIELD_UINT,      /* uint32_t, a JSON integer (an integral real such as 1e4 is accepted) */
-  FIELD_SEED,      /* uint64_t, a JSON integer up to 2^53 - 1 so every JSON tool keeps it exact */
-  FIELD_FLOAT,     /* float, a JSON number */
-  FIELD_VEC2,      /* float[2], an array of 2 numbers */
-  FIELD_VEC,       /* float[3], an array of world.dims numbers */
-  FIELD_SIZE,      /* world.size_m: 2 or 3 numbers > 0, which set world.dims */
-  FIELD_SQUARE,    /* field.size_m: one number, the side of a square 2D world */
-  FIELD_WRAP,      /* uint32_t[3], an array of world.dims booleans */
-  FIELD_MODEL,     /* uint32_t, a model's name */
-  FIELD_STRATEGY,  /* uint32_t, a steering strategy's name */
-  FIELD_VEC_RANDOM /* float[3], world.dims numbers or "random" (stored as NaN) */
+  FIELD_UINT,       /* uint32_t, a JSON integer (an integral real such as 1e4 is accepted) */
+  FIELD_SEED,       /* uint64_t, a JSON integer up to 2^53 - 1 so every JSON tool keeps it exact */
+  FIELD_FLOAT,      /* float, a JSON number */
+  FIELD_VEC2,       /* float[2], an array of 2 numbers */
+  FIELD_VEC,        /* float[3], an array of world.dims numbers */
+  FIELD_SIZE,       /* world.size_m: 2 or 3 numbers > 0, which set world.dims */
+  FIELD_SQUARE,     /* field.size_m: one number, the side of a square 2D world */
+  FIELD_WRAP,       /* uint32_t[3], an array of world.dims booleans */
+  FIELD_MODEL,      /* uint32_t, a model's name */
+  FIELD_STRATEGY,   /* uint32_t, a steering strategy's name */
+  FIELD_VEC_RANDOM, /* float[3], world.dims numbers or "random" (stored as NaN) */
+  FIELD_CHOICE      /* uint32_t, one of the names in `choices` (stored as its index) */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu
@@ -38,6 +39,7 @@ typedef struct scenario_field {
   uint32_t models; /* bit m: a field of model m's scenarios */
   bool per_agent;  /* one per entry of the "agents" list */
   const char *unit, *meaning;
+  const char *const *choices; /* FIELD_CHOICE: its names in index order, then NULL */
 } scenario_field;
 
 /* A field as found by its path: its row and, for a per-agent field, the entry. */
@@ -63,6 +65,12 @@ bool scenario_field_of(const scenario_field *f, uint32_t model);
 /* Where the field's value lives in sc. */
 void *scenario_field_address(herd_scenario *sc, field_ref ref);
 const void *scenario_field_caddress(const herd_scenario *sc, field_ref ref);
+
+/* How many names a FIELD_CHOICE field has. */
+uint32_t scenario_choice_count(const scenario_field *f);
+
+/* Writes a choice field's names as "\"a\", \"b\"" into out. */
+void scenario_choice_names(const scenario_field *f, char *out, size_t size);
 
 /* How many numbers a vector field holds in sc: 2, 3 or world.dims. */
 uint32_t scenario_field_length(const scenario_field *f, const herd_scenario *sc);

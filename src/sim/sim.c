@@ -23,6 +23,7 @@ struct herd_sim {
   herd_steering_state steering[HERD_MAX_STEERING];
   float steer_pos[4 * HERD_MAX_STEERING]; /* where they are: float4 per agent, for the backend */
   herd_steer_context steer_ctx;
+  herd_goal goal; /* when the run succeeds */
   herd_observation obs;
   uint32_t step;
   herd_outcome outcome;
@@ -153,6 +154,13 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
   return bd;
 }
 
+/* The observation of the flock as it is now. */
+static herd_status observe(herd_sim *s, herd_error *err) {
+  herd_status st = s->ops->reduce(s->backend, steering_input(s), &s->obs, err);
+  if (st == HERD_OK) herd_goal_observe(&s->goal, &s->obs);
+  return st;
+}
+
 /* Creates the backend; `auto` hands over to the CPU backend when the device it chose fails. */
 static herd_status start_backend(herd_sim *s, const herd_sim_desc *desc, herd_error *err) {
   char device[128];
@@ -182,15 +190,14 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   s->stop = desc->stop;
   s->model = herd_model_info_of(s->sc.model);
   s->steer_ctx = herd_steer_context_for(&s->sc);
+  s->goal = herd_goal_for(&s->sc);
   herd_status st = start_backend(s, desc, err);
   if (st == HERD_OK) {
     place_steering(s);
     st = place_flock(s, err);
   }
-  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &s->obs, err);
-  bool has_goal = s->sc.target.goal_radius_m >= 0.0f;
-  if (st == HERD_OK && has_goal && s->obs.delivered == s->obs.count)
-    s->outcome = HERD_SUCCEEDED; /* placed in the goal */
+  if (st == HERD_OK) st = observe(s, err);
+  if (st == HERD_OK && herd_goal_reached(&s->goal, &s->obs)) s->outcome = HERD_SUCCEEDED; /* placed in the goal */
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
@@ -239,10 +246,10 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
     publish_steering(s);
     return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
   }
-  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &s->obs, err);
+  if (st == HERD_OK) st = observe(s, err);
   if (st != HERD_OK) return st;
   ++s->step;
-  if (s->sc.target.goal_radius_m >= 0.0f && s->obs.delivered == s->obs.count)
+  if (herd_goal_reached(&s->goal, &s->obs))
     s->outcome = HERD_SUCCEEDED;
   else if (s->step >= s->sc.max_steps)
     s->outcome = HERD_STEP_LIMIT;

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "../../kernels/grid.h"
+#include "../../kernels/models/strombom.h"
 #include "steer.h"
 
 void herd_steer_wrap(const herd_scenario *sc, float pos[3]) {
@@ -58,18 +59,51 @@ const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
     [HERD_STRATEGY_MANUAL] = manual_step,
 };
 
+/* A Strömbom parameter by its path (the scenario is valid: the field exists). */
+static double sheep_field(const herd_scenario *sc, const char *path) {
+  double value = 0;
+  herd_scenario_get(sc, path, &value, NULL);
+  return value;
+}
+
 herd_steer_context herd_steer_context_for(const herd_scenario *sc) {
   herd_steer_context ctx = {.sc = sc};
   if (sc->model == HERD_MODEL_STROMBOM) {
-    double r_a = 0;
-    herd_scenario_get(sc, "sheep.repulsion_radius_m", &r_a, NULL);
     ctx.dog = (herd_strombom_dog_params){
-        .repulsion_radius_m = (float)r_a,
+        .repulsion_radius_m = (float)sheep_field(sc, "sheep.repulsion_radius_m"),
         .sheep_count = sc->flock.count,
         .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
         .speed_m_per_step = sc->dogs.speed_m_per_step,
         .noise = sc->dogs.noise,
+        .stop = sc->dogs.stop,
+        .count_remaining = sheep_field(sc, "sheep.success") == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
     };
   }
   return ctx;
+}
+
+herd_goal herd_goal_for(const herd_scenario *sc) {
+  herd_goal goal = {.exists = sc->target.goal_radius_m >= 0.0f};
+  goal.success = sc->model == HERD_MODEL_STROMBOM ? (uint32_t)sheep_field(sc, "sheep.success")
+                                                  : HERD_STROMBOM_SUCCESS_ALL_DELIVERED;
+  goal.target_m[0] = sc->target.position_m[0];
+  goal.target_m[1] = sc->target.position_m[1];
+  goal.radius_m = sc->target.goal_radius_m;
+  return goal;
+}
+
+bool herd_goal_reached(const herd_goal *goal, const herd_observation *obs) {
+  if (!goal->exists) return false;
+  if (goal->success != HERD_STROMBOM_SUCCESS_CENTROID_IN_GOAL) return obs->delivered == obs->count;
+  double dx = obs->centroid[0] - goal->target_m[0], dy = obs->centroid[1] - goal->target_m[1];
+  return dx * dx + dy * dy <= goal->radius_m * goal->radius_m;
+}
+
+void herd_goal_observe(const herd_goal *goal, herd_observation *obs) {
+  if (goal->success != HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED || obs->delivered == 0 || obs->delivered >= obs->count)
+    return;
+  double scale = (double)obs->count / (double)(obs->count - obs->delivered);
+  for (int k = 0; k < 3; ++k) obs->centroid[k] *= scale;
+  obs->polarisation = (float)(obs->polarisation * scale);
+  obs->milling = (float)(obs->milling * scale);
 }

@@ -8,17 +8,38 @@ static herd_vec2 unit_from(float from_x, float from_y, float to_x, float to_y) {
   return herd_v2_unit(herd_v2(to_x - from_x, to_y - from_y));
 }
 
-herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index) {
+/* N as the dog counts it: with removal, the sheep still in the flock. */
+static float flock_size(const herd_strombom_dog_params *p, const herd_observation *obs) {
+  if (!p->count_remaining) return (float)p->sheep_count;
+  return (float)(obs->delivered < obs->count ? obs->count - obs->delivered : 0u);
+}
+
+float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd_observation *obs) {
+  return p->repulsion_radius_m * powf(flock_size(p, obs), 2.0f / 3.0f);
+}
+
+/* True when the dog stands still this step: a sheep within 3 r_a (the paper), or, with
+ * dogs.stop = near_sheep_or_centre, the dog within f(N) of G (the authors' 2020 code). */
+static bool dog_waits(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                      const float pos[2]) {
+  if (obs->nearest[dog_index].dist_m < 3.0f * p->repulsion_radius_m) return true;
+  if (p->stop != HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE) return false;
+  double dx = pos[0] - obs->centroid[0], dy = pos[1] - obs->centroid[1];
+  return sqrt(dx * dx + dy * dy) < (double)herd_strombom_dog_gathered_m(p, obs);
+}
+
+herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                                   const float pos[2]) {
   herd_dog_aim aim;
-  float r_a = p->repulsion_radius_m, n = (float)p->sheep_count;
-  if (obs->nearest[dog_index].dist_m < 3.0f * r_a) {
+  float r_a = p->repulsion_radius_m, n = flock_size(p, obs);
+  if (dog_waits(p, obs, dog_index, pos)) {
     aim.mode = HERD_MODE_WAIT;
     aim.point[0] = aim.point[1] = 0.0f;
     return aim;
   }
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
-  if (obs->farthest_dist_m < r_a * powf(n, 2.0f / 3.0f)) {
+  if (obs->farthest_dist_m < herd_strombom_dog_gathered_m(p, obs)) {
     herd_vec2 away = unit_from(p->target_m[0], p->target_m[1], gx, gy);
     float behind = r_a * sqrtf(n);
     aim.mode = HERD_MODE_DRIVE;
@@ -35,7 +56,7 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
 
 void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                             uint64_t seed, uint32_t step, herd_steering_state *dog) {
-  herd_dog_aim aim = herd_strombom_dog_aim(p, obs, dog_index);
+  herd_dog_aim aim = herd_strombom_dog_aim(p, obs, dog_index, dog->pos);
   dog->mode = aim.mode;
   if (aim.mode == HERD_MODE_WAIT) return;
   herd_rng4 bits = herd_rng_draw(seed, step, dog_index, HERD_STREAM_DOG_NOISE);

@@ -11,6 +11,8 @@ typedef struct herd_strombom_dog_params {
   float target_m[2];        /* T */
   float speed_m_per_step;   /* delta_s */
   float noise;              /* e */
+  uint32_t stop;            /* herd_dog_stop (dogs.stop) */
+  bool count_remaining;     /* N is the sheep not yet removed (sheep.success = remove_delivered) */
 } herd_strombom_dog_params;
 
 /* Where the dog heads this step and in which mode, from the observation alone. */
@@ -19,7 +21,13 @@ typedef struct herd_dog_aim {
   float point[2];
 } herd_dog_aim;
 
-herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index);
+/* f(N) = r_a N^(2/3): every sheep within this of G is a gathered flock. N is the flock the
+ * dog sees in `obs` (the sheep not yet removed, with count_remaining). */
+float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd_observation *obs);
+
+/* `pos`: the dog's own position (for dogs.stop = near_sheep_or_centre). */
+herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                                   const float pos[2]);
 
 /* Moves dog `dog_index` one step: aim, then a step of delta_s along unit(aim) + e eps. */
 void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
