@@ -109,6 +109,18 @@ check "... into its sweep folders and a report" eval \
 check "... whose report says it is a quick one and gives the fitted exponent" eval \
   'grep -q "Quick version" "$tmp/cohesion/report.md" && grep -qE "grazing: -?[0-9]+\.[0-9]+ ± [0-9.]+; while driving: -?[0-9]+\.[0-9]+ ± " "$tmp/cohesion/report.md"'
 check "... and a D / f(N) row per N (3), grazing and driving" [ "$(grep -cE '^\| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]' "$tmp/cohesion/report.md")" -eq 6 ]
+run experiment strombom-grid --quick --seeds 1 --quiet --out "$tmp/grid"
+check "the quick grid runs, with a sweep per variant" eval '[ "$rc" -eq 0 ] && [ -s "$tmp/grid/grid.png" ] &&
+  [ "$(ls "$tmp/grid/variants" | tr "\n" " ")" = "centroid default dog-radius-80 reacting removal stop-near-centre " ]'
+check "... each variant's sweep sets its one field" eval \
+  'grep -q "\"sheep.success=remove_delivered\"" "$tmp/grid/variants/removal/sweep.json" &&
+   grep -q "\"dogs.stop=near_sheep_or_centre\"" "$tmp/grid/variants/stop-near-centre/sweep.json" &&
+   ! grep -q "sheep.success=" "$tmp/grid/variants/default/sweep.json"'
+# The variant table's removal column against a count over that sweep's runs.csv: 8 cells, 1 seed.
+check "... and the report's variant table counts each variant's runs" eval '
+  awk -F, '"'"'NR > 1 { print $4, $5, ($6 == "succeeded") }'"'"' "$tmp/grid/variants/removal/runs.csv" >"$tmp/count"
+  grep -E "^\| [0-9]+ \| [0-9]+ \| [0-9]/1" "$tmp/grid/report.md" | awk -F"|" '"'"'{ split($6, c, "/"); print $2 + 0, $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
+  [ "$(wc -l <"$tmp/count")" -eq 8 ] && cmp -s "$tmp/count" "$tmp/table"'
 run experiment strombom-gird
 check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion)"'
 finish
