@@ -1,7 +1,7 @@
-/* Batches of worlds (herd_backend_ops.create_batch): each world of a batch runs bit for bit as
- * it does alone on the same backend, on the CPU and on OpenCL, for worlds of different sizes
- * (one over a reduction block), parameters, seeds and steering agents, and a world that
- * finishes early keeps its state. */
+/* Batches of worlds (herd_backend_ops.create_batch, and herd_batch over it): each world of a
+ * batch runs bit for bit as it does alone on the same backend, on the CPU and on OpenCL, for
+ * worlds of different sizes (one over a reduction block), parameters, seeds and steering
+ * agents, and a world that finishes early keeps its state. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +12,9 @@
   X(cpu_batch_worlds_run_as_alone)      \
   X(opencl_batch_worlds_run_as_alone)   \
   X(strombom_batch_worlds_run_as_alone) \
-  X(a_batch_refuses_mixed_models)
+  X(a_batch_refuses_mixed_models)       \
+  X(sim_batches_run_as_herd_sim_alone)  \
+  X(sim_batch_refuses_mixed_worlds)
 TESTS(DECLARE_TEST)
 
 enum { WORLDS = 3, STEPS = 6, FINISHED_AFTER = 3 };
@@ -161,6 +163,115 @@ static void a_batch_refuses_mixed_models(void) {
             err.message);
   free_world(&a), free_world(&b);
 #endif
+}
+
+/* ---- herd_batch: whole runs, each world against herd_sim alone ------------------------------- */
+
+enum { SIM_WORLDS = 5 };
+
+/* Strömbom worlds that end at different steps, in different ways: herded, out of steps, placed
+ * in the goal (step 0), and with delivered sheep removed (the observation rescaled). */
+static const char *const strombom_worlds[SIM_WORLDS][4] = {
+    {"sheep.count=40", "sheep.neighbours=39", "seed=3", "max_steps=2000"},
+    {"sheep.count=25", "sheep.neighbours=3", "seed=4", "max_steps=150"},
+    {"sheep.count=60", "sheep.neighbours=30", "seed=5", "sheep.success=remove_delivered"},
+    {"sheep.count=30", "sheep.neighbours=29", "sheep.spawn.to=[0.01,0.01]", "sheep.spawn.from=[0,0]"},
+    {"sheep.count=51", "dogs.count=2", "sheep.success=centroid_in_goal", "seed=7"},
+};
+static const char *const boids_worlds[SIM_WORLDS][4] = {
+    {"model=boids", "boids.count=80", "seed=1", "max_steps=40"},
+    {"model=boids", "boids.count=300", "seed=2", "max_steps=25"},
+    {"model=boids", "boids.count=20", "agents[0].strategy=pursuer", "max_steps=60"},
+    {"model=boids", "boids.count=150", "seed=4", "max_steps=1"},
+    {"model=boids", "boids.count=90", "boids.visual_range_m=30", "max_steps=33"},
+};
+
+static bool same_steering(const herd_sim *a, const herd_sim *b) {
+  if (herd_sim_steering_count(a) != herd_sim_steering_count(b)) return false;
+  for (uint32_t d = 0; d < herd_sim_steering_count(a); ++d)
+    if (memcmp(herd_sim_steering(a, d), herd_sim_steering(b, d), sizeof(herd_steering_state)) != 0) return false;
+  return true;
+}
+
+/* Runs the worlds to their ends in one batch and each alone; compares everything a run gives. */
+static void check_sim_batch(const char *backend, const char *const (*sets)[4]) {
+  herd_scenario sc[SIM_WORLDS];
+  herd_sim_desc descs[SIM_WORLDS];
+  herd_error err;
+  for (uint32_t w = 0; w < SIM_WORLDS; ++w) {
+    sc[w] = scenario_with(sets[w], 4);
+    descs[w] = (herd_sim_desc){.scenario = &sc[w], .threads = 2, .backend = backend};
+  }
+  herd_batch *batch;
+  CHECK_MSG(herd_batch_create(descs, SIM_WORLDS, &batch, &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_batch_count(batch) == SIM_WORLDS);
+  uint32_t steps = 0;
+  while (herd_batch_running(batch) && steps++ < 6000) CHECK(herd_batch_step(batch, &err) == HERD_OK);
+  CHECK_MSG(herd_batch_running(batch) == 0, "%s: the batch did not end", backend);
+  uint32_t ends[SIM_WORLDS];
+  for (uint32_t w = 0; w < SIM_WORLDS; ++w) {
+    herd_sim *alone;
+    CHECK_MSG(herd_sim_create(&descs[w], &alone, &err) == HERD_OK, "%s", err.message);
+    while (herd_sim_outcome(alone) == HERD_RUNNING) CHECK(herd_sim_step(alone, &err) == HERD_OK);
+    const herd_sim *in_batch = herd_batch_world(batch, w);
+    ends[w] = herd_sim_step_index(alone);
+    CHECK_MSG(herd_sim_outcome(in_batch) == herd_sim_outcome(alone) && herd_sim_step_index(in_batch) == ends[w],
+              "%s world %u: outcome %d at step %u in the batch, %d at step %u alone", backend, w,
+              (int)herd_sim_outcome(in_batch), herd_sim_step_index(in_batch), (int)herd_sim_outcome(alone), ends[w]);
+    CHECK_MSG(same_obs(herd_sim_observation(in_batch), herd_sim_observation(alone)), "%s world %u: observations differ",
+              backend, w);
+    CHECK_MSG(same_steering(in_batch, alone), "%s world %u: steering agents differ", backend, w);
+    CHECK(strcmp(herd_sim_backend(in_batch), herd_sim_backend(alone)) == 0);
+    uint32_t n = sc[w].flock.count * sc[w].world.dims;
+    float *p1 = malloc(n * sizeof *p1), *p2 = malloc(n * sizeof *p2);
+    CHECK(herd_sim_read_flock(alone, p1, NULL, &err) == HERD_OK);
+    CHECK(herd_batch_read_flock(batch, w, p2, NULL, &err) == HERD_OK);
+    CHECK_MSG(memcmp(p1, p2, n * sizeof *p1) == 0, "%s world %u: flocks differ", backend, w);
+    free(p1), free(p2);
+    herd_sim_destroy(alone);
+  }
+  /* The worlds ended at different steps, so finished ones sat out while others went on. */
+  CHECK_MSG(ends[0] != ends[1] && ends[1] != ends[3], "%s: the worlds should end at different steps", backend);
+  CHECK(herd_batch_read_flock(batch, SIM_WORLDS, NULL, NULL, &err) == HERD_E_INPUT);
+  herd_batch_destroy(batch);
+}
+
+static bool have_opencl(void) {
+#ifdef HERD_WITH_OPENCL
+  herd_device_info info[4];
+  int count = 0;
+  herd_error err;
+  return herd_devices(info, 4, &count, &err) == HERD_OK && count > 0;
+#else
+  return false;
+#endif
+}
+
+static void sim_batches_run_as_herd_sim_alone(void) {
+  check_sim_batch("cpu", strombom_worlds);
+  check_sim_batch("cpu", boids_worlds);
+  if (!have_opencl()) {
+    printf("  no OpenCL device: OpenCL batches skipped\n");
+    return;
+  }
+  check_sim_batch("opencl", strombom_worlds);
+  check_sim_batch("opencl", boids_worlds);
+}
+
+static void sim_batch_refuses_mixed_worlds(void) {
+  herd_scenario sc[2] = {scenario_with(strombom_worlds[0], 4), scenario_with(boids_worlds[0], 4)};
+  herd_sim_desc descs[2] = {{.scenario = &sc[0]}, {.scenario = &sc[1]}};
+  herd_batch *batch = NULL;
+  herd_error err;
+  CHECK(herd_batch_create(descs, 2, &batch, &err) == HERD_E_INPUT && batch == NULL);
+  CHECK_MSG(strstr(err.message, "world 1 is boids in 2D, world 0 strombom in 2D: a batch holds one model"), "%s",
+            err.message);
+  sc[1].flock.count = 0; /* invalid: named by its world */
+  CHECK(herd_batch_create(descs, 1, &batch, &err) == HERD_OK);
+  herd_batch_destroy(batch);
+  CHECK(herd_batch_create(&descs[1], 1, &batch, &err) == HERD_E_INPUT);
+  CHECK_MSG(strncmp(err.message, "world 0: ", 9) == 0, "%s", err.message);
+  CHECK(herd_batch_create(descs, 0, &batch, &err) == HERD_E_INPUT);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

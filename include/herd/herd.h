@@ -341,6 +341,36 @@ void herd_sim_release(herd_sim *sim, uint32_t index);
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);
 
+/* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
+ * backend, stepped together: on the CPU, worlds in parallel over the threads; on OpenCL,
+ * every world in one launch of each kernel. Each world runs bit for bit as herd_sim_create
+ * and herd_sim_step run it alone on the same backend. descs[w].scenario is world w's; the
+ * backend, device, threads and stop flag are taken from descs[0].
+ *
+ *   herd_batch *b;
+ *   if (herd_batch_create(descs, count, &b, &err) != HERD_OK) ...
+ *   while (herd_batch_running(b) && herd_batch_step(b, &err) == HERD_OK) { ... }
+ *   herd_sim_outcome(herd_batch_world(b, w)) ...
+ *   herd_batch_destroy(b); */
+typedef struct herd_batch herd_batch;
+
+herd_status herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_batch **out, herd_error *err);
+void herd_batch_destroy(herd_batch *batch);
+
+/* One step of every world still running (HERD_RUNNING); finished worlds keep their state.
+ * HERD_E_INTERRUPTED when the stop flag is raised: no world has moved. */
+herd_status herd_batch_step(herd_batch *batch, herd_error *err);
+
+uint32_t herd_batch_count(const herd_batch *batch);
+uint32_t herd_batch_running(const herd_batch *batch); /* worlds still running */
+
+/* World w, for the read-only herd_sim_* calls (outcome, step index, observation, steering
+ * agents, scenario, backend). */
+const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
+
+/* World w's flock, as herd_sim_read_flock gives it. */
+herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
+
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 

@@ -16,7 +16,7 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   obs->extent_max[0] = p->hi_x, obs->extent_max[1] = p->hi_y, obs->extent_max[2] = dims == 3 ? p->hi_z : 0.0f;
   obs->farthest_id = p->far_id;
   obs->farthest_pos[0] = p->far_x, obs->farthest_pos[1] = p->far_y, obs->farthest_pos[2] = p->far_z;
-  obs->farthest_dist_m = sqrtf(p->far_d2);
+  obs->farthest_dist_m = p->far_d2 >= 0.0f ? sqrtf(p->far_d2) : 0.0f; /* -1: no agent left in the flock */
   obs->polarisation = (float)(sqrt(p->head_x * p->head_x + p->head_y * p->head_y + p->head_z * p->head_z) / count);
   obs->milling = (float)(sqrt(p->mill_x * p->mill_x + p->mill_y * p->mill_y + p->mill_z * p->mill_z) / count);
   obs->steering_count = steering_count;

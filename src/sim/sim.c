@@ -17,7 +17,9 @@ struct herd_sim {
   herd_scenario sc;
   const herd_model_info *model;
   const herd_backend_ops *ops;
-  herd_backend *backend;
+  herd_backend *backend; /* in a batch: the batch's, shared */
+  bool in_batch;
+  uint32_t world; /* its index in the batch */
   char backend_note[700];
   uint32_t steering_count;
   herd_steering_state steering[HERD_MAX_STEERING];
@@ -124,7 +126,8 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
     herd_store_vec(pos, i, dims, herd_world_wrap(&world, p));
     herd_store_vec(vel, i, dims, s->model->initial_velocity(sc->params.bytes, a, b, dims));
   }
-  herd_status st = s->ops->upload(s->backend, pos, vel, err);
+  herd_status st = s->in_batch ? s->ops->upload_world(s->backend, s->world, pos, vel, err)
+                               : s->ops->upload(s->backend, pos, vel, err);
   free(pos);
   free(vel);
   return st;
@@ -154,33 +157,32 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
   return bd;
 }
 
-/* The observation of the flock as it is now. */
-static herd_status observe(herd_sim *s, herd_error *err) {
-  herd_status st = s->ops->reduce(s->backend, steering_input(s), &s->obs, err);
-  if (st == HERD_OK) herd_goal_observe(&s->goal, &s->obs);
-  return st;
-}
-
-/* Creates the backend; `auto` hands over to the CPU backend when the device it chose fails. */
-static herd_status start_backend(herd_sim *s, const herd_sim_desc *desc, herd_error *err) {
+/* Creates the backend of the worlds (a batch when `batch`, else worlds[0] alone) on the backend
+ * desc names; `auto` hands over to the CPU backend when the device it chose fails. */
+static herd_status start_backend(herd_sim *const *worlds, uint32_t count, bool batch, const herd_sim_desc *desc,
+                                 const herd_backend_ops **ops, herd_backend **out, char *note, size_t note_size,
+                                 herd_error *err) {
   char device[128];
-  herd_status st = herd_backend_choose(desc->backend, desc->device, &s->ops, device, sizeof device, s->backend_note,
-                                       sizeof s->backend_note, err);
+  herd_status st = herd_backend_choose(desc->backend, desc->device, ops, device, sizeof device, note, note_size, err);
   if (st != HERD_OK) return st;
-  herd_backend_desc bd = backend_desc(s, desc, device);
-  st = s->ops->create(&bd, &s->backend, err);
+  herd_backend_desc *bd = malloc(count * sizeof *bd);
+  if (!bd) return herd_fail(err, HERD_E_MEMORY, "out of memory creating %u worlds", count);
+  for (uint32_t w = 0; w < count; ++w) bd[w] = backend_desc(worlds[w], desc, device);
+  if (batch) bd[0].stop = NULL; /* a batch stops between steps: every world or none has moved */
+  st = batch ? (*ops)->create_batch(bd, count, out, err) : (*ops)->create(bd, out, err);
   bool auto_chose = desc->backend && strcmp(desc->backend, "auto") == 0 && !(desc->device && *desc->device);
-  if (st == HERD_E_BACKEND && auto_chose && s->ops != &herd_cpu_backend) {
+  if (st == HERD_E_BACKEND && auto_chose && *ops != &herd_cpu_backend) {
     /* auto promises a run: a device that cannot start (a failed build, say) hands over. */
-    snprintf(s->backend_note, sizeof s->backend_note,
-             "auto: the OpenCL device failed (%.600s); using the native CPU backend", err->message);
-    s->ops = &herd_cpu_backend;
-    st = s->ops->create(&bd, &s->backend, err);
+    snprintf(note, note_size, "auto: the OpenCL device failed (%.600s); using the native CPU backend", err->message);
+    *ops = &herd_cpu_backend;
+    st = batch ? (*ops)->create_batch(bd, count, out, err) : (*ops)->create(bd, out, err);
   }
+  free(bd);
   return st;
 }
 
-herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
+/* A simulation of the scenario with no backend yet: its steering agents placed. */
+static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
   if (!desc || !desc->scenario) return herd_fail(err, HERD_E_INPUT, "herd_sim_create: no scenario given");
   herd_status valid = herd_scenario_validate(desc->scenario, err);
   if (valid != HERD_OK) return valid;
@@ -191,24 +193,39 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   s->model = herd_model_info_of(s->sc.model);
   s->steer_ctx = herd_steer_context_for(&s->sc);
   s->goal = herd_goal_for(&s->sc);
-  herd_status st = start_backend(s, desc, err);
-  if (st == HERD_OK) {
-    place_steering(s);
-    st = place_flock(s, err);
-  }
-  if (st == HERD_OK) st = observe(s, err);
-  if (st == HERD_OK && herd_goal_reached(&s->goal, &s->obs)) s->outcome = HERD_SUCCEEDED; /* placed in the goal */
+  place_steering(s);
+  *out = s;
+  return HERD_OK;
+}
+
+/* Takes the first observation (done by the caller) as the start: a flock placed in the goal
+ * has succeeded already. */
+static void take_first_observation(herd_sim *s, const herd_observation *obs) {
+  s->obs = *obs;
+  herd_goal_observe(&s->goal, &s->obs);
+  if (herd_goal_reached(&s->goal, &s->obs)) s->outcome = HERD_SUCCEEDED;
+}
+
+herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
+  herd_sim *s;
+  herd_status st = sim_new(desc, &s, err);
+  if (st != HERD_OK) return st;
+  st = start_backend(&s, 1, false, desc, &s->ops, &s->backend, s->backend_note, sizeof s->backend_note, err);
+  if (st == HERD_OK) st = place_flock(s, err);
+  herd_observation first;
+  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &first, err);
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
   }
+  take_first_observation(s, &first);
   *out = s;
   return HERD_OK;
 }
 
 void herd_sim_destroy(herd_sim *s) {
   if (!s) return;
-  if (s->backend) s->ops->destroy(s->backend);
+  if (s->backend && !s->in_batch) s->ops->destroy(s->backend);
   free(s);
 }
 
@@ -229,30 +246,56 @@ static void move_steering(herd_sim *s) {
   publish_steering(s);
 }
 
-herd_status herd_sim_step(herd_sim *s, herd_error *err) {
-  if (s->outcome != HERD_RUNNING) return HERD_OK;
-  if (herd_stop_raised(s->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+/* What a step keeps between its parts: the steering agents before it (to undo it), and
+ * what the backend's step is given. */
+typedef struct step_plan {
   herd_steering_state before[HERD_MAX_STEERING];
-  memcpy(before, s->steering, sizeof before);
   float unmoved[4 * HERD_MAX_STEERING];
-  memcpy(unmoved, s->steer_pos, sizeof unmoved);
+  herd_steering_input seen; /* the steering agents as the flock sees them */
+  float centroid[3];        /* the flock's, before the step */
+} step_plan;
+
+/* The step's first part: the steering agents move on the last observation. */
+static void begin_step(herd_sim *s, step_plan *p) {
+  memcpy(p->before, s->steering, sizeof p->before);
+  memcpy(p->unmoved, s->steer_pos, sizeof p->unmoved);
   move_steering(s);
-  herd_steering_input seen = steering_input(s);
-  if (!s->model->sees_moved_steering) seen.pos = unmoved;
-  float centroid[3] = {(float)s->obs.centroid[0], (float)s->obs.centroid[1], (float)s->obs.centroid[2]};
-  herd_status st = s->ops->step(s->backend, seen, centroid, s->step, err);
-  if (st == HERD_E_INTERRUPTED) { /* the flock is as before the step: so are the steering agents */
-    memcpy(s->steering, before, sizeof before);
-    publish_steering(s);
-    return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
-  }
-  if (st == HERD_OK) st = observe(s, err);
-  if (st != HERD_OK) return st;
+  p->seen = steering_input(s);
+  if (!s->model->sees_moved_steering) p->seen.pos = p->unmoved;
+  for (int k = 0; k < 3; ++k) p->centroid[k] = (float)s->obs.centroid[k];
+}
+
+/* The steering agents as before the step (the backend abandoned it). */
+static void undo_step(herd_sim *s, const step_plan *p) {
+  memcpy(s->steering, p->before, sizeof p->before);
+  publish_steering(s);
+}
+
+/* The step's last part, once the flock has moved and `obs` is its observation. */
+static void end_step(herd_sim *s, const herd_observation *obs) {
+  s->obs = *obs;
+  herd_goal_observe(&s->goal, &s->obs);
   ++s->step;
   if (herd_goal_reached(&s->goal, &s->obs))
     s->outcome = HERD_SUCCEEDED;
   else if (s->step >= s->sc.max_steps)
     s->outcome = HERD_STEP_LIMIT;
+}
+
+herd_status herd_sim_step(herd_sim *s, herd_error *err) {
+  if (s->outcome != HERD_RUNNING) return HERD_OK;
+  if (herd_stop_raised(s->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+  step_plan plan;
+  begin_step(s, &plan);
+  herd_status st = s->ops->step(s->backend, plan.seen, plan.centroid, s->step, err);
+  if (st == HERD_E_INTERRUPTED) { /* the flock is as before the step: so are the steering agents */
+    undo_step(s, &plan);
+    return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
+  }
+  herd_observation obs;
+  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &obs, err);
+  if (st != HERD_OK) return st;
+  end_step(s, &obs);
   return HERD_OK;
 }
 
@@ -284,13 +327,19 @@ static void compact(float *data, uint32_t n, uint32_t dims) {
     for (uint32_t k = 0; k < 3; ++k) data[3 * i + k] = data[4 * i + k];
 }
 
+/* The flock in id order, device layout. */
+static herd_status read_raw(herd_sim *s, float *pos, float *vel, herd_error *err) {
+  return s->in_batch ? s->ops->read_world(s->backend, s->world, pos, vel, err)
+                     : s->ops->read_agents(s->backend, pos, vel, err);
+}
+
 herd_status herd_sim_read_flock(herd_sim *s, float *pos, float *vel, herd_error *err) {
   uint32_t n = s->sc.flock.count, dims = s->sc.world.dims;
-  if (dims == 2) return s->ops->read_agents(s->backend, pos, vel, err);
+  if (dims == 2) return read_raw(s, pos, vel, err);
   /* 3D: the backend writes float4 per agent, one more than the caller's room. */
   float *p = pos ? malloc((size_t)n * 4 * sizeof *p) : NULL, *v = vel ? malloc((size_t)n * 4 * sizeof *v) : NULL;
   herd_status st = (pos && !p) || (vel && !v) ? herd_fail(err, HERD_E_MEMORY, "out of memory reading the flock")
-                                              : s->ops->read_agents(s->backend, p, v, err);
+                                              : read_raw(s, p, v, err);
   if (st == HERD_OK && p) compact(p, n, 3), memcpy(pos, p, (size_t)n * 3 * sizeof *p);
   if (st == HERD_OK && v) compact(v, n, 3), memcpy(vel, v, (size_t)n * 3 * sizeof *v);
   free(p);
@@ -331,4 +380,116 @@ const char *herd_stage_name(herd_stage stage) {
   static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",   "reorder",
                                                       "step", "reduce", "read-back"};
   return stage < HERD_STAGE_COUNT ? names[stage] : "?";
+}
+
+/* ---- Batches ----------------------------------------------------------------------------- */
+
+struct herd_batch {
+  const herd_backend_ops *ops;
+  herd_backend *backend;
+  uint32_t count;
+  herd_sim **worlds;
+  step_plan *plans;
+  herd_world_input *in;
+  herd_observation *obs;
+  const volatile sig_atomic_t *stop;
+};
+
+void herd_batch_destroy(herd_batch *b) {
+  if (!b) return;
+  for (uint32_t w = 0; w < b->count; ++w) herd_sim_destroy(b->worlds ? b->worlds[w] : NULL);
+  if (b->backend) b->ops->destroy(b->backend);
+  free(b->worlds), free(b->plans), free(b->in), free(b->obs);
+  free(b);
+}
+
+/* Every world's scenario is valid and of world 0's model and dimension. */
+static herd_status batch_worlds(herd_batch *b, const herd_sim_desc *descs, herd_error *err) {
+  for (uint32_t w = 0; w < b->count; ++w) {
+    herd_error why;
+    herd_status st = sim_new(&descs[w], &b->worlds[w], &why);
+    if (st != HERD_OK) return herd_fail(err, st, "world %u: %s", w, why.message);
+    const herd_scenario *first = &b->worlds[0]->sc, *sc = &b->worlds[w]->sc;
+    if (sc->model != first->model || sc->world.dims != first->world.dims)
+      return herd_fail(err, HERD_E_INPUT,
+                       "world %u is %s in %uD, world 0 %s in %uD: a batch holds one model in one dimension", w,
+                       herd_model_info_of(sc->model)->name, sc->world.dims, herd_model_info_of(first->model)->name,
+                       first->world.dims);
+    b->worlds[w]->in_batch = true;
+    b->worlds[w]->world = w;
+  }
+  return HERD_OK;
+}
+
+herd_status herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_batch **out, herd_error *err) {
+  if (!descs || count == 0) return herd_fail(err, HERD_E_INPUT, "herd_batch_create: no worlds given");
+  herd_batch *b = calloc(1, sizeof *b);
+  if (b) b->count = count, b->stop = descs[0].stop;
+  if (b) b->worlds = calloc(count, sizeof *b->worlds), b->plans = calloc(count, sizeof *b->plans);
+  if (b) b->in = calloc(count, sizeof *b->in), b->obs = calloc(count, sizeof *b->obs);
+  if (!b || !b->worlds || !b->plans || !b->in || !b->obs) {
+    herd_batch_destroy(b);
+    return herd_fail(err, HERD_E_MEMORY, "out of memory creating a batch of %u worlds", count);
+  }
+  char note[700];
+  herd_status st = batch_worlds(b, descs, err);
+  if (st == HERD_OK)
+    st = start_backend(b->worlds, count, true, &descs[0], &b->ops, &b->backend, note, sizeof note, err);
+  for (uint32_t w = 0; w < count && st == HERD_OK; ++w) {
+    herd_sim *s = b->worlds[w];
+    s->ops = b->ops, s->backend = b->backend;
+    snprintf(s->backend_note, sizeof s->backend_note, "%s", note);
+    st = place_flock(s, err);
+    b->in[w].steer = steering_input(s);
+  }
+  if (st == HERD_OK) st = b->ops->reduce_batch(b->backend, b->in, b->obs, err);
+  if (st != HERD_OK) {
+    herd_batch_destroy(b);
+    return st;
+  }
+  for (uint32_t w = 0; w < count; ++w) take_first_observation(b->worlds[w], &b->obs[w]);
+  *out = b;
+  return HERD_OK;
+}
+
+herd_status herd_batch_step(herd_batch *b, herd_error *err) {
+  if (herd_stop_raised(b->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted between steps");
+  for (uint32_t w = 0; w < b->count; ++w) {
+    herd_sim *s = b->worlds[w];
+    herd_world_input *in = &b->in[w];
+    in->active = s->outcome == HERD_RUNNING;
+    in->step = s->step;
+    in->steer = steering_input(s);
+    if (!in->active) continue;
+    begin_step(s, &b->plans[w]);
+    in->steer = b->plans[w].seen;
+    memcpy(in->centroid, b->plans[w].centroid, sizeof in->centroid);
+  }
+  herd_status st = b->ops->step_batch(b->backend, b->in, err);
+  for (uint32_t w = 0; w < b->count; ++w) b->in[w].steer = steering_input(b->worlds[w]); /* as they are now */
+  if (st == HERD_OK) st = b->ops->reduce_batch(b->backend, b->in, b->obs, err);
+  for (uint32_t w = 0; w < b->count; ++w) {
+    if (!b->in[w].active) continue;
+    if (st == HERD_OK)
+      end_step(b->worlds[w], &b->obs[w]);
+    else
+      undo_step(b->worlds[w], &b->plans[w]);
+  }
+  return st;
+}
+
+uint32_t herd_batch_count(const herd_batch *b) { return b->count; }
+
+uint32_t herd_batch_running(const herd_batch *b) {
+  uint32_t running = 0;
+  for (uint32_t w = 0; w < b->count; ++w) running += b->worlds[w]->outcome == HERD_RUNNING;
+  return running;
+}
+
+const herd_sim *herd_batch_world(const herd_batch *b, uint32_t w) { return w < b->count ? b->worlds[w] : NULL; }
+
+herd_status herd_batch_read_flock(herd_batch *b, uint32_t w, float *pos, float *vel, herd_error *err) {
+  if (w >= b->count)
+    return herd_fail(err, HERD_E_INPUT, "herd_batch_read_flock: no world %u (the batch has %u)", w, b->count);
+  return herd_sim_read_flock(b->worlds[w], pos, vel, err);
 }

@@ -920,11 +920,13 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
     b->world[w].active = in[w].active ? 1u : 0u;
     memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * 4], in[w].steer.pos, in[w].steer.count * 4 * sizeof(float));
   }
+  /* Blocking: the next call rewrites b->world and b->steer_all (a step's steering agents
+   * and the reduction's can differ), and a pending write would read them then. */
   CL_TRY("clEnqueueWriteBuffer(worlds)",
-         clEnqueueWriteBuffer(b->queue, b->worlds, CL_FALSE, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
+         clEnqueueWriteBuffer(b->queue, b->worlds, CL_TRUE, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
                               event_for(b, HERD_STAGE_READBACK)));
   CL_TRY("clEnqueueWriteBuffer(steering)",
-         clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0,
+         clEnqueueWriteBuffer(b->queue, b->steer, CL_TRUE, 0,
                               (size_t)b->world_count * HERD_MAX_STEERING * 4 * sizeof(float), b->steer_all, 0, NULL,
                               event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
