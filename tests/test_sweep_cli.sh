@@ -57,6 +57,28 @@ check "the resumed runs.csv equals the uninterrupted one (wall times aside)" eva
   'cmp -s <(no_wall "$tmp/a/runs.csv") <(no_wall "$tmp/b/runs.csv")'
 check "... and so does the summary" cmp -s "$tmp/a/summary.csv" "$tmp/b/summary.csv"
 
+# ---- Batches of worlds: the same rows whatever the batch, on each backend ------------------------
+run sweep "${grid[@]}" --batch 5 --threads 2 --out "$tmp/batched"
+check "--batch 5 on the CPU gives the rows of runs side by side (wall times aside)" eval \
+  '[ "$rc" -eq 0 ] && cmp -s <(no_wall "$tmp/a/runs.csv") <(no_wall "$tmp/batched/runs.csv")'
+check "... and sweep.json records the backend and the batch" eval \
+  'grep -q "\"name\": \"cpu\"" "$tmp/batched/sweep.json" && grep -q "\"batch\": 5" "$tmp/batched/sweep.json"'
+if "$HERD" devices >/dev/null 2>&1; then
+  small=(--vary sheep.count=20,45 --vary sheep.neighbours=5,19 --seeds 1-2 --steps 400 --quiet)
+  run sweep "${small[@]}" --backend opencl --out "$tmp/cl-batch"
+  check "--backend opencl runs the sweep in batches of 64" eval '[ "$rc" -eq 0 ] && grep -q "\"batch\": 64" "$tmp/cl-batch/sweep.json"'
+  run sweep "${small[@]}" --backend opencl --batch 1 --out "$tmp/cl-alone"
+  check "... giving each run's row as the run alone on the device gives it" eval \
+    '[ "$rc" -eq 0 ] && cmp -s <(no_wall "$tmp/cl-batch/runs.csv") <(no_wall "$tmp/cl-alone/runs.csv")'
+  read -r seed count neighbours < <(awk -F, 'NR == 6 { print $3, $4, $5 }' "$tmp/cl-batch/runs.csv")
+  row=$(awk -F, 'NR == 6 { print $6, $7 }' "$tmp/cl-batch/runs.csv")
+  run run --quiet --backend opencl --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 400
+  check "... and as herd run --backend opencl gives it" eval \
+    '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
+else
+  echo "# no OpenCL device: the OpenCL batches are not tested"
+fi
+
 # ---- The folder's rules ------------------------------------------------------------------------
 cp "$tmp/a/runs.csv" "$tmp/runs.before"
 run sweep "${grid[@]}" --out "$tmp/a"
@@ -93,6 +115,8 @@ bad "a missing sweep file" 'no-such.json: cannot open' no-such.json
 bad "two sweep files" 'only one sweep file may be given' tests/data/sweeps/small.json other.json
 bad "--force with --resume" '--force and --resume: choose one' --force --resume
 bad "an unknown option" 'sweep: unknown option --vray' --vray sheep.count=5
+bad "--batch 0" '--batch: "0" is not allowed (allowed: an integer from 1 to 4096)' --batch 0
+bad "an unknown backend" '--backend gpu: unknown backend (allowed: cpu, opencl, auto)' --backend gpu
 
 # A sweep file, with options added.
 run sweep tests/data/sweeps/small.json --seeds 1-2 --quiet --out "$tmp/file-sweep"

@@ -24,7 +24,8 @@ static const char experiment_usage[] =
     "\n"
     "options:\n"
     "  --seeds LIST       the seeds of every cell (default 1-20)\n"
-    "  --threads T        runs at a time (default: all cores)\n"
+    "  --threads T        CPU threads (default: all cores)\n"
+    "  --backend B, --device D, --batch K    as for herd sweep\n"
     "  --out DIR          where to write (default: experiment-NAME)\n"
     "  --resume           go on with the sweeps already in DIR\n"
     "  --force            start the sweeps in DIR afresh\n"
@@ -450,6 +451,12 @@ static int parse_experiment(int argc, char **argv, experiment_opts *o) {
       o->seeds = v;
     } else if (strcmp(arg, "--threads") == 0) {
       if (parse_threads(v, &o->run.threads)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--backend") == 0) {
+      o->run.backend = v;
+    } else if (strcmp(arg, "--device") == 0) {
+      o->run.device = v;
+    } else if (strcmp(arg, "--batch") == 0) {
+      if (sweep_parse_batch(v, &o->run.batch)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--out") == 0) {
       snprintf(o->out, sizeof o->out, "%s", v);
     } else {
@@ -480,6 +487,8 @@ int cmd_experiment(int argc, char **argv) {
   for (int i = 1; i < argc && typed < sizeof o.command; ++i)
     typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
   o.run.command = o.command;
+  status = sweep_check_backend(&o.run);
+  if (status) return status;
   struct stat st;
   if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0)
     return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(o.out));

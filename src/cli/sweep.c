@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
@@ -36,7 +37,13 @@ static const char sweep_usage[] =
     "  --zip              pair the varied lists value by value instead of crossing them\n"
     "  --seeds LIST       the seeds, e.g. 1-50 or 1,3,7 (default: the file's, else 1)\n"
     "  --steps MAX        the step limit of every run\n"
-    "  --threads T        runs at a time (default: all cores); each run uses one thread\n"
+    "  --threads T        CPU threads (default: all cores)\n"
+    "  --backend B        cpu (default), opencl or auto, as for herd run\n"
+    "  --device D         the OpenCL device, as for herd run\n"
+    "  --batch K          runs stepped together as one batch of worlds in the backend (default:\n"
+    "                     1 on the CPU, where T runs go side by side, one thread each; 64 on\n"
+    "                     OpenCL, every world of a batch in one launch of each kernel). Each run\n"
+    "                     gives the same row whatever the batch\n"
     "  --out DIR          where to write (default sweep-out)\n"
     "  --resume           continue the sweep already in DIR: rows written are kept, not redone\n"
     "  --force            start afresh in a DIR that holds a sweep, and allow more than\n"
@@ -100,6 +107,12 @@ static int apply_options(sweep_opts *o, int argc, char **argv) {
       o->sw.max_steps = (uint32_t)n;
     } else if (strcmp(arg, "--threads") == 0) {
       status = parse_threads(v, &o->run.threads) ? EXIT_BAD_INPUT : 0;
+    } else if (strcmp(arg, "--backend") == 0) {
+      o->run.backend = v;
+    } else if (strcmp(arg, "--device") == 0) {
+      o->run.device = v;
+    } else if (strcmp(arg, "--batch") == 0) {
+      status = sweep_parse_batch(v, &o->run.batch);
     } else if (strcmp(arg, "--scenario") == 0) {
       o->scenario = v;
     } else if (strcmp(arg, "--out") == 0) {
@@ -148,46 +161,53 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
 
 /* ---- Running -------------------------------------------------------------------------------- */
 
-/* Runs the sweep's run `r` on the CPU backend, one thread. Follows the first steering agent:
- * how often its mode changes (a dog switching between collecting and driving), and the mean
- * distance of the farthest agent from the centroid over the steps it drives. */
-static herd_status run_one(const herd_sweep *sw, size_t r, sweep_result *out, herd_error *err) {
-  herd_scenario sc;
-  herd_status s = herd_sweep_scenario(sw, r, &sc, err);
-  if (s != HERD_OK) return s;
-  herd_sim *sim;
-  herd_sim_desc desc = {.scenario = &sc, .threads = 1, .backend = "cpu", .stop = &cli_stop};
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  if ((s = herd_sim_create(&desc, &sim, err)) != HERD_OK) return s;
-  uint32_t mode_changes = 0, driving = 0;
-  double drive_farthest = 0;
-  int mode = herd_sim_steering_count(sim) ? (int)herd_sim_steering(sim, 0)->mode : -1;
-  while (s == HERD_OK && herd_sim_outcome(sim) == HERD_RUNNING) {
-    s = herd_sim_step(sim, err);
-    int now = mode >= 0 ? (int)herd_sim_steering(sim, 0)->mode : -1;
-    mode_changes += now != mode;
-    mode = now;
-    if (now == HERD_MODE_DRIVE) ++driving, drive_farthest += herd_sim_observation(sim)->farthest_dist_m;
-  }
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (s == HERD_OK) {
-    out->outcome = herd_sim_outcome(sim);
-    out->steps = herd_sim_step_index(sim);
-    out->obs = *herd_sim_observation(sim);
-    out->dims = sc.world.dims;
-    out->mode_changes = mode_changes;
-    out->drive_farthest_m = driving ? drive_farthest / driving : NAN;
-    out->wall_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  }
-  herd_sim_destroy(sim);
-  return s;
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* What a run's row needs besides its end: how often the first steering agent's mode changes
+ * (a dog switching between collecting and driving), and the mean distance of the farthest
+ * agent from the centroid over the steps it drives. */
+typedef struct run_tracker {
+  int mode; /* -1: no steering agent */
+  uint32_t mode_changes, driving;
+  double drive_farthest;
+  double started_s;
+  bool ended;
+} run_tracker;
+
+static run_tracker track_start(const herd_sim *sim, double started_s) {
+  return (run_tracker){.mode = herd_sim_steering_count(sim) ? (int)herd_sim_steering(sim, 0)->mode : -1,
+                       .started_s = started_s};
+}
+
+static void track_step(run_tracker *t, const herd_sim *sim) {
+  int now = t->mode >= 0 ? (int)herd_sim_steering(sim, 0)->mode : -1;
+  t->mode_changes += now != t->mode;
+  t->mode = now;
+  if (now == HERD_MODE_DRIVE) ++t->driving, t->drive_farthest += herd_sim_observation(sim)->farthest_dist_m;
+}
+
+/* The row of a run that has ended. */
+static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
+  return (sweep_result){.outcome = herd_sim_outcome(sim),
+                        .steps = herd_sim_step_index(sim),
+                        .obs = *herd_sim_observation(sim),
+                        .dims = herd_sim_scenario(sim)->world.dims,
+                        .mode_changes = t->mode_changes,
+                        .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
+                        .wall_s = now_s() - t->started_s};
 }
 
 /* The runs [first, total) shared by the workers; the main thread writes them in order. */
 typedef struct sweep_job {
   const herd_sweep *sw;
   size_t first, total, next;
+  const char *backend, *device;
+  uint32_t batch;        /* runs a worker takes at a time, stepped as one batch of worlds */
+  int batch_threads;     /* CPU threads each batch uses */
   sweep_result *results; /* indexed by run - first */
   bool *done;
   pthread_mutex_t lock;
@@ -198,36 +218,93 @@ typedef struct sweep_job {
   bool failed;
 } sweep_job;
 
+/* Runs [first, first + count), whose scenarios are sc (one model, one dimension), to their
+ * ends as one batch of worlds; results[k] is run first + k's. A run's wall time is from the
+ * batch's start to the step it ended at. */
+static herd_status run_batch(const sweep_job *job, const herd_scenario *sc, uint32_t count, sweep_result *results,
+                             herd_error *err) {
+  herd_sim_desc *descs = calloc(count, sizeof *descs);
+  run_tracker *track = calloc(count, sizeof *track);
+  if (!descs || !track) {
+    free(descs), free(track);
+    return herd_fail(err, HERD_E_MEMORY, "out of memory for a batch of %u runs", count);
+  }
+  for (uint32_t k = 0; k < count; ++k)
+    descs[k] = (herd_sim_desc){.scenario = &sc[k],
+                               .threads = job->batch_threads,
+                               .backend = job->backend,
+                               .device = job->device,
+                               .stop = &cli_stop};
+  double started = now_s();
+  herd_batch *batch = NULL;
+  herd_status s = herd_batch_create(descs, count, &batch, err);
+  for (uint32_t k = 0; k < count && s == HERD_OK; ++k) track[k] = track_start(herd_batch_world(batch, k), started);
+  while (s == HERD_OK) {
+    for (uint32_t k = 0; k < count; ++k) {
+      const herd_sim *world = herd_batch_world(batch, k);
+      if (track[k].ended || herd_sim_outcome(world) == HERD_RUNNING) continue;
+      results[k] = track_result(&track[k], world);
+      track[k].ended = true;
+    }
+    if (herd_batch_running(batch) == 0) break;
+    s = herd_batch_step(batch, err);
+    for (uint32_t k = 0; k < count && s == HERD_OK; ++k)
+      if (!track[k].ended) track_step(&track[k], herd_batch_world(batch, k));
+  }
+  herd_batch_destroy(batch);
+  free(descs), free(track);
+  return s;
+}
+
+/* Runs [first, first + count) in batches, each of runs of one model and dimension. */
+static herd_status run_group(const sweep_job *job, size_t first, uint32_t count, sweep_result *results,
+                             herd_error *err) {
+  herd_scenario *sc = malloc(count * sizeof *sc);
+  if (!sc) return herd_fail(err, HERD_E_MEMORY, "out of memory for %u runs", count);
+  herd_status s = HERD_OK;
+  for (uint32_t k = 0; k < count && s == HERD_OK; ++k) s = herd_sweep_scenario(job->sw, first + k, &sc[k], err);
+  for (uint32_t from = 0, to = 0; from < count && s == HERD_OK; from = to) {
+    for (to = from + 1; to < count && sc[to].model == sc[from].model && sc[to].world.dims == sc[from].world.dims;) ++to;
+    s = run_batch(job, sc + from, to - from, results + from, err);
+  }
+  free(sc);
+  return s;
+}
+
 static void *worker(void *arg) {
   sweep_job *job = arg;
+  sweep_result *results = malloc(job->batch * sizeof *results);
   pthread_mutex_lock(&job->lock);
-  while (!job->failed && !cli_stop && job->next < job->total) {
-    size_t r = job->next++;
+  while (results && !job->failed && !cli_stop && job->next < job->total) {
+    size_t first = job->next, left = job->total - first;
+    uint32_t count = left < job->batch ? (uint32_t)left : job->batch;
+    job->next += count;
     pthread_mutex_unlock(&job->lock);
-    sweep_result result;
     herd_error err;
-    herd_status s = run_one(job->sw, r, &result, &err);
+    herd_status s = run_group(job, first, count, results, &err);
     pthread_mutex_lock(&job->lock);
     if (s == HERD_OK) {
-      job->results[r - job->first] = result;
-      job->done[r - job->first] = true;
+      for (uint32_t k = 0; k < count; ++k) {
+        job->results[first + k - job->first] = results[k];
+        job->done[first + k - job->first] = true;
+      }
     } else if (!job->failed && s != HERD_E_INTERRUPTED) {
       job->failed = true;
       job->error = err;
-      job->failed_run = r;
+      job->failed_run = first;
     }
     pthread_cond_broadcast(&job->changed);
+  }
+  if (!results && !job->failed) {
+    job->failed = true;
+    herd_fail(&job->error, HERD_E_MEMORY, "out of memory for a batch of %u runs", job->batch);
+    job->failed_run = job->next;
   }
   --job->active;
   pthread_cond_broadcast(&job->changed);
   pthread_mutex_unlock(&job->lock);
+  free(results);
   return NULL;
-}
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* "  1234/4000 runs (31 %), 52.1 runs/s, 0:53 left" on one terminal line. */
@@ -252,8 +329,14 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
   }
   pthread_mutex_init(&job.lock, NULL);
   pthread_cond_init(&job.changed, NULL);
-  int threads = o->threads ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
-  threads = threads < 1 ? 1 : threads > 256 ? 256 : threads;
+  int cores = o->threads ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+  cores = cores < 1 ? 1 : cores > 256 ? 256 : cores;
+  /* Runs one at a time side by side on the CPU, one thread each; else one batch at a time,
+   * on all the threads (the CPU backend's batch) or on the device. */
+  bool side_by_side = o->batch == 1 && strcmp(o->backend, "cpu") == 0;
+  int threads = side_by_side ? cores : 1;
+  job.backend = o->backend, job.device = o->device, job.batch = o->batch;
+  job.batch_threads = side_by_side ? 1 : cores;
   pthread_t tid[256];
   int started = 0;
   job.active = threads;
@@ -305,7 +388,7 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
 int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
   sweep_writer w;
   size_t first = 0, total = herd_sweep_run_count(sw);
-  int status = sweep_open(&w, o->out, sw, o->command, o->force, o->resume, &first);
+  int status = sweep_open(&w, sw, o, &first);
   if (status) return status;
   printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", sw->cell_count, sw->seed_count, total,
          first ? " (resuming)" : "", cli_shown(o->out));
@@ -337,7 +420,8 @@ int cmd_sweep(int argc, char **argv) {
     for (int i = 1; i < argc && typed < sizeof o.command; ++i)
       typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
     o.run.command = o.command;
-    status = sweep_execute(&o.sw, &o.run);
+    status = sweep_check_backend(&o.run);
+    if (status == 0) status = sweep_execute(&o.sw, &o.run);
   }
   herd_sweep_free(&o.sw);
   return status;

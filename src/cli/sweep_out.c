@@ -106,6 +106,34 @@ int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *x) {
   return 0;
 }
 
+/* ---- The backend ---------------------------------------------------------------------- */
+
+int sweep_parse_batch(const char *text, unsigned *out) {
+  char *end;
+  errno = 0;
+  long long k = strtoll(text, &end, 10);
+  if (end == text || *end || errno || k < 1 || k > SWEEP_MAX_BATCH)
+    return cli_fail(EXIT_BAD_INPUT, "--batch: \"%s\" is not allowed (allowed: an integer from 1 to %d)",
+                    cli_shown(text), SWEEP_MAX_BATCH);
+  *out = (unsigned)k;
+  return 0;
+}
+
+int sweep_check_backend(sweep_run_opts *o) {
+  herd_backend_choice choice;
+  herd_error err;
+  if (herd_choose_backend(o->backend, o->device, &choice, &err) != HERD_OK) return cli_error(&err);
+  snprintf(o->backend_chosen, sizeof o->backend_chosen, "%s", choice.backend);
+  snprintf(o->device_chosen, sizeof o->device_chosen, "%s", choice.device);
+  snprintf(o->device_name, sizeof o->device_name, "%s", choice.device_name);
+  o->backend = o->backend_chosen;
+  o->device = o->device_chosen[0] ? o->device_chosen : NULL;
+  if (o->batch == 0) o->batch = strcmp(o->backend, "cpu") == 0 ? 1 : SWEEP_OPENCL_BATCH;
+  if (o->threads == 0) o->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (choice.note[0] && !o->quiet) fprintf(stderr, "herd: %s\n", choice.note);
+  return 0;
+}
+
 /* ---- sweep.json ----------------------------------------------------------------------- */
 
 static json_t *machine_json(void) {
@@ -132,6 +160,10 @@ static int write_sweep_json(const sweep_writer *w, bool finished) {
                            finished ? json_string(finished_at) : json_null(), "machine", machine_json(), "runs",
                            (json_int_t)herd_sweep_run_count(w->sw), "cells", (json_int_t)w->sw->cell_count, "seeds",
                            (json_int_t)w->sw->seed_count);
+  const sweep_run_opts *o = w->run;
+  json_object_set_new(root, "backend",
+                      json_pack("{s:s, s:s, s:i, s:I}", "name", o->backend, "device", o->device_name, "threads",
+                                o->threads, "batch", (json_int_t)o->batch));
   if (w->resumed_from) json_object_set_new(root, "earlier_rows_by", json_string(w->resumed_from));
   if (finished) json_object_set_new(root, "seconds_this_time", json_real(w->seconds));
   json_object_set_new(root, "sweep", spec ? json_loads(spec, 0, NULL) : json_null());
@@ -224,10 +256,11 @@ static int keep_whole_rows(sweep_writer *w, const char *path, size_t *kept) {
   return status;
 }
 
-int sweep_open(sweep_writer *w, const char *dir, const herd_sweep *sw, const char *command, bool force, bool resume,
-               size_t *first) {
+int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, size_t *first) {
+  const char *dir = o->out;
+  bool resume = o->resume, force = o->force;
   memset(w, 0, sizeof *w);
-  w->sw = sw, w->command = command;
+  w->sw = sw, w->command = o->command, w->run = o;
   snprintf(w->dir, sizeof w->dir, "%s", dir);
   utc_now(w->started, sizeof w->started);
   *first = 0;

@@ -20,8 +20,11 @@ typedef struct sweep_result {
   double drive_farthest_m; /* mean farthest agent from G while it drives; NaN if it never did */
 } sweep_result;
 
+typedef struct sweep_run_opts sweep_run_opts;
+
 typedef struct sweep_writer {
   const herd_sweep *sw;
+  const sweep_run_opts *run;
   char dir[1024];
   const char *command;
   FILE *runs;
@@ -31,11 +34,10 @@ typedef struct sweep_writer {
   char *resumed_from; /* the herd that wrote the earlier rows, when resuming */
 } sweep_writer;
 
-/* Prepares `dir`: a new folder, a folder without a sweep, or (force) one whose sweep is
+/* Prepares o->out: a new folder, a folder without a sweep, or (force) one whose sweep is
  * replaced, or (resume) one whose sweep is this one; *first is the next run to do. Writes
  * sweep.json. 0 or an exit status (2 for a folder that cannot be used). */
-int sweep_open(sweep_writer *w, const char *dir, const herd_sweep *sw, const char *command, bool force, bool resume,
-               size_t *first);
+int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, size_t *first);
 
 /* Appends run r's row (r must be the next) and flushes it. */
 int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *result);
@@ -67,11 +69,25 @@ int sweep_split_csv(char *line, char **fields, int max);
 
 /* How a sweep is run: into which folder, how many runs at a time (0: every core), the folder
  * rules, and the command line that sweep.json records. */
-typedef struct sweep_run_opts {
+struct sweep_run_opts {
   const char *out, *command;
-  int threads;
+  int threads;                  /* CPU threads (0: every core) */
+  const char *backend, *device; /* as for herd run (NULL: cpu) */
+  unsigned batch;               /* runs stepped together as one batch of worlds (0: the backend's default) */
   bool force, resume, quiet;
-} sweep_run_opts;
+  char backend_chosen[16], device_chosen[16], device_name[128]; /* filled by sweep_check_backend */
+};
+
+/* Worlds per batch: the default on OpenCL, and the most --batch takes. */
+#define SWEEP_OPENCL_BATCH 64
+#define SWEEP_MAX_BATCH 4096
+
+/* --batch K: 0 or an exit status. */
+int sweep_parse_batch(const char *text, unsigned *out);
+
+/* Resolves --backend and --device (before any output is opened) and fills in the defaults of
+ * threads and batch; 0 or an exit status. */
+int sweep_check_backend(sweep_run_opts *o);
 
 /* Runs the (expanded) sweep into o->out, saying what it does: 0, or an exit status. */
 int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o);
