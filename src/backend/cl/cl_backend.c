@@ -573,20 +573,23 @@ static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, her
                     MEM(b->scan_sums[level]));
 }
 
-/* Bin, stable sort by bucket into [1-cur], cell ranges: the grid of this step. */
-static herd_status build_grid(herd_backend *b, herd_error *err) {
-  uint32_t n = b->desc.count, zero = 0;
-  int src = b->cur, dst = 1 - b->cur;
+/* Zeroes the bucket counts, for a bin kernel to count into. */
+static herd_status clear_counts(herd_backend *b, herd_error *err) {
+  uint32_t zero = 0;
   CL_TRY("clEnqueueFillBuffer(count)",
          clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
                              event_for(b, HERD_STAGE_BIN)));
-  herd_status s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(b->grid),
-                             MEM(b->key), MEM(b->count));
-  if (s != HERD_OK) return s;
+  return HERD_OK;
+}
+
+/* After binning into b->key and b->count: bucket starts by a scan, the stable sort by bucket,
+ * and the state reordered from [src] into [dst] (b->cell_end then holds absolute bucket ends). */
+static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *err) {
+  uint32_t n = b->desc.count;
   CL_TRY("clEnqueueCopyBuffer(count)",
          clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
                              event_for(b, HERD_STAGE_RANGES)));
-  s = scan(b, b->cell_end, b->buckets, 0, err);
+  herd_status s = scan(b, b->cell_end, b->buckets, 0, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
                    MEM(b->order), VAL(n));
@@ -596,7 +599,19 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
   if (s == HERD_OK)
     s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
                    MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
-                   VAL(b->grid.dims));
+                   VAL(b->desc.dims));
+  return s;
+}
+
+/* Bin, stable sort by bucket into [1-cur], cell ranges: the grid of this step. */
+static herd_status build_grid(herd_backend *b, herd_error *err) {
+  uint32_t n = b->desc.count;
+  int src = b->cur, dst = 1 - b->cur;
+  herd_status s = clear_counts(b, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(b->grid), MEM(b->key),
+                   MEM(b->count));
+  if (s == HERD_OK) s = sort_binned(b, src, dst, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(b->grid),
                    MEM(b->cell_end));
@@ -934,28 +949,13 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
 
 /* build_grid over every world at once: each in its own range of buckets. */
 static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
-  uint32_t n = b->desc.count, zero = 0, count = b->world_count;
+  uint32_t n = b->desc.count, count = b->world_count;
   int src = b->cur, dst = 1 - b->cur;
-  CL_TRY("clEnqueueFillBuffer(count)",
-         clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_BIN)));
-  herd_status s = run_kernel(b, K_BIN_BATCH, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), MEM(b->worlds),
-                             MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->count));
-  if (s != HERD_OK) return s;
-  CL_TRY("clEnqueueCopyBuffer(count)",
-         clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_RANGES)));
-  s = scan(b, b->cell_end, b->buckets, 0, err);
+  herd_status s = clear_counts(b, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
-                   MEM(b->order), VAL(n));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
-                   MEM(b->order), VAL(b->buckets));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
-                   MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
-                   VAL(b->desc.dims));
+    s = run_kernel(b, K_BIN_BATCH, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), MEM(b->worlds),
+                   MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->count));
+  if (s == HERD_OK) s = sort_binned(b, src, dst, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_RELATIVE_ENDS, b->buckets, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 4, MEM(b->cell_end),
                    MEM(b->worlds), VAL(count), VAL(b->buckets));
