@@ -131,7 +131,8 @@ void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint steer_count, 
  * HERD_REDUCE_GROUP-th agent of the block from t. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first(
     __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
-    __global const float *steer, uint steer_count, herd_step_info info, __global herd_flock_partial *partials) {
+    __global const float *steer, uint steer_count, herd_step_info info, __global const float *env,
+    __global herd_flock_partial *partials) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
   float3 goal = (float3)(info.goal[0], info.goal[1], info.goal[2]);
@@ -141,6 +142,8 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
     if (i < grid.count)
       p = herd_partial_add(p, &grid, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i],
                            steer, steer_count, goal, info.goal_radius_m);
+    if (i < grid.count && info.env.has_path)
+      p = herd_partial_add_path(p, env, &info.env, herd_load_vec(pos, i, grid.dims), agent[i]);
   }
   tree[t] = p;
   herd_tree_fold(tree, t, steer_count, 0);
@@ -240,7 +243,8 @@ __kernel void herd_mark_mixed_batch(__global const float *pos, __global const he
  * herd_reduce_first sums that block of the world alone. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first_batch(
     __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
-    __global const uint *block_world, __global const float *steer, __global herd_flock_partial *partials) {
+    __global const uint *block_world, __global const float *steer, __global const float *env,
+    __global herd_flock_partial *partials) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   uint t = get_local_id(0), g = get_group_id(0);
   herd_world world = worlds[block_world[g]];
@@ -256,6 +260,9 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
       p = herd_partial_add(p, &world.grid, herd_load_vec(pos_w, i, world.grid.dims),
                            herd_load_vec(vel_w, i, world.grid.dims), agent[world.begin + i], steer_w, count, goal,
                            world.info.goal_radius_m);
+    if (i < world.grid.count && world.info.env.has_path)
+      p = herd_partial_add_path(p, env + world.env_base, &world.info.env, herd_load_vec(pos_w, i, world.grid.dims),
+                                agent[world.begin + i]);
   }
   tree[t] = p;
   herd_tree_fold(tree, t, count, 0);

@@ -19,6 +19,7 @@
 #ifndef HERD_KERNELS_MODEL_H
 #define HERD_KERNELS_MODEL_H
 #include "agent.h"
+#include "env.h"
 #include "grid.h"
 #include "rng.h"
 
@@ -30,6 +31,7 @@ typedef struct herd_step_info {
   float centroid[3];       /* the flock's centre of mass before the step */
   float goal[3];           /* where agents are delivered (herd_in_goal) */
   float goal_radius_m;     /* negative: no goal */
+  herd_env_info env;       /* the obstacles and the path in the view's env array */
 } herd_step_info;
 
 /* One world of a batch (many independent worlds in one set of buffers, laid end to end), as
@@ -43,6 +45,7 @@ typedef struct herd_world {
   herd_u32 active;      /* 0: finished; its agents keep their state */
   herd_u32 block_base;  /* its first reduction block */
   herd_u32 blocks;      /* its reduction blocks */
+  herd_u32 env_base;    /* its first float in the batch's env array */
 } herd_world;
 
 /* The flock as a model sees it during a step: sorted by bucket, read-only. */
@@ -52,6 +55,7 @@ typedef struct herd_flock_view {
   HERD_GLOBAL const herd_u32 *agent;  /* id and flags (agent.h) */
   HERD_GLOBAL const herd_u32 *cell_end;
   HERD_GLOBAL const float *steer; /* float4 per steering agent: its position */
+  HERD_GLOBAL const float *env;   /* obstacles and path (kernels/env.h; info->env) */
   const herd_step_info *info;
 } herd_flock_view;
 
@@ -83,6 +87,7 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
                                    HERD_GLOBAL herd_u32 *out_agent) {
   herd_u32 dims = v->grid->dims;
   const herd_step_info *in = v->info;
+  if (in->env.spheres) next.pos = herd_env_keep_out(v->env, &in->env, next.pos); /* never inside an obstacle */
   herd_store_vec(out_pos, i, dims, next.pos);
   herd_store_vec(out_vel, i, dims, next.vel);
   out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
@@ -104,43 +109,44 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
 /* ---- The entry points a model gets ------------------------------------------------------- */
 
 #ifdef HERD_OPENCL
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                  \
-  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,   \
-                                 __global const uint *cell_end, __global const float *steer, params_t params,        \
-                                 herd_grid grid, herd_step_info info, __global float *out_pos,                       \
-                                 __global float *out_vel, __global uint *out_agent) {                                \
-    uint i = get_global_id(0);                                                                                       \
-    if (i >= grid.count) return;                                                                                     \
-    herd_neighbour scratch[scratch_n];                                                                               \
-    herd_flock_view v;                                                                                               \
-    v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;               \
-    v.info = &info;                                                                                                  \
-    herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);            \
-  }                                                                                                                  \
-  /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                             \
-  __kernel void herd_step_batch_##name(__global const float *pos, __global const float *vel,                         \
-                                       __global const uint *agent, __global const uint *cell_end,                    \
-                                       __global const float *steer, __global const params_t *params,                 \
-                                       __global const herd_world *worlds, __global const uint *world_of, uint total, \
-                                       __global float *out_pos, __global float *out_vel, __global uint *out_agent) { \
-    uint i = get_global_id(0);                                                                                       \
-    if (i >= total) return;                                                                                          \
-    uint w = world_of[i];                                                                                            \
-    herd_world world = worlds[w];                                                                                    \
-    uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                \
-    if (world.active == 0u) {                                                                                        \
-      herd_store_vec(out_pos, i, world.grid.dims, herd_load_vec(pos, i, world.grid.dims));                           \
-      herd_store_vec(out_vel, i, world.grid.dims, herd_load_vec(vel, i, world.grid.dims));                           \
-      out_agent[i] = agent[i];                                                                                       \
-      return;                                                                                                        \
-    }                                                                                                                \
-    params_t m = params[w];                                                                                          \
-    herd_neighbour scratch[scratch_n];                                                                               \
-    herd_flock_view v;                                                                                               \
-    v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                         \
-    v.cell_end = cell_end + world.bucket_base, v.steer = steer + 4u * world.steer_base, v.info = &world.info;        \
-    herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,             \
-                      out_agent + world.begin);                                                                      \
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                    \
+  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,     \
+                                 __global const uint *cell_end, __global const float *steer,                           \
+                                 __global const float *env, params_t params, herd_grid grid, herd_step_info info,      \
+                                 __global float *out_pos, __global float *out_vel, __global uint *out_agent) {         \
+    uint i = get_global_id(0);                                                                                         \
+    if (i >= grid.count) return;                                                                                       \
+    herd_neighbour scratch[scratch_n];                                                                                 \
+    herd_flock_view v;                                                                                                 \
+    v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;                 \
+    v.env = env, v.info = &info;                                                                                       \
+    herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);              \
+  }                                                                                                                    \
+  /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                               \
+  __kernel void herd_step_batch_##name(                                                                                \
+      __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
+      __global const float *steer, __global const float *env, __global const params_t *params,                         \
+      __global const herd_world *worlds, __global const uint *world_of, uint total, __global float *out_pos,           \
+      __global float *out_vel, __global uint *out_agent) {                                                             \
+    uint i = get_global_id(0);                                                                                         \
+    if (i >= total) return;                                                                                            \
+    uint w = world_of[i];                                                                                              \
+    herd_world world = worlds[w];                                                                                      \
+    uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                  \
+    if (world.active == 0u) {                                                                                          \
+      herd_store_vec(out_pos, i, world.grid.dims, herd_load_vec(pos, i, world.grid.dims));                             \
+      herd_store_vec(out_vel, i, world.grid.dims, herd_load_vec(vel, i, world.grid.dims));                             \
+      out_agent[i] = agent[i];                                                                                         \
+      return;                                                                                                          \
+    }                                                                                                                  \
+    params_t m = params[w];                                                                                            \
+    herd_neighbour scratch[scratch_n];                                                                                 \
+    herd_flock_view v;                                                                                                 \
+    v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                           \
+    v.cell_end = cell_end + world.bucket_base, v.steer = steer + 4u * world.steer_base, v.info = &world.info;          \
+    v.env = env + world.env_base;                                                                                      \
+    herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,               \
+                      out_agent + world.begin);                                                                        \
   }
 #else
 /* The CPU backend's loop over sorted agents [begin, end). */

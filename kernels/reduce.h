@@ -5,6 +5,7 @@
 #ifndef HERD_KERNELS_REDUCE_H
 #define HERD_KERNELS_REDUCE_H
 #include "agent.h"
+#include "env.h"
 #include "grid.h"
 
 #ifdef HERD_OPENCL
@@ -18,9 +19,11 @@ typedef struct herd_flock_partial {
   double sum_x, sum_y, sum_z;    /* positions summed in 64 bits: exact enough for any flock size */
   double head_x, head_y, head_z; /* unit velocities summed: polarisation */
   double mill_x, mill_y, mill_z; /* second pass: unit(r - G) x unit(v) summed: milling */
+  double path_dist;              /* the agents' distances from the world's path (kernels/env.h) */
   float lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
   herd_u32 in_goal, delivered;
-  herd_u32 removed; /* agents their model took out of the flock: in `delivered`, in nothing else */
+  herd_u32 removed;  /* agents their model took out of the flock: in `delivered`, in nothing else */
+  herd_u32 path_end; /* agents whose closest path point is in the path's last 5 % */
   float near_d2[HERD_KERNEL_MAX_STEERING];
   herd_u32 near_id[HERD_KERNEL_MAX_STEERING];
   float near_x[HERD_KERNEL_MAX_STEERING], near_y[HERD_KERNEL_MAX_STEERING], near_z[HERD_KERNEL_MAX_STEERING];
@@ -46,7 +49,8 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   p.mill_x = p.mill_y = p.mill_z = 0.0;
   p.lo_x = p.lo_y = p.lo_z = INFINITY;
   p.hi_x = p.hi_y = p.hi_z = -INFINITY;
-  p.in_goal = p.delivered = p.removed = 0u;
+  p.in_goal = p.delivered = p.removed = p.path_end = 0u;
+  p.path_dist = 0.0;
   for (int d = 0; d < HERD_KERNEL_MAX_STEERING; ++d) {
     p.near_d2[d] = INFINITY;
     p.near_id[d] = 0xffffffffu;
@@ -115,6 +119,8 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
   a.in_goal += b.in_goal;
   a.delivered += b.delivered;
   a.removed += b.removed;
+  a.path_dist += b.path_dist;
+  a.path_end += b.path_end;
   for (herd_u32 d = 0; d < steer_count; ++d) {
     if (herd_nearer(b.near_d2[d], b.near_id[d], a.near_d2[d], a.near_id[d])) {
       a.near_d2[d] = b.near_d2[d];
@@ -125,6 +131,18 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
     }
   }
   return a;
+}
+
+/* First pass, with a path in the world: the agent's distance from it and whether it is at the
+ * path's end (removed agents take no part). */
+HERD_INLINE herd_flock_partial herd_partial_add_path(herd_flock_partial p, HERD_GLOBAL const float *env,
+                                                     const herd_env_info *e, herd_vec3 pos, herd_u32 word) {
+  if (herd_agent_removed(word)) return p;
+  HERD_GLOBAL const float *path = env + e->path_at;
+  herd_path_hit hit = herd_path_closest(path, pos);
+  p.path_dist += (double)hit.dist_m;
+  p.path_end += (herd_u32)herd_path_near_end(path, hit, HERD_PATH_END_FRACTION);
+  return p;
 }
 
 /* Second pass, once the centroid g is known: the agent farthest from it, and the milling

@@ -182,8 +182,8 @@ static const char *const boids_worlds[SIM_WORLDS][4] = {
     {"model=boids", "boids.count=80", "seed=1", "max_steps=40"},
     {"model=boids", "boids.count=300", "seed=2", "max_steps=25"},
     {"model=boids", "boids.count=20", "agents[0].strategy=pursuer", "max_steps=60"},
-    {"model=boids", "boids.count=150", "seed=4", "max_steps=1"},
-    {"model=boids", "boids.count=90", "boids.visual_range_m=30", "max_steps=33"},
+    {"model=boids", "boids.count=150", "obstacles.spheres=[[320, 240, 60], [100, 100, 30]]", "max_steps=45"},
+    {"model=boids", "boids.count=90", "path.points_m=[[10, 10], [300, 470], [600, 50]]", "max_steps=33"},
 };
 
 static bool same_steering(const herd_sim *a, const herd_sim *b) {

@@ -56,6 +56,8 @@ const char *herd_build_commit(void);
 /* ---- Scenarios --------------------------------------------------------------------- */
 
 #define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers) per scenario */
+#define HERD_MAX_SPHERES 64         /* obstacles.spheres per scenario */
+#define HERD_MAX_PATH_POINTS 16     /* path.points_m: the control points of one Bezier curve */
 #define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
 
 /* Flock models, in the order of the model table (kernels/models/models.h). */
@@ -82,6 +84,13 @@ typedef enum herd_dog_stop {
   HERD_DOG_STOP_NEAR_SHEEP = 0,      /* "near_sheep": while a sheep is within 3 r_a (the paper) */
   HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE /* "near_sheep_or_centre": also within f(N) of G (authors' 2020 code) */
 } herd_dog_stop;
+
+/* A scenario's list of points: each world.dims coordinates (z = 0 in 2D) and, for spheres, the
+ * radius in v[k][3]. */
+typedef struct herd_point_list {
+  uint32_t count;
+  float v[HERD_MAX_SPHERES][4];
+} herd_point_list;
 
 /* One entry of a scenario's "agents" list: `count` steering agents alike. */
 typedef struct herd_steering_config {
@@ -126,6 +135,16 @@ typedef struct herd_scenario {
     uint32_t entries;
     herd_steering_config entry[HERD_MAX_STEERING];
   } agents;
+  struct {                   /* static obstacles of every model's world */
+    herd_point_list spheres; /* centres and radii (circles in 2D) */
+    float margin_m;          /* agents closer than this to a surface are pushed away */
+    float push;              /* the push's weight at the surface */
+  } obstacles;
+  struct {                  /* a guiding path (docs/models/path.md) */
+    herd_point_list points; /* the Bezier curve's control points; none: no path */
+    float lookahead_m;      /* how far ahead along the path an agent aims */
+    float weight;           /* how strongly the path steers (the model's bias factor) */
+  } path;
   union {
     unsigned char bytes[HERD_MODEL_PARAMS_BYTES];
     uint32_t words[HERD_MODEL_PARAMS_BYTES / 4];
@@ -155,6 +174,10 @@ char *herd_scenario_to_json(const herd_scenario *sc);
 /* The number in field `path` ("sheep.neighbours", "world.size_m[1]"). */
 herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
 
+/* Writes `count` points (x, y, z each; z = 0 in 2D) evenly spaced in the parameter along the
+ * scenario's guiding path, for drawing. Returns false when the scenario has no path. */
+bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *xyz);
+
 /* The neighbour grid's cell size for this scenario, from its model's parameters. For models
  * that query a radius it is that radius, the distance within which agents see each other
  * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
@@ -175,8 +198,10 @@ typedef struct herd_observation {
   uint32_t farthest_id; /* the agent farthest from G */
   float farthest_pos[3];
   float farthest_dist_m;
-  float polarisation; /* |mean unit velocity|: 1 all aligned, about 0 disordered */
-  float milling;      /* |mean of unit(r - G) x unit(v)|: 1 a perfect mill about G */
+  float polarisation;    /* |mean unit velocity|: 1 all aligned, about 0 disordered */
+  float milling;         /* |mean of unit(r - G) x unit(v)|: 1 a perfect mill about G */
+  float path_distance_m; /* the agents' mean distance from the world's path (0 without one) */
+  uint32_t path_end;     /* agents whose closest path point lies in the path's last 5 % (arc length) */
   uint32_t steering_count;
   struct {
     uint32_t id; /* the flock agent nearest to this steering agent (through the wrap) */

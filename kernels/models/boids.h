@@ -6,6 +6,7 @@
  *
  *   u  = v + [n > 0] (c_c mean(d_j) + c_m (mean(v_j) - v)) + c_a sum_{protected} (-d_j)
  *   u += tau (per axis, inside a margin of an edge that does not wrap)
+ *   u += w_path v_path(p) + push sum_k w_k n_k (the world's path and obstacles: kernels/env.h)
  *   u += phi sgn(sum (p - e)) (per axis, steering agents e within R_f)
  *   v' = u clamped to [s_min, s_max] in length;  p' = p + v' (wrapped)
  *
@@ -77,6 +78,15 @@ HERD_INLINE herd_vec3 herd_boids_margins(const herd_boids_params *m, const herd_
   return u;
 }
 
+/* The world's features (kernels/env.h): the path's field times path.weight (seed 004 adds it
+ * to the velocity with its bias factor) and the obstacles' push, both added to u. */
+HERD_INLINE herd_vec3 herd_boids_world(const herd_flock_view *v, herd_vec3 p, herd_vec3 u) {
+  const herd_env_info *e = &v->info->env;
+  if (e->has_path) u = herd_v3_add(u, herd_env_guide(v->env, e, p));
+  if (e->spheres) u = herd_v3_add(u, herd_env_push(v->env, e, p));
+  return u;
+}
+
 /* The flee kick from steering agents within the fear radius; *alert when there was one. */
 HERD_INLINE herd_vec3 herd_boids_flee(const herd_boids_params *m, const herd_flock_view *v, herd_vec3 p, herd_vec3 u,
                                       int *alert) {
@@ -115,6 +125,7 @@ HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const 
   herd_agent_next next;
   herd_vec3 u = herd_boids_flocking(m, v, self, p, vel);
   u = herd_boids_margins(m, v->grid, p, u);
+  u = herd_boids_world(v, p, u);
   u = herd_boids_flee(m, v, p, u, &next.alert);
   next.vel = herd_boids_clamp_speed(m, u, vel, v->grid->dims);
   next.pos = herd_world_wrap(v->grid, herd_v3_add(p, next.vel));

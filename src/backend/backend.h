@@ -29,6 +29,9 @@ typedef struct herd_backend_desc {
   bool profile;                      /* time each stage */
   const herd_gl_share *gl_share;     /* OpenCL with cl_khr_gl_sharing: keep the state in these */
   const volatile sig_atomic_t *stop; /* raised: abandon the step (HERD_E_INTERRUPTED) */
+  const float *env;                  /* obstacles and path (kernels/env.h); copied by create */
+  uint32_t env_floats;
+  herd_env_info env_info; /* where in env, and their parameters */
 } herd_backend_desc;
 
 /* The steering agents as the flock sees them: float4 per agent (position, w unused). */

@@ -19,6 +19,9 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   obs->farthest_dist_m = p->far_d2 >= 0.0f ? sqrtf(p->far_d2) : 0.0f; /* -1: no agent left in the flock */
   obs->polarisation = (float)(sqrt(p->head_x * p->head_x + p->head_y * p->head_y + p->head_z * p->head_z) / count);
   obs->milling = (float)(sqrt(p->mill_x * p->mill_x + p->mill_y * p->mill_y + p->mill_z * p->mill_z) / count);
+  uint32_t in_flock = count > p->removed ? count - p->removed : 0u;
+  obs->path_distance_m = in_flock ? (float)(p->path_dist / in_flock) : 0.0f;
+  obs->path_end = p->path_end;
   obs->steering_count = steering_count;
   for (uint32_t d = 0; d < steering_count; ++d) {
     obs->nearest[d].id = p->near_id[d];

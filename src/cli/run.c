@@ -112,6 +112,8 @@ static void csv_axes(FILE *f, const char *prefix, uint32_t dims) {
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%s_%c_m", prefix, axis[k]);
 }
 
+static bool has_path(const herd_sim *sim) { return herd_sim_scenario(sim)->path.points.count > 0; }
+
 static void csv_header(FILE *f, const herd_sim *sim) {
   uint32_t dims = dims_of(sim);
   fputs("step,delivered,in_goal", f);
@@ -121,6 +123,7 @@ static void csv_header(FILE *f, const herd_sim *sim) {
   fputs(",farthest_id", f);
   csv_axes(f, "farthest", dims);
   fputs(",farthest_dist_m,polarisation,milling", f);
+  if (has_path(sim)) fputs(",path_distance_m,path_end", f);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     char label[32];
     steering_label(sim, d, label, sizeof label);
@@ -144,6 +147,7 @@ static void csv_row(FILE *f, const herd_sim *sim) {
   fprintf(f, ",%u", o->farthest_id);
   csv_values(f, o->farthest_pos, dims);
   fprintf(f, ",%.9g,%.6f,%.6f", o->farthest_dist_m, o->polarisation, o->milling);
+  if (has_path(sim)) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
     csv_values(f, a->pos, dims);
@@ -215,6 +219,9 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   }
   fprintf(out, "steps: %u (limit %u)\n", steps, sc->max_steps);
   fprintf(out, "order: polarisation %.4f, milling %.4f\n", o->polarisation, o->milling);
+  if (sc->path.points.count)
+    fprintf(out, "path: mean distance %.2f m; %u of %u agents at its end (last 5 %%)\n", o->path_distance_m,
+            o->path_end, o->count);
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
           wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);

@@ -11,8 +11,6 @@ _Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
                "kernels/reduce.h and herd.h disagree on steering agents");
 
 /* Row indices, in table order. */
-#define MODEL_INDEX(name, ...) HERD_MODEL_INDEX_##name,
-enum { HERD_MODELS(MODEL_INDEX) HERD_MODEL_INDEX_COUNT };
 _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's model must stay the first row");
 
 #define PARAMS_OFFSET(M, name) (offsetof(herd_scenario, params) + offsetof(herd_##M##_params, name))
@@ -38,7 +36,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
    false,                                                             \
    unit,                                                              \
    meaning,                                                           \
-   FIELD_CHOICES_##type(M, name)},
+   FIELD_CHOICES_##type(M, name),                                     \
+   0},
 
 /* Every model's flock has a size and a spawn box; then come its own parameters. */
 #define MODEL_FIELDS(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, default_count, least, spawn_from, body, sees, \
@@ -55,7 +54,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        false,                                                                                                    \
        "",                                                                                                       \
        "N: agents in the flock",                                                                                 \
-       NULL},                                                                                                    \
+       NULL,                                                                                                     \
+       0},                                                                                                       \
       {HERD_SECTION_##id ".spawn.from",                                                                          \
        FIELD_VEC,                                                                                                \
        offsetof(herd_scenario, flock.spawn.from),                                                                \
@@ -67,7 +67,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        false,                                                                                                    \
        "fraction",                                                                                               \
        "one corner of the box agents start in, as fractions of the world's size",                                \
-       NULL},                                                                                                    \
+       NULL,                                                                                                     \
+       0},                                                                                                       \
       {HERD_SECTION_##id ".spawn.to",                                                                            \
        FIELD_VEC,                                                                                                \
        offsetof(herd_scenario, flock.spawn.to),                                                                  \
@@ -79,7 +80,8 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
        false,                                                                                                    \
        "fraction",                                                                                               \
        "the opposite corner",                                                                                    \
-       NULL},                                                                                                    \
+       NULL,                                                                                                     \
+       0},                                                                                                       \
       HERD_PARAMS_##id(PARAM_FIELD, id)};                                                                        \
   _Static_assert(sizeof(herd_##id##_params) <= HERD_MODEL_PARAMS_BYTES, #id "'s parameters do not fit");
 

@@ -9,6 +9,10 @@
 #include "herd/herd.h"
 #include "scenario_fields.h"
 
+/* Each model's row number: HERD_MODEL_INDEX_boids, ... (a scenario's "model"). */
+#define HERD_MODEL_INDEX_ROW(name, ...) HERD_MODEL_INDEX_##name,
+enum { HERD_MODELS(HERD_MODEL_INDEX_ROW) HERD_MODEL_INDEX_COUNT };
+
 typedef struct herd_model_info {
   const char *name;    /* "boids": the scenario's "model" */
   const char *section; /* its fields' group: "boids" (Strömbom: "sheep") */

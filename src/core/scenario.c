@@ -188,6 +188,48 @@ static herd_status store_vector(load_ctx *c, const char *path, const scenario_fi
   return HERD_OK;
 }
 
+/* A sphere's radius, checked as a number field. */
+static const scenario_field radius_field = {
+    .path = "radius", .kind = FIELD_FLOAT, .min = 0, .max = 1.0e7, .min_open = true};
+
+/* What one item of a list of points or spheres is, in words, for the world's dimensions. */
+static void describe_item(const scenario_field *f, uint32_t dims, char *out, size_t size) {
+  bool spheres = f->kind == FIELD_SPHERES;
+  snprintf(out, size, "an array of %u numbers, %s%s (the world is %uD)", dims + (spheres ? 1u : 0u),
+           dims == 3 ? "[x, y, z" : "[x, y", spheres ? ", radius]" : "]", dims);
+}
+
+/* A list of points (FIELD_POINTS) or spheres (FIELD_SPHERES, a radius > 0 after the centre). */
+static herd_status store_points(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                                herd_point_list *at) {
+  uint32_t dims = c->sc->world.dims, n = dims + (f->kind == FIELD_SPHERES ? 1u : 0u);
+  char item[120], expected[200];
+  describe_item(f, dims, item, sizeof item);
+  snprintf(expected, sizeof expected, "an array of at most %u items, each %s", f->max_items, item);
+  if (!json_is_array(v)) return type_error(c, path, expected, v);
+  if (json_array_size(v) > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
+                     json_array_size(v), f->max_items);
+  herd_point_list list;
+  memset(&list, 0, sizeof list);
+  for (size_t i = 0; i < json_array_size(v); ++i) {
+    char element[240], number[260];
+    snprintf(element, sizeof element, "%s[%zu]", path, i);
+    const json_t *p = json_array_get(v, i);
+    if (!json_is_array(p) || json_array_size(p) != n) return type_error(c, element, item, p);
+    for (uint32_t k = 0; k < n; ++k) {
+      snprintf(number, sizeof number, "%s[%u]", element, k);
+      bool radius = k == dims;
+      herd_status s =
+          store_number(c, number, radius ? &radius_field : f, json_array_get(p, k), &list.v[i][radius ? 3u : k]);
+      if (s != HERD_OK) return s;
+    }
+  }
+  list.count = (uint32_t)json_array_size(v);
+  *at = list;
+  return HERD_OK;
+}
+
 /* world.size_m: its length sets the world's dimensions, which the model must support. */
 static herd_status store_size(load_ctx *c, const char *path, const scenario_field *f, const json_t *v) {
   const herd_model_info *model = herd_model_info_of(c->sc->model);
@@ -313,6 +355,8 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_STRATEGY: return store_strategy(c, path, v, at);
     case FIELD_VEC_RANDOM: return store_vec_random(c, path, f, v, at);
     case FIELD_CHOICE: return store_choice(c, path, f, v, at);
+    case FIELD_POINTS:
+    case FIELD_SPHERES: return store_points(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -539,6 +583,39 @@ static herd_status check_steering_total(const herd_scenario *sc, const char *whe
   return HERD_OK;
 }
 
+/* True when p (dims coordinates) lies inside sphere k of the obstacles. */
+static bool inside_sphere(const herd_scenario *sc, const float *p, uint32_t k) {
+  const float *c = sc->obstacles.spheres.v[k];
+  double d2 = 0;
+  for (uint32_t i = 0; i < sc->world.dims; ++i) d2 += ((double)p[i] - c[i]) * ((double)p[i] - c[i]);
+  return d2 < (double)c[3] * c[3];
+}
+
+/* The path: none or at least 2 control points, no two in a row the same (its tangent would
+ * vanish there). Steering agents placed at a position do not start inside an obstacle. */
+static herd_status check_geometry(const herd_scenario *sc, const char *where, herd_error *err) {
+  const herd_point_list *path = &sc->path.points;
+  if (path->count == 1)
+    return herd_fail(err, HERD_E_INPUT,
+                     "%s: path.points_m: 1 point; a Bezier path needs at least 2 control points (or none: no path)",
+                     where);
+  for (uint32_t i = 1; i < path->count; ++i)
+    if (memcmp(path->v[i], path->v[i - 1], sizeof path->v[i]) == 0)
+      return herd_fail(err, HERD_E_INPUT,
+                       "%s: path.points_m[%u]: the same point as path.points_m[%u] (consecutive control points must "
+                       "differ)",
+                       where, i, i - 1);
+  for (uint32_t e = 0; e < sc->agents.entries; ++e) {
+    const float *p = sc->agents.entry[e].position_m;
+    for (uint32_t k = 0; !isnan(p[0]) && k < sc->obstacles.spheres.count; ++k)
+      if (inside_sphere(sc, p, k))
+        return herd_fail(err, HERD_E_INPUT,
+                         "%s: agents[%u].position_m: inside obstacles.spheres[%u] (allowed: outside every obstacle)",
+                         where, e, k);
+  }
+  return HERD_OK;
+}
+
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err) {
   const herd_model_info *model = herd_model_info_of(sc->model);
   char why[400];
@@ -554,6 +631,7 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
                      hi, section, k, lo);
   }
   herd_status s = check_steering_total(sc, where, err);
+  if (s == HERD_OK) s = check_geometry(sc, where, err);
   if (s != HERD_OK) return s;
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     const float *d = sc->agents.entry[e].direction;
@@ -574,10 +652,33 @@ typedef struct validate_ctx {
   herd_status status;
 } validate_ctx;
 
+/* Every number of a list of points or spheres against its range. */
+static herd_status validate_points(load_ctx *c, const scenario_field *f, const herd_point_list *list) {
+  if (list->count > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "scenario: %s: %u items (allowed: at most %u)", f->path, list->count,
+                     f->max_items);
+  uint32_t dims = c->sc->world.dims;
+  for (uint32_t i = 0; i < list->count; ++i)
+    for (uint32_t k = 0; k <= dims; ++k) {
+      bool radius = k == dims;
+      if (radius && f->kind != FIELD_SPHERES) break;
+      const scenario_field *range = radius ? &radius_field : f;
+      double x = list->v[i][radius ? 3u : k];
+      char element[240];
+      snprintf(element, sizeof element, "%s[%u][%u]", f->path, i, k);
+      if (!in_range(range, x)) return range_error(c, element, range, x);
+    }
+  return HERD_OK;
+}
+
 /* Every number of field f (each entry's, for a per-agent field) against its range. */
 static void validate_field(const scenario_field *f, void *arg) {
   validate_ctx *v = arg;
   load_ctx c = {"scenario", (herd_scenario *)v->sc, v->err};
+  if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) {
+    if (v->status == HERD_OK) v->status = validate_points(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
+    return;
+  }
   uint32_t entries = f->per_agent ? v->sc->agents.entries : 1u;
   for (uint32_t e = 0; v->status == HERD_OK && e < entries; ++e) {
     field_ref ref = {f, e};
@@ -718,6 +819,8 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
     return herd_fail(err, HERD_E_INPUT, "%s: not a field of model %s", path, herd_model_name(sc->model));
   if (ref.f->per_agent && ref.entry >= sc->agents.entries)
     return herd_fail(err, HERD_E_INPUT, "%s: the agents list has %u entries", path, sc->agents.entries);
+  if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES)
+    return herd_fail(err, HERD_E_INPUT, "%s: a list, not a number", path);
   const void *at = scenario_field_caddress(sc, ref);
   uint32_t n = scenario_field_length(ref.f, sc);
   if (element >= n) return herd_fail(err, HERD_E_INPUT, "%s: index out of range (the field holds %u)", path, n);
@@ -733,6 +836,25 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
     default: *value = ((const float *)at)[element]; break;
   }
   return HERD_OK;
+}
+
+bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *xyz) {
+  uint32_t n = sc->path.points.count;
+  if (n < 2 || count < 2) return false;
+  float control[3 * HERD_MAX_PATH_POINTS];
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t k = 0; k < 3; ++k) control[3 * i + k] = sc->path.points.v[i][k];
+  float *path = malloc(herd_path_floats(n, 1u) * sizeof *path); /* only the control points are read */
+  if (!path || herd_path_build(path, control, n, 1u) != 0) {
+    free(path);
+    return false;
+  }
+  for (uint32_t j = 0; j < count; ++j) {
+    herd_vec3 p = herd_path_point(path, (float)j / (float)(count - 1));
+    xyz[3 * j] = p.x, xyz[3 * j + 1] = p.y, xyz[3 * j + 2] = p.z;
+  }
+  free(path);
+  return true;
 }
 
 /* ---- Dump ----------------------------------------------------------------------------- */
@@ -771,6 +893,17 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
     case FIELD_CHOICE: {
       uint32_t k = *(const uint32_t *)at;
       return json_string(k < scenario_choice_count(ref.f) ? ref.f->choices[k] : "?");
+    }
+    case FIELD_POINTS:
+    case FIELD_SPHERES: {
+      const herd_point_list *list = at;
+      json_t *a = json_array();
+      for (uint32_t i = 0; a && i < list->count; ++i) {
+        json_t *p = floats_json(list->v[i], sc->world.dims);
+        if (p && ref.f->kind == FIELD_SPHERES) json_array_append_new(p, float_json(list->v[i][3]));
+        json_array_append_new(a, p);
+      }
+      return a;
     }
   }
   return NULL;

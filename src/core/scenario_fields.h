@@ -22,7 +22,9 @@ typedef enum scenario_field_kind {
   FIELD_MODEL,      /* uint32_t, a model's name */
   FIELD_STRATEGY,   /* uint32_t, a steering strategy's name */
   FIELD_VEC_RANDOM, /* float[3], world.dims numbers or "random" (stored as NaN) */
-  FIELD_CHOICE      /* uint32_t, one of the names in `choices` (stored as its index) */
+  FIELD_CHOICE,     /* uint32_t, one of the names in `choices` (stored as its index) */
+  FIELD_POINTS,     /* herd_point_list: an array of points, each world.dims numbers */
+  FIELD_SPHERES     /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu
@@ -40,6 +42,7 @@ typedef struct scenario_field {
   bool per_agent;  /* one per entry of the "agents" list */
   const char *unit, *meaning;
   const char *const *choices; /* FIELD_CHOICE: its names in index order, then NULL */
+  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES: the most the list holds */
 } scenario_field;
 
 /* A field as found by its path: its row and, for a per-agent field, the entry. */

@@ -45,6 +45,8 @@ const herd_palette herd_colors = {
     .dog = {232, 48, 40},
     .alert = {255, 120, 60},
     .hud = {255, 255, 255},
+    .obstacle = {170, 120, 80},
+    .path = {150, 110, 220},
 };
 
 struct herd_renderer {
@@ -355,6 +357,32 @@ static void draw_goal(herd_renderer *r, const herd_scenario *sc) {
   draw_shape(r, mark, 4, GL_LINES, herd_colors.target);
 }
 
+/* Each sphere obstacle as its outline: a circle in 2D, three great circles in 3D. */
+static void draw_obstacles(herd_renderer *r, const herd_scenario *sc) {
+  const herd_point_list *spheres = &sc->obstacles.spheres;
+  for (uint32_t s = 0; s < spheres->count; ++s) {
+    const float *c = spheres->v[s];
+    for (int plane = 0; plane < (r->dims == 3 ? 3 : 1); ++plane) {
+      int u = plane == 2 ? 1 : 0, v = plane == 0 ? 1 : 2; /* xy, xz, yz */
+      float circle[3 * CIRCLE_SEGMENTS];
+      for (int k = 0; k < CIRCLE_SEGMENTS; ++k) {
+        float a = 6.2831853f * (float)k / CIRCLE_SEGMENTS;
+        for (int i = 0; i < 3; ++i) circle[3 * k + i] = r->dims == 3 || i < 2 ? c[i] : 0.0f;
+        circle[3 * k + u] += c[3] * cosf(a);
+        circle[3 * k + v] += c[3] * sinf(a);
+      }
+      draw_shape(r, circle, CIRCLE_SEGMENTS, GL_LINE_LOOP, herd_colors.obstacle);
+    }
+  }
+}
+
+/* The guiding path, as a line through points along it. */
+static void draw_path(herd_renderer *r, const herd_scenario *sc) {
+  float line[3 * CIRCLE_SEGMENTS];
+  if (herd_scenario_path_points(sc, CIRCLE_SEGMENTS, line))
+    draw_shape(r, line, CIRCLE_SEGMENTS, GL_LINE_STRIP, herd_colors.path);
+}
+
 static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *view) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   glUseProgram(r->shapes_program);
@@ -362,6 +390,8 @@ static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *vi
   glBindVertexArray(r->shapes_vao);
   draw_world(r, sc);
   draw_goal(r, sc);
+  draw_obstacles(r, sc);
+  draw_path(r, sc);
 }
 
 /* The uniforms every agent shares: camera, colours by state, and the 3D light. */

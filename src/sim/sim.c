@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/env.h"
 #include "../backend/backend.h"
 #include "../core/error.h"
 #include "../steer/steer.h"
@@ -26,6 +27,9 @@ struct herd_sim {
   float steer_pos[4 * HERD_MAX_STEERING]; /* where they are: float4 per agent, for the backend */
   herd_steer_context steer_ctx;
   herd_goal goal; /* when the run succeeds */
+  float *env;     /* the obstacles and the path (kernels/env.h) */
+  uint32_t env_floats;
+  herd_env_info env_info;
   herd_observation obs;
   uint32_t step;
   herd_outcome outcome;
@@ -123,7 +127,9 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
     herd_rng4 b = herd_rng_draw(sc->seed, SPAWN_STEP, i, HERD_STREAM_SPAWN_VELOCITY);
     herd_vec3 p = herd_v3(x0[0] + w[0] * herd_rng_unit_float(a.v[0]), x0[1] + w[1] * herd_rng_unit_float(a.v[1]),
                           dims == 3 ? x0[2] + w[2] * herd_rng_unit_float(a.v[3]) : 0.0f);
-    herd_store_vec(pos, i, dims, herd_world_wrap(&world, p));
+    p = herd_world_wrap(&world, p);
+    if (s->env_info.spheres) p = herd_env_keep_out(s->env, &s->env_info, p); /* drawn inside an obstacle */
+    herd_store_vec(pos, i, dims, p);
     herd_store_vec(vel, i, dims, s->model->initial_velocity(sc->params.bytes, a, b, dims));
   }
   herd_status st = s->in_batch ? s->ops->upload_world(s->backend, s->world, pos, vel, err)
@@ -148,6 +154,9 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
       .profile = desc->profile,
       .gl_share = desc->gl_share,
       .stop = desc->stop,
+      .env = s->env,
+      .env_floats = s->env_floats,
+      .env_info = s->env_info,
   };
   for (int k = 0; k < 3; ++k) {
     bd.world_size_m[k] = sc->world.size_m[k];
@@ -181,6 +190,32 @@ static herd_status start_backend(herd_sim *const *worlds, uint32_t count, bool b
   return st;
 }
 
+/* The scenario's obstacles and path as the env array of kernels/env.h: the spheres, then the
+ * path's table of HERD_PATH_INTERVALS intervals (seed 004's lookup in steps of 0.01). */
+static herd_status build_env(herd_sim *s, herd_error *err) {
+  const herd_scenario *sc = &s->sc;
+  uint32_t spheres = sc->obstacles.spheres.count, points = sc->path.points.count;
+  uint32_t path_floats = points ? herd_path_floats(points, HERD_PATH_INTERVALS) : 0u;
+  s->env_info = (herd_env_info){.spheres = spheres,
+                                .path_at = 4u * spheres,
+                                .has_path = points > 0,
+                                .margin_m = sc->obstacles.margin_m,
+                                .push = sc->obstacles.push,
+                                .lookahead_m = sc->path.lookahead_m,
+                                .path_weight = sc->path.weight};
+  s->env_floats = 4u * spheres + path_floats;
+  if (!s->env_floats) return HERD_OK;
+  if (!(s->env = malloc(s->env_floats * sizeof *s->env)))
+    return herd_fail(err, HERD_E_MEMORY, "out of memory for the obstacles and the path");
+  memcpy(s->env, sc->obstacles.spheres.v, 4u * spheres * sizeof *s->env);
+  float xyz[3 * HERD_MAX_PATH_POINTS];
+  for (uint32_t i = 0; i < points; ++i)
+    for (uint32_t k = 0; k < 3; ++k) xyz[3 * i + k] = sc->path.points.v[i][k];
+  if (points && herd_path_build(s->env + 4u * spheres, xyz, points, HERD_PATH_INTERVALS) != 0)
+    return herd_fail(err, HERD_E_INPUT, "path.points_m: the path cannot be built (%u points)", points);
+  return HERD_OK;
+}
+
 /* A simulation of the scenario with no backend yet: its steering agents placed. */
 static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
   if (!desc || !desc->scenario) return herd_fail(err, HERD_E_INPUT, "herd_sim_create: no scenario given");
@@ -193,6 +228,11 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   s->model = herd_model_info_of(s->sc.model);
   s->steer_ctx = herd_steer_context_for(&s->sc);
   s->goal = herd_goal_for(&s->sc);
+  herd_status st = build_env(s, err);
+  if (st != HERD_OK) {
+    herd_sim_destroy(s);
+    return st;
+  }
   place_steering(s);
   *out = s;
   return HERD_OK;
@@ -226,6 +266,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
 void herd_sim_destroy(herd_sim *s) {
   if (!s) return;
   if (s->backend && !s->in_batch) s->ops->destroy(s->backend);
+  free(s->env);
   free(s);
 }
 

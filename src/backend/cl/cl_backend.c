@@ -92,6 +92,7 @@ struct herd_backend {
   cl_mem pos[2], vel[2], agent[2];
   int cur;
   cl_mem key, order, count, cell_end, steer, partials, total;
+  cl_mem env; /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
   float steer_sent[4 * HERD_MAX_STEERING];
   uint32_t steer_sent_count;
@@ -338,6 +339,15 @@ static herd_status alloc(herd_backend *b, cl_mem *out, size_t bytes, herd_error 
   return HERD_OK;
 }
 
+/* The env array on the device (a float of room when there is none: no buffer is empty). */
+static herd_status write_env(herd_backend *b, const float *env, size_t floats, herd_error *err) {
+  herd_status s = alloc(b, &b->env, floats * sizeof(float), err);
+  if (s != HERD_OK || floats == 0) return s;
+  CL_TRY("clEnqueueWriteBuffer(env)",
+         clEnqueueWriteBuffer(b->queue, b->env, CL_TRUE, 0, floats * sizeof(float), env, 0, NULL, NULL));
+  return HERD_OK;
+}
+
 static herd_status share(herd_backend *b, cl_mem *out, unsigned gl_buffer, herd_error *err) {
   cl_int rc;
   *out = clCreateFromGLBuffer(b->context, CL_MEM_READ_WRITE, gl_buffer, &rc);
@@ -381,9 +391,10 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   collect_profile(b);
-  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0],   &b->vel[1],       &b->agent[0],    &b->agent[1],
-                    &b->key,    &b->order,  &b->count,    &b->cell_end,     &b->steer,       &b->partials,
-                    &b->total,  &b->worlds, &b->world_of, &b->world_params, &b->block_world, &b->world_totals};
+  cl_mem *mems[] = {&b->pos[0],       &b->pos[1],      &b->vel[0],       &b->vel[1], &b->agent[0],
+                    &b->agent[1],     &b->key,         &b->order,        &b->count,  &b->cell_end,
+                    &b->steer,        &b->partials,    &b->total,        &b->worlds, &b->world_of,
+                    &b->world_params, &b->block_world, &b->world_totals, &b->env};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -460,6 +471,8 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->stride = herd_state_stride(desc->dims);
   b->buckets = b->grid.table_mask + 1u;
   herd_status s = open_device(b, err);
+  if (s == HERD_OK) s = write_env(b, desc->env, desc->env_floats, err);
+  b->desc.env = NULL; /* the caller's; copied */
   if (s != HERD_OK) {
     cl_destroy(b);
     return s;
@@ -670,8 +683,8 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
   herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
-  s = set_args(b, K_STEP, err, 11, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
-               MEM(b->steer), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
+  s = set_args(b, K_STEP, err, 12, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+               MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
                MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
   if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
@@ -688,8 +701,9 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
   cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
   herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FIRST, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos),
-                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->partials));
+    s = run_kernel(b, K_REDUCE_FIRST, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 9, MEM(pos),
+                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->env),
+                   MEM(b->partials));
   if (s == HERD_OK)
     s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
                    VAL(count), VAL(first), MEM(b->total));
@@ -802,7 +816,7 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
 
 /* Lays the worlds end to end: agents, buckets, steering slots and reduction blocks. */
 static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *descs, uint32_t count, herd_error *err) {
-  uint32_t total = 0, buckets = 0, blocks = 0;
+  uint32_t total = 0, buckets = 0, blocks = 0, env = 0;
   for (uint32_t w = 0; w < count; ++w) {
     if (descs[w].model != descs[0].model || descs[w].dims != descs[0].dims)
       return herd_fail(err, HERD_E_INPUT, "a batch runs one model in one dimension; world %u differs from world 0", w);
@@ -813,13 +827,15 @@ static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *desc
     x->steer_base = w * HERD_MAX_STEERING;
     x->blocks = (descs[w].count + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
     x->active = 1;
+    x->env_base = env;
+    env += descs[w].env_floats;
     if (total + (uint64_t)descs[w].count > UINT32_MAX / 2 ||
         buckets + (uint64_t)x->grid.table_mask + 1 > UINT32_MAX / 2)
       return herd_fail(err, HERD_E_INPUT, "a batch of %u worlds is too large for one device", count);
     total += descs[w].count, buckets += x->grid.table_mask + 1u, blocks += x->blocks;
   }
 
-  b->desc.count = total, b->buckets = buckets, b->total_blocks = blocks;
+  b->desc.count = total, b->buckets = buckets, b->total_blocks = blocks, b->desc.env_floats = env;
   return HERD_OK;
 }
 
@@ -850,7 +866,15 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   if (s == HERD_OK && rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->world_params, CL_TRUE, 0, count * params_size, params, 0, NULL, NULL);
   if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueWriteBuffer(world tables)", rc);
-  for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL; /* the caller's; copied */
+  float *env = malloc((b->desc.env_floats ? b->desc.env_floats : 1) * sizeof *env);
+  for (uint32_t w = 0; env && w < count; ++w)
+    if (b->world_desc[w].env_floats)
+      memcpy(env + b->world[w].env_base, b->world_desc[w].env, b->world_desc[w].env_floats * sizeof *env);
+  if (s == HERD_OK)
+    s = env ? write_env(b, env, b->desc.env_floats, err) : herd_fail(err, HERD_E_MEMORY, "out of memory");
+  free(env);
+  for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL, b->world_desc[w].env = NULL; /* copied */
+  b->desc.env = NULL;
   free(world_of), free(block_world), free(params);
   return s;
 }
@@ -972,9 +996,9 @@ static herd_status cl_step_batch(herd_backend *b, const herd_world_input *in, he
   if (s == HERD_OK) s = build_grid_batch(b, err);
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
-  s = set_args(b, K_STEP_BATCH, err, 12, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
-               MEM(b->steer), MEM(b->world_params), MEM(b->worlds), MEM(b->world_of), VAL(n), MEM(b->pos[dst]),
-               MEM(b->vel[dst]), MEM(b->agent[dst]));
+  s = set_args(b, K_STEP_BATCH, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+               MEM(b->steer), MEM(b->env), MEM(b->world_params), MEM(b->worlds), MEM(b->world_of), VAL(n),
+               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
   if (s == HERD_OK) s = launch_step_slices(b, K_STEP_BATCH, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
@@ -987,8 +1011,8 @@ static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, 
   size_t groups = (size_t)b->total_blocks * REDUCE_GROUP, worlds = (size_t)b->world_count * REDUCE_GROUP;
   herd_status s = send_worlds(b, in, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FIRST_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
-                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->steer), MEM(b->partials));
+    s = run_kernel(b, K_REDUCE_FIRST_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos), MEM(vel),
+                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->steer), MEM(b->env), MEM(b->partials));
   if (s == HERD_OK)
     s = run_kernel(b, K_COMBINE_BATCH, worlds, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 4, MEM(b->partials),
                    MEM(b->worlds), VAL(first), MEM(b->world_totals));

@@ -39,6 +39,7 @@ struct herd_backend {
   int cur;
   uint32_t *bucket;   /* per agent, from the bin pass */
   uint32_t *cell_end; /* per bucket: one past its last sorted agent */
+  float *env;         /* obstacles and path (kernels/env.h), a copy of desc.env */
   int threads;
   herd_pool *pool;
   char device[64];
@@ -75,6 +76,7 @@ static void cpu_destroy(herd_backend *b) {
   }
   free(b->bucket);
   free(b->cell_end);
+  free(b->env);
   herd_pool_destroy(b->pool);
   free(b);
 }
@@ -104,6 +106,9 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   }
   ok = ok && (b->bucket = malloc(n * sizeof(uint32_t)));
   ok = ok && (b->cell_end = malloc(((size_t)b->grid.table_mask + 1) * sizeof(uint32_t)));
+  ok = ok && (!desc->env_floats || (b->env = malloc(desc->env_floats * sizeof(float))));
+  if (ok && desc->env_floats) memcpy(b->env, desc->env, desc->env_floats * sizeof(float));
+  b->desc.env = b->env;
   if (!ok) {
     size_t mib = (n * (4 * b->stride * sizeof(float) + 20)) >> 20;
     cpu_destroy(b);
@@ -224,6 +229,7 @@ static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const fl
                              .agent = b->agent[src],
                              .cell_end = b->cell_end,
                              .steer = steer.pos,
+                             .env = b->env,
                              .info = &info};
   uint32_t n = b->desc.count;
   herd_pool_for(b->pool, n, MODEL_CHUNK, model_chunk, &c);
@@ -251,9 +257,12 @@ static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
   for (uint32_t k = first; k < last; ++k) {
     herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
-    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i)
+    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i) {
       p = herd_partial_add(p, &b->grid, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i],
                            c->steer.pos, c->steer.count, goal, b->desc.goal_radius_m);
+      if (b->desc.env_info.has_path)
+        p = herd_partial_add_path(p, b->env, &b->desc.env_info, herd_load_vec(c->pos, i, dims), agent[i]);
+    }
     c->parts[k] = p;
   }
 }

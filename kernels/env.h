@@ -1,0 +1,64 @@
+/* The static world every model's step may read, written once for both backends: sphere
+ * obstacles (circles in 2D), which no agent ends a step inside, and a guiding path, a vector
+ * field along a Bezier curve (kernels/path.h; docs/models/path.md). Both live in one float
+ * array, `env`, laid out as the step's herd_env_info says:
+ *
+ *   env[4k .. 4k+3]    sphere k: centre x, y, z (0 in 2D) and radius, k < spheres
+ *   env[path_at ..]    the path array of kernels/path.h, when has_path
+ *
+ * Obstacles do not wrap: in a wrapping world a sphere sits where it is given. */
+#ifndef HERD_KERNELS_ENV_H
+#define HERD_KERNELS_ENV_H
+#include "path.h"
+
+typedef struct herd_env_info {
+  herd_u32 spheres;  /* sphere records from env[0] */
+  herd_u32 path_at;  /* where the path array starts */
+  herd_u32 has_path; /* 0: no path */
+  float margin_m;    /* obstacles.margin_m */
+  float push;        /* obstacles.push */
+  float lookahead_m; /* path.lookahead_m */
+  float path_weight; /* path.weight */
+} herd_env_info;
+
+/* The last 5 % of the path's arc length counts as its end (order parameter). */
+#define HERD_PATH_END_FRACTION 0.05f
+
+HERD_INLINE herd_vec3 herd_env_centre(HERD_GLOBAL const float *env, herd_u32 k) {
+  return herd_v3(env[4u * k], env[4u * k + 1u], env[4u * k + 2u]);
+}
+
+/* The push of every sphere on an agent at p, times obstacles.push: away from each surface,
+ * 0 at the margin's outer edge rising to push at the surface (herd_sphere_push). */
+HERD_INLINE herd_vec3 herd_env_push(HERD_GLOBAL const float *env, const herd_env_info *e, herd_vec3 p) {
+  herd_vec3 sum = herd_v3(0.0f, 0.0f, 0.0f);
+  for (herd_u32 k = 0; k < e->spheres; ++k)
+    sum = herd_v3_add(sum, herd_sphere_push(herd_env_centre(env, k), env[4u * k + 3u], e->margin_m, p));
+  return herd_v3_scale(sum, e->push);
+}
+
+/* p, or p moved onto the surface of each sphere it lies inside. Overlapping spheres can push
+ * it from one into another: the projections alternate, up to 32 rounds (one when nothing
+ * overlaps), which walks it onto the rim where the surfaces meet (tests/test_env.c: two
+ * overlapping spheres, 6000 agent-steps on the surface, none inside). */
+HERD_INLINE herd_vec3 herd_env_keep_out(HERD_GLOBAL const float *env, const herd_env_info *e, herd_vec3 p) {
+  for (int round = 0; round < 32; ++round) {
+    int moved = 0;
+    for (herd_u32 k = 0; k < e->spheres; ++k) {
+      herd_vec3 c = herd_env_centre(env, k);
+      if (!herd_sphere_contains(c, env[4u * k + 3u], p)) continue;
+      p = herd_sphere_project(c, env[4u * k + 3u], p);
+      moved = 1;
+    }
+    if (!moved) break;
+  }
+  return p;
+}
+
+/* The path's target vector at p times path.weight (zero without a path). */
+HERD_INLINE herd_vec3 herd_env_guide(HERD_GLOBAL const float *env, const herd_env_info *e, herd_vec3 p) {
+  if (!e->has_path) return herd_v3(0.0f, 0.0f, 0.0f);
+  return herd_v3_scale(herd_path_target(env + e->path_at, p, e->lookahead_m), e->path_weight);
+}
+
+#endif
