@@ -65,10 +65,19 @@ static void every_model_is_deterministic(void) {
   const char *boids3d[] = {"model=boids", "world.size_m=[400,300,300]", "boids.count=4000",
                            "world.wrap=[true,false,true]", "agents[0].strategy=cruiser"};
   const char *netlogo[] = {"model=netlogo", "netlogo.count=3000", "world.size_m=[150,150]", "agents[0].count=3"};
+  const char *couzin3d[] = {"model=couzin",
+                            "couzin.count=3000",
+                            "world.size_m=[60,60,60]",
+                            "couzin.orientation_band_m=2",
+                            "couzin.attraction_band_m=2",
+                            "agents[0].strategy=pursuer"};
+  const char *couzin2d[] = {"model=couzin",           "couzin.count=3000",           "world.size_m=[120,120]",
+                            "world.wrap=[true,true]", "couzin.orientation_band_m=1", "couzin.attraction_band_m=2",
+                            "agents[0].count=2"};
   struct {
     const char *const *sets;
     int count;
-  } cases[] = {{boids2d, 4}, {boids3d, 5}, {netlogo, 4}};
+  } cases[] = {{boids2d, 4}, {boids3d, 5}, {netlogo, 4}, {couzin3d, 6}, {couzin2d, 7}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     herd_scenario sc = scenario_with(cases[k].sets, cases[k].count);
     uint64_t two = run_fingerprint(&sc, 2, 40);

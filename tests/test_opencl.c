@@ -270,11 +270,19 @@ static void every_model_steps_as_the_cpu_backend(void) {
   const char *boids3d[] = {"model=boids", "world.size_m=[300,200,200]", "world.wrap=[true,true,false]",
                            "boids.view_angle_deg=300"};
   const char *netlogo[] = {"model=netlogo", "world.size_m=[71,71]"};
+  const char *couzin3d[] = {"model=couzin", "world.size_m=[60,60,60]", "couzin.orientation_band_m=3",
+                            "couzin.attraction_band_m=5"};
+  const char *couzin2d[] = {"model=couzin",
+                            "world.size_m=[150,150]",
+                            "world.wrap=[true,true]",
+                            "couzin.orientation_band_m=2",
+                            "couzin.attraction_band_m=6",
+                            "couzin.field_of_perception_deg=200"};
   struct {
     const char *const *sets;
     int count;
     uint32_t n;
-  } cases[] = {{boids2d, 3, 5000}, {boids3d, 4, 5000}, {netlogo, 2, 3000}};
+  } cases[] = {{boids2d, 3, 5000}, {boids3d, 4, 5000}, {netlogo, 2, 3000}, {couzin3d, 4, 5000}, {couzin2d, 6, 4000}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     herd_scenario sc = scenario_with(cases[c].sets, cases[c].count);
     uint32_t n = cases[c].n, dims = sc.world.dims;
@@ -432,20 +440,21 @@ static void polarisation_after(const char *const *sets, int set_count, uint32_t 
   }
 }
 
-/* Boids and NetLogo flocking, 20 seeds on each backend: the polarisation reached has one
- * distribution (Mann-Whitney U, 1 % level). The runs diverge from rounding early on, so
+/* Boids, NetLogo flocking and Couzin's fish, 20 seeds on each backend: the polarisation
+ * reached has one distribution (Mann-Whitney U, 1 % level). The runs diverge from rounding early on, so
  * they are compared in distribution, as the herding runs are. */
 static void flocking_outcomes_match_the_cpu_backend(void) {
   enum { SEEDS = 20 };
   const char *boids[] = {"model=boids", "boids.count=300"};
   const char *netlogo[] = {"model=netlogo"};
+  const char *couzin[] = {"model=couzin"};
   struct {
     const char *name;
     const char *const *sets;
     int count;
     uint32_t steps;
-  } cases[] = {{"boids", boids, 2, 150}, {"netlogo", netlogo, 1, 200}};
-  for (size_t c = 0; c < 2; ++c) {
+  } cases[] = {{"boids", boids, 2, 150}, {"netlogo", netlogo, 1, 200}, {"couzin", couzin, 1, 120}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     double cpu[SEEDS], cl[SEEDS], mc = 0, ml = 0;
     polarisation_after(cases[c].sets, cases[c].count, cases[c].steps, "cpu", SEEDS, cpu);
     polarisation_after(cases[c].sets, cases[c].count, cases[c].steps, "opencl", SEEDS, cl);

@@ -55,6 +55,7 @@ static void compare_field(const scenario_field *f, void *arg) {
     const void *pa = scenario_field_caddress(c->a, ref), *pb = scenario_field_caddress(c->b, ref);
     size_t bytes = f->kind == FIELD_SEED ? 8 : 4 * scenario_field_length(f, c->a);
     if (f->kind == FIELD_SQUARE) bytes = 4;
+    if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) bytes = sizeof(herd_point_list);
     if (memcmp(pa, pb, bytes) == 0) continue;
     fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
     c->same = false;
@@ -311,7 +312,7 @@ static void set_checks_types_and_ranges(void) {
                   "--set dogs.start=[0]: dogs.start: expected an array of 2 numbers, got an array of 1");
   check_set_fails("model=fishes",
                   "--set model=fishes: model: \"fishes\" is not a known model (allowed: \"strombom\", "
-                  "\"boids\", \"netlogo\")");
+                  "\"boids\", \"netlogo\", \"couzin\")");
   check_set_fails("sheep.success=all",
                   "--set sheep.success=all: sheep.success: \"all\" is not a known value (allowed: \"all_delivered\", "
                   "\"centroid_in_goal\", \"remove_delivered\")");
@@ -427,7 +428,7 @@ static void messages_quote_user_text_escaped(void) {
   CHECK_MSG(one_clean_line(err.message), "%s", err.message);
   CHECK_MSG(strcmp(err.message,
                    "a\\nb.json: model: \"\\x1b]0;x\\x07\\nherd: forged\" is not a known model (allowed: "
-                   "\"strombom\", \"boids\", \"netlogo\")") == 0,
+                   "\"strombom\", \"boids\", \"netlogo\", \"couzin\")") == 0,
             "%s", err.message);
   CHECK(herd_scenario_parse("{\"seed\": \x05}", "f.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message) && strstr(err.message, "\\x05"), "%s", err.message);
@@ -476,6 +477,9 @@ static void dump_reads_back_identically(void) {
       "sheep.neighbours_from=reacting",
       "sheep.success=centroid_in_goal",
       "dogs.stop=near_sheep_or_centre",
+      "obstacles.spheres=[[10, 20, 5], [100.5, -50, 0.25]]",
+      "obstacles.margin_m=3.5",
+      "obstacles.push=2.5",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;
@@ -504,15 +508,21 @@ static void other_models_dump_and_read_back(void) {
                          "agents[0].position_m=[1, 2, 3]",
                          "agents[1].count=3",
                          "agents[1].direction=[0, 0, -2]",
-                         "agents[1].speed_m_per_step=2.5"};
+                         "agents[1].speed_m_per_step=2.5",
+                         "path.points_m=[[0, 0, 0], [100, 50.5, 20], [200, 10, 90]]",
+                         "path.lookahead_m=7",
+                         "path.weight=0.3",
+                         "obstacles.spheres=[[150, 150, 150, 30]]"};
   const char *netlogo[] = {"model=netlogo", "netlogo.vision_patches=5", "agents[0].count=2",
                            "agents[0].speed_m_per_step=1"};
   herd_scenario a, b;
-  if (load_ok(NULL, boids, 11, &a)) {
+  if (load_ok(NULL, boids, 15, &a)) {
     CHECK(a.world.dims == 3 && a.world.wrap[0] && !a.world.wrap[1] && a.agents.entries == 2);
     CHECK(a.agents.entry[0].strategy == HERD_STRATEGY_PURSUER && a.agents.entry[0].position_m[2] == 3);
     CHECK(isnan(a.agents.entry[1].position_m[0]) && a.agents.entry[1].direction[2] == -2);
     CHECK(herd_scenario_steering_count(&a) == 4);
+    CHECK(a.path.points.count == 3 && a.path.points.v[1][1] == 50.5f && a.path.points.v[2][2] == 90.0f);
+    CHECK(a.obstacles.spheres.count == 1 && a.obstacles.spheres.v[0][3] == 30.0f);
     check_round_trip(&a);
   }
   if (load_ok(NULL, netlogo, 4, &b)) check_round_trip(&b);
@@ -556,6 +566,8 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_STRATEGY: snprintf(out, size, "%s", herd_strategy_name((herd_strategy)f->def[0])); return true;
     case FIELD_VEC_RANDOM: snprintf(out, size, "random"); return true;
     case FIELD_CHOICE: snprintf(out, size, "%s", f->choices[(uint32_t)f->def[0]]); return true;
+    case FIELD_POINTS:
+    case FIELD_SPHERES: snprintf(out, size, "[]"); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }

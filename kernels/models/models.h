@@ -5,6 +5,7 @@
 #ifndef HERD_KERNELS_MODELS_MODELS_H
 #define HERD_KERNELS_MODELS_MODELS_H
 #include "boids.h"
+#include "couzin.h"
 #include "netlogo.h"
 #include "strombom.h"
 
@@ -27,6 +28,8 @@
   X(boids, HERD_DIMS_2 | HERD_DIMS_3, 2, 640, 480, 480, 0, 0, 0, 500, 1, 0.0, 7.0, HERD_SEES_UNMOVED, \
     "Reynolds boids in the Cornell ECE 4760 form, 2D and 3D")                                         \
   X(netlogo, HERD_DIMS_2, 2, 71, 71, 0, 1, 1, 0, 300, 1, 0.0, 1.5, HERD_SEES_UNMOVED,                 \
-    "NetLogo Flocking (Wilensky 1998) with enemies")
+    "NetLogo Flocking (Wilensky 1998) with enemies")                                                  \
+  X(couzin, HERD_DIMS_2 | HERD_DIMS_3, 3, 20, 20, 20, 0, 0, 0, 100, 1, 0.0, 1.0, HERD_SEES_UNMOVED,   \
+    "Couzin et al. (2002): zones of repulsion, orientation and attraction (fish schools), 3D and 2D")
 
 #endif
