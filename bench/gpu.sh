@@ -9,6 +9,8 @@
 #   5. the viewer's frames/s (under Xvfb, when it is installed)
 #   6. herd bench (tables, plots, the scaling exponent) for the GPU and all CPU cores
 #   7. boids: 3D at 10^6 on the GPU (goal: <= 0.2 ms/step), 2D and 3D herd bench --model boids
+#   8. sweeps of small worlds: 400 runs of N = 100 herding as batches of 64 and of 400 worlds on
+#      the GPU, one world at a time on it (40 runs), and side by side on all CPU cores
 # Prints tables and writes CSV and text into $OUT (the device tool's folder) or, without it,
 # bench/results/gpu/. Takes a few minutes; nothing here installs packages (the GPU machine
 # has no network): it needs cmake, gcc, pkg-config, libjansson-dev and the OpenCL headers
@@ -67,6 +69,20 @@ for dims in 2 3; do
   "$herd" bench --model boids --dims "$dims" --backends "cpu,opencl:$device" --threads "$(nproc)" --budget 120 \
     --out "$out/herd-bench-boids${dims}d" || echo "herd bench --model boids --dims $dims failed"
 done
+
+echo "== 8. sweeps: 400 runs of N = 100 (n = 54, 59 x seeds 1-200), batched on the GPU and side by side on the CPU"
+sweep_time() { # NAME SEEDS OPTIONS...: the wall time herd sweep reports
+  local name=$1 seeds=$2
+  shift 2
+  "$herd" sweep --vary sheep.neighbours=54,59 --seeds "$seeds" --quiet --force --out "$out/sweep-$name" "$@" |
+    sed -n "s/^done: /$name: /p"
+}
+{
+  sweep_time gpu-batch64 1-200 --backend opencl --device "$device" --batch 64
+  sweep_time gpu-batch400 1-200 --backend opencl --device "$device" --batch 400
+  sweep_time gpu-one-at-a-time 1-20 --backend opencl --device "$device" --batch 1
+  sweep_time cpu-side-by-side 1-200 --threads "$(nproc)"
+} | tee "$out/sweeps.txt"
 
 echo "== 5. viewer frames/s, one step per frame (under Xvfb GL is Mesa's: the copy path)"
 if command -v xvfb-run >/dev/null || [ -n "${DISPLAY:-}" ]; then
