@@ -100,6 +100,10 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
 #define HERD_FIELD_CLOSED 0u
 #define HERD_FIELD_MIN_OPEN 1u /* the minimum itself is not allowed (a radius of 0) */
 
+/* A field with named values: the scenario holds one of its names (HERD_CHOICES_<model>_<field>,
+ * in order), the parameters its index. */
+typedef herd_u32 herd_choice;
+
 #define HERD_PARAM_MEMBER(model, type, name, def, lo, hi, flags, unit, meaning) type name;
 #define HERD_PARAMS_STRUCT(struct_name, FIELDS) \
   typedef struct struct_name {                  \

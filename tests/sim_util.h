@@ -7,15 +7,49 @@
 #include "herd/herd.h"
 #include "test.h"
 
-/* The default scenario with the given overrides ("PATH=VALUE"); exits on a bad one. */
-static inline herd_scenario scenario_with(const char *const *sets, int set_count) {
+/* A scenario file (NULL: the built-in default) with the given overrides ("PATH=VALUE");
+ * exits on a bad one. */
+static inline herd_scenario scenario_file_with(const char *path, const char *const *sets, int set_count) {
   herd_scenario sc;
   herd_error err;
-  if (herd_scenario_load(NULL, sets, set_count, &sc, &err) != HERD_OK) {
+  if (herd_scenario_load(path, sets, set_count, &sc, &err) != HERD_OK) {
     fprintf(stderr, "bad test scenario: %s\n", err.message);
     exit(1);
   }
   return sc;
+}
+
+/* The default scenario with the given overrides; exits on a bad one. */
+static inline herd_scenario scenario_with(const char *const *sets, int set_count) {
+  return scenario_file_with(NULL, sets, set_count);
+}
+
+/* A shipped scenario, scenarios/FILE, with overrides; exits on a bad one. */
+static inline herd_scenario shipped(const char *file, const char *const *sets, int set_count) {
+  char path[128];
+  snprintf(path, sizeof path, "scenarios/%s", file);
+  return scenario_file_with(path, sets, set_count);
+}
+
+/* The flock's positions and velocities (world.dims floats each, by agent id), freshly read. */
+typedef struct flock_copy {
+  uint32_t n, dims;
+  float *pos, *vel;
+} flock_copy;
+
+static inline flock_copy read_flock(herd_sim *sim) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  flock_copy f = {sc->flock.count, sc->world.dims, NULL, NULL};
+  f.pos = malloc((size_t)f.n * f.dims * sizeof *f.pos);
+  f.vel = malloc((size_t)f.n * f.dims * sizeof *f.vel);
+  herd_error err;
+  CHECK(f.pos && f.vel && herd_sim_read_flock(sim, f.pos, f.vel, &err) == HERD_OK);
+  return f;
+}
+
+static inline void free_flock(flock_copy *f) {
+  free(f->pos);
+  free(f->vel);
 }
 
 static inline herd_sim *sim_start(const herd_scenario *sc, int threads) {

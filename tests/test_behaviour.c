@@ -121,40 +121,6 @@ static void centroid_rule_ends_when_the_centroid_arrives(void) {
   }
 }
 
-/* A shipped scenario with overrides; exits on a bad one. */
-static herd_scenario shipped(const char *file, const char *const *sets, int set_count) {
-  char path[128];
-  snprintf(path, sizeof path, "scenarios/%s", file);
-  herd_scenario sc;
-  herd_error err;
-  if (herd_scenario_load(path, sets, set_count, &sc, &err) != HERD_OK) {
-    fprintf(stderr, "%s\n", err.message);
-    exit(1);
-  }
-  return sc;
-}
-
-/* The flock's positions and velocities (world.dims floats each), freshly read. */
-typedef struct flock_copy {
-  uint32_t n, dims;
-  float *pos, *vel;
-} flock_copy;
-
-static flock_copy read_flock(herd_sim *sim) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  flock_copy f = {sc->flock.count, sc->world.dims, NULL, NULL};
-  f.pos = malloc((size_t)f.n * f.dims * sizeof *f.pos);
-  f.vel = malloc((size_t)f.n * f.dims * sizeof *f.vel);
-  herd_error err;
-  CHECK(herd_sim_read_flock(sim, f.pos, f.vel, &err) == HERD_OK);
-  return f;
-}
-
-static void free_flock(flock_copy *f) {
-  free(f->pos);
-  free(f->vel);
-}
-
 static double length(const float *v, uint32_t dims) {
   double s = 0;
   for (uint32_t k = 0; k < dims; ++k) s += (double)v[k] * v[k];

@@ -20,16 +20,6 @@ TESTS(DECLARE_TEST)
 enum { FOLLOW_STEPS = 600 };
 static const float body_m = 7.0f; /* a boid's length as drawn (kernels/models/models.h) */
 
-static herd_scenario load_file(const char *path, const char *const *sets, int n) {
-  herd_scenario sc;
-  herd_error err;
-  if (herd_scenario_load(path, sets, n, &sc, &err) != HERD_OK) {
-    fprintf(stderr, "bad test scenario: %s\n", err.message);
-    exit(1);
-  }
-  return sc;
-}
-
 /* The scenario's path array, built on the host as the sim builds it. */
 static float *host_path(const herd_scenario *sc) {
   uint32_t n = sc->path.points.count;
@@ -60,7 +50,7 @@ static uint32_t inside_spheres(const herd_scenario *sc, const float *pos) {
  * 5 % of the path (latched), the nearest the flock came to the path, and sphere entries. */
 static void check_following(const char *file, const char *count_set) {
   const char *sets[] = {count_set};
-  herd_scenario sc = load_file(file, sets, 1);
+  herd_scenario sc = scenario_file_with(file, sets, 1);
   float *path = host_path(&sc);
   CHECK(path != NULL);
   herd_sim *sim = sim_start(&sc, 2);
@@ -120,7 +110,7 @@ static void check_kept_out(const char *backend) {
                         "agents[0].strategy=cruiser",
                         "agents[0].position_m=[5, 240]",
                         "agents[0].direction=[1, 0]"};
-  herd_scenario sc = load_file(NULL, sets, 12);
+  herd_scenario sc = scenario_file_with(NULL, sets, 12);
   herd_sim *sim;
   herd_error err;
   CHECK_MSG(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .backend = backend}, &sim, &err) == HERD_OK,
@@ -159,7 +149,7 @@ static void no_agent_ends_a_step_in_a_sphere(void) {
 static void no_agent_starts_in_a_sphere(void) {
   const char *sets[] = {"model=boids", "boids.count=1000", "boids.spawn.from=[0.4, 0.4]", "boids.spawn.to=[0.6, 0.6]",
                         "obstacles.spheres=[[320, 240, 60]]"};
-  herd_scenario sc = load_file(NULL, sets, 5);
+  herd_scenario sc = scenario_file_with(NULL, sets, 5);
   herd_sim *sim = sim_start(&sc, 1);
   float *pos = malloc(sc.flock.count * 2 * sizeof *pos);
   herd_error err;
@@ -183,7 +173,7 @@ static void backends_agree_with_path_and_sphere(void) {
     return;
   }
   const char *sets[] = {"boids.count=500"};
-  herd_scenario sc = load_file("scenarios/path3d-sphere.json", sets, 1);
+  herd_scenario sc = scenario_file_with("scenarios/path3d-sphere.json", sets, 1);
   herd_sim *cpu, *cl;
   herd_error err;
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .backend = "cpu"}, &cpu, &err) == HERD_OK);

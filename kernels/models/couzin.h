@@ -18,7 +18,6 @@
 #ifndef HERD_KERNELS_MODELS_COUZIN_H
 #define HERD_KERNELS_MODELS_COUZIN_H
 #include "../model.h"
-#include "strombom.h" /* herd_choice, the type of a named-choice field */
 
 /* couzin.combine: how d_o and d_a make d when both zones hold neighbours. */
 #define HERD_COUZIN_COMBINE_UNIT 0u /* 1/2 (unit(d_o) + unit(d_a)): the two tendencies weigh alike */

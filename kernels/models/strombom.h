@@ -17,10 +17,6 @@
 #define HERD_KERNELS_MODELS_STROMBOM_H
 #include "../model.h"
 
-/* A field with named values: the scenario holds one of its names (HERD_CHOICES_<model>_<field>,
- * in order), the parameters its index. */
-typedef herd_u32 herd_choice;
-
 /* sheep.neighbours_from: which sheep a reacting sheep's n nearest are taken from. */
 #define HERD_STROMBOM_FROM_ALL 0u      /* every other sheep (the paper, as far as we can tell) */
 #define HERD_STROMBOM_FROM_REACTING 1u /* only those within r_s of a dog themselves */
