@@ -11,7 +11,7 @@
 #define AGENT(member) offsetof(herd_steering_config, member)
 #define BIG 1.0e9
 #define ALL FIELD_ALL_MODELS
-#define PATH_MODELS (1u << HERD_MODEL_INDEX_boids) /* the models that follow path.points_m */
+#define PATH_MODELS ((1u << HERD_MODEL_INDEX_boids) | (1u << HERD_MODEL_INDEX_couzin)) /* they follow path.points_m */
 
 /* The engine's fields before the model's own (keep in step with docs/scenario.md: a test
  * checks that every field of every model has a row there). */
