@@ -183,6 +183,9 @@ bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *x
  * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
 float herd_scenario_grid_cell_m(const herd_scenario *sc);
 
+/* How many Strömbom sheepdogs the scenario has (dogs.count where the model has dogs, else 0). */
+uint32_t herd_scenario_dog_count(const herd_scenario *sc);
+
 /* Steering agents the scenario starts with: dogs.count plus every agents entry's count. */
 uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 

@@ -563,15 +563,19 @@ static herd_status apply_sets(herd_scenario *sc, const char *const *sets, int co
 
 /* ---- Rules between fields ------------------------------------------------------------ */
 
+uint32_t herd_scenario_dog_count(const herd_scenario *sc) {
+  return sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+}
+
 uint32_t herd_scenario_steering_count(const herd_scenario *sc) {
-  uint32_t n = sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+  uint32_t n = herd_scenario_dog_count(sc);
   for (uint32_t e = 0; e < sc->agents.entries && e < HERD_MAX_STEERING; ++e) n += sc->agents.entry[e].count;
   return n;
 }
 
 /* Dogs and agents entries together fit HERD_MAX_STEERING; names the count that overflows. */
 static herd_status check_steering_total(const herd_scenario *sc, const char *where, herd_error *err) {
-  uint32_t total = sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+  uint32_t total = herd_scenario_dog_count(sc);
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     total += sc->agents.entry[e].count;
     if (total > HERD_MAX_STEERING)

@@ -48,10 +48,22 @@ static const container *container_of(const char *path) {
   return NULL;
 }
 
-/* Runs `ffmpeg -hide_banner -encoders` and looks for the encoder's line. */
+/* Runs `ffmpeg -hide_banner -encoders` (an argument vector, no shell) and looks for the
+ * encoder's line. */
 static herd_status check_encoder(const container *kind, herd_error *err) {
-  FILE *p = popen("ffmpeg -hide_banner -encoders 2>/dev/null", "r");
-  if (!p) return herd_fail(err, HERD_E_BACKEND, "cannot run ffmpeg: %s", strerror(errno));
+  int fds[2];
+  if (pipe(fds) != 0) return herd_fail(err, HERD_E_BACKEND, "cannot run ffmpeg: %s", strerror(errno));
+  static const char *const argv[] = {"ffmpeg", "-hide_banner", "-encoders", NULL};
+  herd_spawn_desc d = {.argv = argv, .stdin_fd = -1, .stdout_fd = fds[1], .stderr_fd = -1};
+  pid_t pid;
+  herd_status s = herd_spawn(&d, &pid, err);
+  close(fds[1]);
+  FILE *p = s == HERD_OK ? fdopen(fds[0], "r") : NULL;
+  if (!p) {
+    close(fds[0]);
+    if (s == HERD_OK) herd_spawn_wait(pid);
+    return s == HERD_OK ? herd_fail(err, HERD_E_BACKEND, "cannot run ffmpeg: %s", strerror(errno)) : s;
+  }
   char line[256];
   bool found = false, any = false;
   while (fgets(line, sizeof line, p)) {
@@ -59,8 +71,9 @@ static herd_status check_encoder(const container *kind, herd_error *err) {
     char flags[16], name[64];
     if (sscanf(line, " %15s %63s", flags, name) == 2 && strcmp(name, kind->encoder) == 0) found = true;
   }
-  int status = pclose(p);
-  if (!any && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+  fclose(p);
+  int status = herd_spawn_wait(pid);
+  if (!any && status == 127)
     return herd_fail(err, HERD_E_BACKEND, "ffmpeg not found; recording needs it (Debian: apt install ffmpeg)");
   if (!found)
     return herd_fail(err, HERD_E_BACKEND, "ffmpeg has no %s encoder, needed for %s (%s); try another container",

@@ -62,7 +62,7 @@ static void steering_draw(const herd_scenario *sc, uint32_t index, uint32_t stre
 static void place_steering(herd_sim *s) {
   const herd_scenario *sc = &s->sc;
   uint32_t n = 0, dims = sc->world.dims;
-  uint32_t dogs = sc->model == HERD_MODEL_STROMBOM ? sc->dogs.count : 0u;
+  uint32_t dogs = herd_scenario_dog_count(sc);
   for (uint32_t d = 0; d < dogs; ++d, ++n) {
     herd_steering_state *dog = &s->steering[n];
     memset(dog, 0, sizeof *dog);
