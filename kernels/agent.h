@@ -15,6 +15,17 @@
  * end of this step. A removed agent is nobody's neighbour and not in the observation. */
 #define HERD_ALERT_REACTED 1
 #define HERD_ALERT_REMOVE 2
+/* The update wrote herd_agent_next.memory: two floats the agent keeps to its next step (in 3D
+ * the w of its position and velocity; models that keep memory run in 3D only). */
+#define HERD_ALERT_MEMORY 4
+
+/* The steering buffer the flock reads: HERD_STEER_FLOATS floats per steering agent, its
+ * position x, y, z and its role (HERD_ROLE_*), then its velocity in m per step x, y, z and 0. */
+#define HERD_STEER_FLOATS 8u
+#define HERD_ROLE_THREAT 0u    /* dogs, cruisers, pursuers: fled (every model) */
+#define HERD_ROLE_FOOD 1u      /* a food particle not yet eaten (food.points_m) */
+#define HERD_ROLE_FOOD_BEST 2u /* the food particle the flock as a whole knows best (gbest) */
+#define HERD_ROLE_GONE 3u      /* eaten food: nothing reacts to it */
 
 HERD_INLINE herd_u32 herd_agent_id(herd_u32 word) { return word & HERD_AGENT_ID_MASK; }
 

@@ -12,13 +12,15 @@
 #include "path.h"
 
 typedef struct herd_env_info {
-  herd_u32 spheres;  /* sphere records from env[0] */
-  herd_u32 path_at;  /* where the path array starts */
-  herd_u32 has_path; /* 0: no path */
-  float margin_m;    /* obstacles.margin_m */
-  float push;        /* obstacles.push */
-  float lookahead_m; /* path.lookahead_m */
-  float path_weight; /* path.weight */
+  herd_u32 spheres;     /* sphere records from env[0] */
+  herd_u32 path_at;     /* where the path array starts */
+  herd_u32 has_path;    /* 0: no path */
+  float margin_m;       /* obstacles.margin_m */
+  float push;           /* obstacles.push */
+  float lookahead_m;    /* path.lookahead_m */
+  float path_weight;    /* path.weight */
+  float eat_radius_m;   /* food.eat_radius_m (food particles are steering agents: agent.h) */
+  float sense_radius_m; /* food.sense_radius_m */
 } herd_env_info;
 
 /* The last 5 % of the path's arc length counts as its end (order parameter). */

@@ -294,6 +294,12 @@ HERD_INLINE void herd_store_vec(HERD_GLOBAL float *buf, herd_u32 i, herd_u32 dim
   buf[4u * i + 3u] = 0.0f;
 }
 
+/* Agent i's whole record (float2, or float4 with the w a model may keep memory in). */
+HERD_INLINE void herd_copy_state(HERD_GLOBAL const float *in, HERD_GLOBAL float *out, herd_u32 i, herd_u32 dims) {
+  herd_u32 stride = dims == 2u ? 2u : 4u;
+  for (herd_u32 k = 0; k < stride; ++k) out[stride * i + k] = in[stride * i + k];
+}
+
 HERD_INLINE int herd_axis_wraps(const herd_grid *g, herd_u32 k) { return (int)((g->wrap >> k) & 1u); }
 
 /* The cell of coordinate x along axis k, not yet folded into a wrapping axis's period. */

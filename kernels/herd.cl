@@ -251,7 +251,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, count = world.info.steering_count;
   __global const float *pos_w = pos + world.begin * (world.grid.dims == 2u ? 2u : 4u);
   __global const float *vel_w = vel + world.begin * (world.grid.dims == 2u ? 2u : 4u);
-  __global const float *steer_w = steer + 4u * world.steer_base;
+  __global const float *steer_w = steer + HERD_STEER_FLOATS * world.steer_base;
   float3 goal = (float3)(world.info.goal[0], world.info.goal[1], world.info.goal[2]);
   herd_flock_partial p = herd_partial_empty();
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {

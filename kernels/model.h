@@ -54,7 +54,7 @@ typedef struct herd_flock_view {
   HERD_GLOBAL const float *pos, *vel; /* float2 or float4 per agent (grid->dims) */
   HERD_GLOBAL const herd_u32 *agent;  /* id and flags (agent.h) */
   HERD_GLOBAL const herd_u32 *cell_end;
-  HERD_GLOBAL const float *steer; /* float4 per steering agent: its position */
+  HERD_GLOBAL const float *steer; /* HERD_STEER_FLOATS per steering agent (agent.h) */
   HERD_GLOBAL const float *env;   /* obstacles and path (kernels/env.h; info->env) */
   const herd_step_info *info;
 } herd_flock_view;
@@ -62,7 +62,8 @@ typedef struct herd_flock_view {
 /* What one agent's update produces. */
 typedef struct herd_agent_next {
   herd_vec3 pos, vel;
-  int alert; /* it reacted to a steering agent */
+  int alert;       /* HERD_ALERT_* bits: it reacted to a steering agent, leaves, keeps memory */
+  float memory[2]; /* with HERD_ALERT_MEMORY: what it keeps (herd_agent_memory) */
 } herd_agent_next;
 
 HERD_INLINE herd_u64 herd_step_seed(const herd_step_info *info) {
@@ -70,7 +71,19 @@ HERD_INLINE herd_u64 herd_step_seed(const herd_step_info *info) {
 }
 
 HERD_INLINE herd_vec3 herd_steer_pos(const herd_flock_view *v, herd_u32 d) {
-  return herd_v3(v->steer[4u * d], v->steer[4u * d + 1u], v->steer[4u * d + 2u]);
+  herd_u32 at = HERD_STEER_FLOATS * d;
+  return herd_v3(v->steer[at], v->steer[at + 1u], v->steer[at + 2u]);
+}
+
+/* Its velocity in m per step (its heading times its speed). */
+HERD_INLINE herd_vec3 herd_steer_vel(const herd_flock_view *v, herd_u32 d) {
+  herd_u32 at = HERD_STEER_FLOATS * d + 4u;
+  return herd_v3(v->steer[at], v->steer[at + 1u], v->steer[at + 2u]);
+}
+
+/* Its role (HERD_ROLE_*): what the flock makes of it. */
+HERD_INLINE herd_u32 herd_steer_role(const herd_flock_view *v, herd_u32 d) {
+  return (herd_u32)v->steer[HERD_STEER_FLOATS * d + 3u];
 }
 
 HERD_INLINE herd_vec3 herd_agent_pos(const herd_flock_view *v, herd_u32 i) {
@@ -79,6 +92,13 @@ HERD_INLINE herd_vec3 herd_agent_pos(const herd_flock_view *v, herd_u32 i) {
 
 HERD_INLINE herd_vec3 herd_agent_vel(const herd_flock_view *v, herd_u32 i) {
   return herd_load_vec(v->vel, i, v->grid->dims);
+}
+
+/* Memory slot k (0 or 1) of agent i as its last step left it (HERD_ALERT_MEMORY); 0 at the
+ * start and in 2D. */
+HERD_INLINE float herd_agent_memory(const herd_flock_view *v, herd_u32 i, herd_u32 k) {
+  if (v->grid->dims != 3u) return 0.0f;
+  return (k == 0u ? v->pos : v->vel)[4u * i + 3u];
 }
 
 /* Stores agent i's next state and its agent word. */
@@ -90,6 +110,10 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
   if (in->env.spheres) next.pos = herd_env_keep_out(v->env, &in->env, next.pos); /* never inside an obstacle */
   herd_store_vec(out_pos, i, dims, next.pos);
   herd_store_vec(out_vel, i, dims, next.vel);
+  if (dims == 3u && (next.alert & HERD_ALERT_MEMORY)) {
+    out_pos[4u * i + 3u] = next.memory[0];
+    out_vel[4u * i + 3u] = next.memory[1];
+  }
   out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
                                        herd_v3(in->goal[0], in->goal[1], in->goal[2]), in->goal_radius_m);
 }
@@ -138,8 +162,8 @@ typedef herd_u32 herd_choice;
     herd_world world = worlds[w];                                                                                      \
     uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                  \
     if (world.active == 0u) {                                                                                          \
-      herd_store_vec(out_pos, i, world.grid.dims, herd_load_vec(pos, i, world.grid.dims));                             \
-      herd_store_vec(out_vel, i, world.grid.dims, herd_load_vec(vel, i, world.grid.dims));                             \
+      herd_copy_state(pos, out_pos, i, world.grid.dims);                                                               \
+      herd_copy_state(vel, out_vel, i, world.grid.dims);                                                               \
       out_agent[i] = agent[i];                                                                                         \
       return;                                                                                                          \
     }                                                                                                                  \
@@ -147,7 +171,8 @@ typedef herd_u32 herd_choice;
     herd_neighbour scratch[scratch_n];                                                                                 \
     herd_flock_view v;                                                                                                 \
     v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                           \
-    v.cell_end = cell_end + world.bucket_base, v.steer = steer + 4u * world.steer_base, v.info = &world.info;          \
+    v.cell_end = cell_end + world.bucket_base, v.steer = steer + HERD_STEER_FLOATS * world.steer_base,                 \
+    v.info = &world.info;                                                                                              \
     v.env = env + world.env_base;                                                                                      \
     herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,               \
                       out_agent + world.begin);                                                                        \

@@ -29,6 +29,8 @@ typedef float3 herd_vec3;
 #define herd_floorf(x) floor(x)
 #define herd_cosf(x) cos(x)
 #define herd_sinf(x) sin(x)
+#define herd_acosf(x) acos(x)
+#define herd_expf(x) exp(x)
 #define herd_mulhi32(a, b) mul_hi((uint)(a), (uint)(b))
 #else
 #include <math.h>
@@ -53,6 +55,8 @@ typedef struct herd_vec3 {
 #define herd_floorf(x) floorf(x)
 #define herd_cosf(x) cosf(x)
 #define herd_sinf(x) sinf(x)
+#define herd_acosf(x) acosf(x)
+#define herd_expf(x) expf(x)
 #define herd_mulhi32(a, b) ((herd_u32)(((herd_u64)(a) * (herd_u64)(b)) >> 32))
 #endif
 

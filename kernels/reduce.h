@@ -63,7 +63,7 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
 }
 
 /* First pass: sums, extent, goal counts, the agent nearest to each steering agent (steer:
- * float4 per steering agent; distances through the wrap of the grid's world). A removed
+ * HERD_STEER_FLOATS per steering agent; distances through the wrap of the grid's world). A removed
  * agent counts as delivered and adds nothing else. */
 HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
                                                 herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
@@ -90,7 +90,8 @@ HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd
   p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
   herd_u32 id = herd_agent_id(word);
   for (herd_u32 d = 0; d < steer_count; ++d) {
-    herd_vec3 s = herd_v3(steer[4u * d], steer[4u * d + 1u], steer[4u * d + 2u]);
+    herd_u32 at = HERD_STEER_FLOATS * d;
+    herd_vec3 s = herd_v3(steer[at], steer[at + 1u], steer[at + 2u]);
     float d2 = herd_v3_len2(herd_world_delta(g, s, pos));
     if (herd_nearer(d2, id, p.near_d2[d], p.near_id[d])) {
       p.near_d2[d] = d2;

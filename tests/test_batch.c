@@ -23,7 +23,7 @@ typedef struct world_case {
   herd_scenario sc;
   herd_backend_desc desc;
   float *pos, *vel;
-  float steer[4 * 2];
+  float steer[HERD_STEER_FLOATS * 2];
   uint32_t steer_count;
 } world_case;
 
@@ -55,7 +55,7 @@ static world_case make_world(const char *model, uint32_t w) {
     }
   c.steer_count = 1 + w % 2;
   for (uint32_t d = 0; d < c.steer_count; ++d)
-    c.steer[4 * d] = 10.0f + 40.0f * d, c.steer[4 * d + 1] = 20.0f, c.steer[4 * d + 2] = c.steer[4 * d + 3] = 0;
+    c.steer[HERD_STEER_FLOATS * d] = 10.0f + 40.0f * d, c.steer[HERD_STEER_FLOATS * d + 1] = 20.0f;
   return c;
 }
 

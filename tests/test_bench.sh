@@ -87,7 +87,7 @@ bad_option() { # DESCRIPTION MESSAGE ARGS...
   local rc=$?
   check "$what exits 2 before running, saying so" eval '[ "$rc" -eq 2 ] && grep -qF -e "$want" "$tmp/stderr" && absent "$tmp/bad"'
 }
-bad_option "an unknown model" '--model: "boid" is not a model (allowed: strombom, boids, netlogo, couzin)' --model boid
+bad_option "an unknown model" '--model: "boid" is not a model (allowed: strombom, boids, netlogo, couzin, fish)' --model boid
 bad_option "a dimension the model lacks" "--dims 3: model netlogo does not run in 3D" --model netlogo --dims 3
 bad_option "--dims 4" "--dims" --model boids --dims 4
 bad_option "--workload for boids" "--workload: for --model strombom only" --model boids --workload herding

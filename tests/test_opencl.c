@@ -37,8 +37,8 @@ static void make_flock(herd_vec2 *pos, herd_vec2 *heading) {
   }
 }
 
-/* The dogs as the backends take them: float4 each. */
-static const float dogs[4 * DOGS] = {90, -50, 0, 0, 160, 10, 0, 0};
+/* The dogs as the backends take them: HERD_STEER_FLOATS each (position, role, velocity). */
+static const float dogs[HERD_STEER_FLOATS * DOGS] = {90, -50, 0, 0, 0, 0, 0, 0, 160, 10, 0, 0, 0, 0, 0, 0};
 static const herd_steering_input two_dogs = {dogs, DOGS};
 
 /* Both backends made from scenario sc with n agents, holding the same state. */
@@ -228,7 +228,7 @@ static void strombom_variants_step_as_the_cpu_backend(void) {
       CHECK(herd_cl_backend.step(cl, two_dogs, centroid, step, &err) == HERD_OK);
       double close, moved;
       compare_step(cpu, cl, N, 2, (const float *)start, 1e-5, &close, &moved);
-      CHECK_MSG(close >= 0.999 && moved > 0.3, "%s %s, step %u: %.4f of positions within 1e-5, %.2f moved",
+      CHECK_MSG(close >= 0.999 && moved > 0.3, "%s %s, step %u: %.4f of positions within 1e-5, %.4f moved",
                 variants[v][0], variants[v][1], step, close, moved);
       herd_observation a, b;
       CHECK(herd_cpu_backend.reduce(cpu, two_dogs, &a, &err) == HERD_OK);
@@ -291,7 +291,8 @@ static void every_model_steps_as_the_cpu_backend(void) {
     herd_backend *cpu, *cl;
     make_pair_from(&sc, n, pos, vel, &cpu, &cl);
     float centre[3] = {0.5f * sc.world.size_m[0], 0.5f * sc.world.size_m[1], 0.5f * sc.world.size_m[2]};
-    float steer[8] = {centre[0], centre[1], centre[2], 0, centre[0] + 3, centre[1] - 2, centre[2], 0};
+    float steer[2 * HERD_STEER_FLOATS] = {centre[0], centre[1], centre[2], 0, 1, 0, 0, 0,
+                                          centre[0] + 3, centre[1] - 2, centre[2], 0, 0, 1, 0, 0};
     herd_steering_input in = {steer, 2};
     herd_error err;
     CHECK(herd_cpu_backend.step(cpu, in, centre, 1, &err) == HERD_OK);
@@ -324,7 +325,7 @@ static void grid_3d_and_torus_equal_the_cpu_backend(void) {
   make_pair_from(&sc, n, pos, vel, &cpu, &cl);
   herd_error err;
   herd_observation a, b;
-  float steer[4] = {10, 10, 10, 0};
+  float steer[HERD_STEER_FLOATS] = {10, 10, 10, 0};
   herd_steering_input in = {steer, 1};
   CHECK(herd_cpu_backend.reduce(cpu, in, &a, &err) == HERD_OK);
   CHECK(herd_cl_backend.reduce(cl, in, &b, &err) == HERD_OK);

@@ -1,6 +1,7 @@
 /* The backend's reductions against plain loops over the same flock. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend_util.h"
 #include "rng.h"
@@ -27,10 +28,10 @@ static herd_vec2 *flock(void) {
   return pos;
 }
 
-/* Steering agents as the backend takes them: float4 each. */
+/* Steering agents as the backend takes them: HERD_STEER_FLOATS each, standing still. */
 static void steering(const herd_vec2 *dogs, int count, float *out) {
-  for (int d = 0; d < count; ++d)
-    out[4 * d] = dogs[d].x, out[4 * d + 1] = dogs[d].y, out[4 * d + 2] = out[4 * d + 3] = 0;
+  memset(out, 0, (size_t)count * HERD_STEER_FLOATS * sizeof *out);
+  for (int d = 0; d < count; ++d) out[HERD_STEER_FLOATS * d] = dogs[d].x, out[HERD_STEER_FLOATS * d + 1] = dogs[d].y;
 }
 
 /* The observation of a flock of n (float2 positions and velocities) from the CPU backend,
@@ -56,7 +57,7 @@ static herd_observation reduce_with(const char *const *sets, int set_count, cons
 
 static herd_observation reduce(const herd_vec2 *pos, uint32_t n, const herd_vec2 *dogs, int threads) {
   const char *sets[] = {"sheep.count=2", "sheep.neighbours=1", "sheep.graze_probability=0", "sheep.dog_radius_m=0"};
-  float steer[4 * DOGS];
+  float steer[HERD_STEER_FLOATS * DOGS];
   steering(dogs, DOGS, steer);
   herd_vec2 *heading = calloc(n, sizeof *heading);
   herd_observation o = reduce_with(sets, 4, (const float *)pos, (const float *)heading, n, steer, DOGS, threads);
@@ -159,7 +160,7 @@ static void order_parameters_match_their_definitions(void) {
 
 /* In a torus the agent nearest to a steering agent may be across the edge. */
 static void nearest_is_taken_through_the_wrap(void) {
-  float pos[6] = {1, 50, 60, 50, 98, 50}, vel[6] = {1, 0, 1, 0, 1, 0}, steer[4] = {99.5f, 50, 0, 0};
+  float pos[6] = {1, 50, 60, 50, 98, 50}, vel[6] = {1, 0, 1, 0, 1, 0}, steer[HERD_STEER_FLOATS] = {99.5f, 50};
   const char *wrap[] = {"model=netlogo", "world.size_m=[100,100]", "world.wrap=[true,true]"};
   const char *open[] = {"model=netlogo", "world.size_m=[100,100]", "world.wrap=[false,false]"};
   herd_observation a = reduce_with(wrap, 3, pos, vel, 3, steer, 1, 1),
@@ -179,7 +180,7 @@ static void observation_in_3d_matches_naive_loops(void) {
     for (int k = 0; k < 3; ++k) pos[4 * i + k] = 50.0f + 100.0f * herd_rng_unit_float(r.v[k]) * (k == 2 ? 0.5f : 1.0f);
     pos[4 * i + 3] = 0, vel[4 * i] = 1;
   }
-  float steer[4] = {0, 0, 0, 0};
+  float steer[HERD_STEER_FLOATS] = {0};
   const char *sets[] = {"model=boids", "world.size_m=[300,300,300]"};
   herd_observation o = reduce_with(sets, 2, pos, vel, M, steer, 1, 2);
   double g[3] = {0, 0, 0};

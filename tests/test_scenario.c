@@ -312,7 +312,7 @@ static void set_checks_types_and_ranges(void) {
                   "--set dogs.start=[0]: dogs.start: expected an array of 2 numbers, got an array of 1");
   check_set_fails("model=fishes",
                   "--set model=fishes: model: \"fishes\" is not a known model (allowed: \"strombom\", "
-                  "\"boids\", \"netlogo\", \"couzin\")");
+                  "\"boids\", \"netlogo\", \"couzin\", \"fish\")");
   check_set_fails("sheep.success=all",
                   "--set sheep.success=all: sheep.success: \"all\" is not a known value (allowed: \"all_delivered\", "
                   "\"centroid_in_goal\", \"remove_delivered\")");
@@ -428,7 +428,7 @@ static void messages_quote_user_text_escaped(void) {
   CHECK_MSG(one_clean_line(err.message), "%s", err.message);
   CHECK_MSG(strcmp(err.message,
                    "a\\nb.json: model: \"\\x1b]0;x\\x07\\nherd: forged\" is not a known model (allowed: "
-                   "\"strombom\", \"boids\", \"netlogo\", \"couzin\")") == 0,
+                   "\"strombom\", \"boids\", \"netlogo\", \"couzin\", \"fish\")") == 0,
             "%s", err.message);
   CHECK(herd_scenario_parse("{\"seed\": \x05}", "f.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message) && strstr(err.message, "\\x05"), "%s", err.message);

@@ -55,7 +55,7 @@ const char *herd_build_commit(void);
 
 /* ---- Scenarios --------------------------------------------------------------------- */
 
-#define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers) per scenario */
+#define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers, food) per scenario */
 #define HERD_MAX_SPHERES 64         /* obstacles.spheres per scenario */
 #define HERD_MAX_PATH_POINTS 16     /* path.points_m: the control points of one Bezier curve */
 #define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
@@ -75,6 +75,7 @@ typedef enum herd_strategy {
   HERD_STRATEGY_CRUISER, /* straight on at its speed (through the wrap of a torus) */
   HERD_STRATEGY_PURSUER, /* toward the nearest flock agent at its speed */
   HERD_STRATEGY_MANUAL,  /* stands still until the user steers it */
+  HERD_STRATEGY_FOOD,    /* a food particle (food.points_m): stays put until a flock agent eats it */
   HERD_STRATEGY_COUNT
 } herd_strategy;
 const char *herd_strategy_name(herd_strategy strategy);
@@ -140,6 +141,11 @@ typedef struct herd_scenario {
     float margin_m;          /* agents closer than this to a surface are pushed away */
     float push;              /* the push's weight at the surface */
   } obstacles;
+  struct {                  /* food particles a foraging model seeks (steering agents of HERD_STRATEGY_FOOD) */
+    herd_point_list points; /* where they lie; none: no food */
+    float eat_radius_m;     /* an agent this close to a particle eats it */
+    float sense_radius_m;   /* an agent this close to a particle has found it */
+  } food;
   struct {                  /* a guiding path (docs/models/path.md) */
     herd_point_list points; /* the Bezier curve's control points; none: no path */
     float lookahead_m;      /* how far ahead along the path an agent aims */
@@ -186,7 +192,8 @@ float herd_scenario_grid_cell_m(const herd_scenario *sc);
 /* How many Strömbom sheepdogs the scenario has (dogs.count where the model has dogs, else 0). */
 uint32_t herd_scenario_dog_count(const herd_scenario *sc);
 
-/* Steering agents the scenario starts with: dogs.count plus every agents entry's count. */
+/* Steering agents the scenario starts with: dogs.count, every agents entry's count, then one per
+ * food particle. */
 uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 
 /* ---- Observation: what the backend reduces from the flock each step ---------------- */
@@ -262,7 +269,10 @@ typedef enum herd_steering_mode {
   HERD_MODE_MANUAL,      /* steered by the user (herd_sim_steer) */
   HERD_MODE_CRUISE,      /* a cruiser going straight on */
   HERD_MODE_PURSUE,      /* a pursuer chasing the nearest flock agent */
-  HERD_MODE_IDLE         /* a manual agent nobody steers */
+  HERD_MODE_IDLE,        /* a manual agent nobody steers */
+  HERD_MODE_FOOD,        /* a food particle not yet eaten */
+  HERD_MODE_FOOD_BEST,   /* the food particle nearest to any agent, once one senses it: the flock's best find */
+  HERD_MODE_EATEN        /* a food particle an agent reached */
 } herd_steering_mode;
 
 typedef struct herd_steering_state {

@@ -214,18 +214,21 @@ static inline herd_vec3 herd_couzin_initial_velocity(const void *params, herd_rn
   return herd_v3(h.x, h.y, 0.0f);
 }
 
-/* The zone of attraction is also the grid's cell: r_a as a whole is bounded like every radius. */
-static inline int herd_couzin_check(const void *params, herd_u32 count, char *why, size_t size) {
-  const herd_couzin_params *m = params;
-  (void)count;
+/* The zone of attraction is also the grid's cell: r_a as a whole is bounded like every radius.
+ * `section` names the fields in the message (the fish model has them too). */
+static inline int herd_couzin_check_zones(const char *section, const herd_couzin_params *m, char *why, size_t size) {
   double r_a = (double)m->repulsion_radius_m + (double)m->orientation_band_m + (double)m->attraction_band_m;
   if (r_a > 1e6)
-    return snprintf(
-        why, size,
-        "couzin.attraction_band_m: %.9g makes r_a = couzin.repulsion_radius_m + couzin.orientation_band_m + "
-        "couzin.attraction_band_m = %.9g, out of range (allowed: r_a <= 1000000)",
-        (double)m->attraction_band_m, r_a);
+    return snprintf(why, size,
+                    "%s.attraction_band_m: %.9g makes r_a = %s.repulsion_radius_m + %s.orientation_band_m + "
+                    "%s.attraction_band_m = %.9g, out of range (allowed: r_a <= 1000000)",
+                    section, (double)m->attraction_band_m, section, section, section, r_a);
   return 0;
+}
+
+static inline int herd_couzin_check(const void *params, herd_u32 count, char *why, size_t size) {
+  (void)count;
+  return herd_couzin_check_zones(HERD_SECTION_couzin, params, why, size);
 }
 
 #endif

@@ -65,14 +65,14 @@ typedef struct herd_sheep_next {
 } herd_sheep_next;
 
 /* Unit sum of the directions away from every dog within r_s; *dogs_near counts them.
- * `dogs`: float4 per steering agent. */
+ * `dogs`: HERD_STEER_FLOATS per steering agent (agent.h). */
 HERD_INLINE herd_vec2 herd_strombom_dog_repulsion(herd_vec2 p, HERD_GLOBAL const float *dogs, herd_u32 dog_count,
                                                   float dog_radius_m, herd_u32 *dogs_near) {
   herd_vec2 sum = herd_v2(0.0f, 0.0f);
   float r2 = dog_radius_m * dog_radius_m;
   *dogs_near = 0;
   for (herd_u32 d = 0; d < dog_count; ++d) {
-    herd_vec2 away = herd_v2_sub(p, herd_v2(dogs[4u * d], dogs[4u * d + 1u]));
+    herd_vec2 away = herd_v2_sub(p, herd_v2(dogs[HERD_STEER_FLOATS * d], dogs[HERD_STEER_FLOATS * d + 1u]));
     if (herd_v2_len2(away) >= r2) continue;
     sum = herd_v2_add(sum, herd_v2_unit(away));
     *dogs_near += 1u;
@@ -85,7 +85,8 @@ HERD_INLINE int herd_strombom_near_a_dog(herd_vec2 p, HERD_GLOBAL const float *d
                                          float dog_radius_m) {
   float r2 = dog_radius_m * dog_radius_m;
   for (herd_u32 d = 0; d < dog_count; ++d)
-    if (herd_v2_len2(herd_v2_sub(p, herd_v2(dogs[4u * d], dogs[4u * d + 1u]))) < r2) return 1;
+    if (herd_v2_len2(herd_v2_sub(p, herd_v2(dogs[HERD_STEER_FLOATS * d], dogs[HERD_STEER_FLOATS * d + 1u]))) < r2)
+      return 1;
   return 0;
 }
 

@@ -34,7 +34,7 @@ typedef struct herd_backend_desc {
   herd_env_info env_info; /* where in env, and their parameters */
 } herd_backend_desc;
 
-/* The steering agents as the flock sees them: float4 per agent (position, w unused). */
+/* The steering agents as the flock sees them: HERD_STEER_FLOATS per agent (kernels/agent.h). */
 typedef struct herd_steering_input {
   const float *pos;
   uint32_t count;

@@ -30,7 +30,7 @@ static const char bench_usage[] =
     "  --backends LIST    cpu, opencl, opencl:DEVICE, comma-separated (default: cpu, plus opencl\n"
     "                     when a device exists)\n"
     "  --sizes LIST       flock sizes, e.g. 1e3,1e4,1e5 (default 1e3,3e3,1e4,3e4,5e4,1e5,3e5,1e6)\n"
-    "  --model M          the flock model: strombom (default), boids, netlogo, couzin\n"
+    "  --model M          the flock model: strombom (default), boids, netlogo, couzin, fish\n"
     "  --dims D           2 or 3, as the model allows (default: the model's own)\n"
     "  --workload W       Strömbom only: all-active (every sheep does the full update;\n"
     "                     default) or herding (the default scenario, scaled to N at the same\n"

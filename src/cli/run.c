@@ -101,7 +101,12 @@ static int parse_run(int argc, char **argv, run_opts *o) {
 
 /* Steering agent d's column prefix: "dog0" for Strömbom's dogs, "agent1" for the rest. */
 static void steering_label(const herd_sim *sim, uint32_t d, char *out, size_t size) {
-  snprintf(out, size, "%s%u", herd_sim_steering(sim, d)->strategy == HERD_STRATEGY_DOG ? "dog" : "agent", d);
+  herd_strategy strategy = herd_sim_steering(sim, d)->strategy;
+  snprintf(out, size, "%s%u",
+           strategy == HERD_STRATEGY_DOG    ? "dog"
+           : strategy == HERD_STRATEGY_FOOD ? "food"
+                                            : "agent",
+           d);
 }
 
 /* The axes of the world: "x", "y" and in 3D "z". */

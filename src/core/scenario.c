@@ -570,7 +570,7 @@ uint32_t herd_scenario_dog_count(const herd_scenario *sc) {
 uint32_t herd_scenario_steering_count(const herd_scenario *sc) {
   uint32_t n = herd_scenario_dog_count(sc);
   for (uint32_t e = 0; e < sc->agents.entries && e < HERD_MAX_STEERING; ++e) n += sc->agents.entry[e].count;
-  return n;
+  return n + sc->food.points.count;
 }
 
 /* Dogs and agents entries together fit HERD_MAX_STEERING; names the count that overflows. */
@@ -584,6 +584,11 @@ static herd_status check_steering_total(const herd_scenario *sc, const char *whe
                        "agents[].count (allowed: at most %d in all)",
                        where, e, sc->agents.entry[e].count, total, HERD_MAX_STEERING);
   }
+  if (total + sc->food.points.count > HERD_MAX_STEERING)
+    return herd_fail(err, HERD_E_INPUT,
+                     "%s: food.points_m: %u particles with %u other steering agents make %u (allowed: at most %d "
+                     "steering agents in all, each food particle one of them)",
+                     where, sc->food.points.count, total, total + sc->food.points.count, HERD_MAX_STEERING);
   return HERD_OK;
 }
 
@@ -593,6 +598,27 @@ static bool inside_sphere(const herd_scenario *sc, const float *p, uint32_t k) {
   double d2 = 0;
   for (uint32_t i = 0; i < sc->world.dims; ++i) d2 += ((double)p[i] - c[i]) * ((double)p[i] - c[i]);
   return d2 < (double)c[3] * c[3];
+}
+
+/* Food lies in the world (every axis within [0, world.size_m]) and outside every obstacle. */
+static herd_status check_food(const herd_scenario *sc, const char *where, herd_error *err) {
+  for (uint32_t i = 0; i < sc->food.points.count; ++i) {
+    const float *p = sc->food.points.v[i];
+    for (uint32_t k = 0; k < sc->world.dims; ++k)
+      if (!(p[k] >= 0.0f && p[k] <= sc->world.size_m[k])) {
+        char at[40], size[40];
+        format_float(p[k], at, sizeof at);
+        format_float(sc->world.size_m[k], size, sizeof size);
+        return herd_fail(err, HERD_E_INPUT, "%s: food.points_m[%u][%u]: %s is outside the world (allowed: 0 to %s)",
+                         where, i, k, at, size);
+      }
+    for (uint32_t k = 0; k < sc->obstacles.spheres.count; ++k)
+      if (inside_sphere(sc, p, k))
+        return herd_fail(err, HERD_E_INPUT,
+                         "%s: food.points_m[%u]: inside obstacles.spheres[%u] (allowed: outside every obstacle)", where,
+                         i, k);
+  }
+  return HERD_OK;
 }
 
 /* The path: none or at least 2 control points, no two in a row the same (its tangent would
@@ -636,6 +662,7 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   }
   herd_status s = check_steering_total(sc, where, err);
   if (s == HERD_OK) s = check_geometry(sc, where, err);
+  if (s == HERD_OK) s = check_food(sc, where, err);
   if (s != HERD_OK) return s;
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     const float *d = sc->agents.entry[e].direction;

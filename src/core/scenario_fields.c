@@ -11,7 +11,9 @@
 #define AGENT(member) offsetof(herd_steering_config, member)
 #define BIG 1.0e9
 #define ALL FIELD_ALL_MODELS
-#define PATH_MODELS ((1u << HERD_MODEL_INDEX_boids) | (1u << HERD_MODEL_INDEX_couzin)) /* they follow path.points_m */
+/* They follow path.points_m. */
+#define PATH_MODELS ((1u << HERD_MODEL_INDEX_boids) | (1u << HERD_MODEL_INDEX_couzin) | (1u << HERD_MODEL_INDEX_fish))
+#define FOOD_MODELS (1u << HERD_MODEL_INDEX_fish) /* they forage food.points_m */
 
 /* The engine's fields before the model's own (keep in step with docs/scenario.md: a test
  * checks that every field of every model has a row there). */
@@ -282,6 +284,45 @@ static const scenario_field tail_fields[] = {
      "the push's weight at the surface (none at the margin's edge)",
      NULL,
      0},
+    {"food.points_m",
+     FIELD_POINTS,
+     AT(food.points),
+     {0, 0, 0},
+     -1.0e7,
+     1.0e7,
+     false,
+     FOOD_MODELS,
+     false,
+     "m",
+     "food particles, world.dims numbers each, inside the world; each is a steering agent (none: no food)",
+     NULL,
+     HERD_MAX_STEERING},
+    {"food.eat_radius_m",
+     FIELD_FLOAT,
+     AT(food.eat_radius_m),
+     {0.5, 0, 0},
+     0,
+     1.0e7,
+     true,
+     FOOD_MODELS,
+     false,
+     "m",
+     "an agent that ends a step this close to a particle eats it; the particle is gone from the next step",
+     NULL,
+     0},
+    {"food.sense_radius_m",
+     FIELD_FLOAT,
+     AT(food.sense_radius_m),
+     {10, 0, 0},
+     0,
+     1.0e7,
+     true,
+     FOOD_MODELS,
+     false,
+     "m",
+     "an agent this close to a particle has found it (its personal best; the nearest find is the flock's best)",
+     NULL,
+     0},
     {"path.points_m",
      FIELD_POINTS,
      AT(path.points),
@@ -326,7 +367,7 @@ static const scenario_field tail_fields[] = {
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *herd_strategy_name(herd_strategy strategy) {
-  static const char *const names[HERD_STRATEGY_COUNT] = {"dog", "cruiser", "pursuer", "manual"};
+  static const char *const names[HERD_STRATEGY_COUNT] = {"dog", "cruiser", "pursuer", "manual", "food"};
   return strategy < HERD_STRATEGY_COUNT ? names[strategy] : "?";
 }
 

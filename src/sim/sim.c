@@ -24,7 +24,7 @@ struct herd_sim {
   char backend_note[700];
   uint32_t steering_count;
   herd_steering_state steering[HERD_MAX_STEERING];
-  float steer_pos[4 * HERD_MAX_STEERING]; /* where they are: float4 per agent, for the backend */
+  float steer_pos[HERD_STEER_FLOATS * HERD_MAX_STEERING]; /* as the flock reads them (kernels/agent.h) */
   herd_steer_context steer_ctx;
   herd_goal goal; /* when the run succeeds */
   float *env;     /* the obstacles and the path (kernels/env.h) */
@@ -42,10 +42,26 @@ static herd_steering_input steering_input(const herd_sim *s) {
   return (herd_steering_input){s->steer_pos, s->steering_count};
 }
 
+/* What the flock makes of a steering agent in this mode. */
+static uint32_t steering_role(herd_steering_mode mode) {
+  switch (mode) {
+    case HERD_MODE_FOOD: return HERD_ROLE_FOOD;
+    case HERD_MODE_FOOD_BEST: return HERD_ROLE_FOOD_BEST;
+    case HERD_MODE_EATEN: return HERD_ROLE_GONE;
+    default: return HERD_ROLE_THREAT;
+  }
+}
+
 static void publish_steering(herd_sim *s) {
   for (uint32_t d = 0; d < s->steering_count; ++d) {
-    for (int k = 0; k < 3; ++k) s->steer_pos[4 * d + k] = s->steering[d].pos[k];
-    s->steer_pos[4 * d + 3] = 0.0f;
+    const herd_steering_state *a = &s->steering[d];
+    float *out = &s->steer_pos[HERD_STEER_FLOATS * d];
+    for (int k = 0; k < 3; ++k) {
+      out[k] = a->pos[k];
+      out[4 + k] = a->strategy == HERD_STRATEGY_FOOD ? 0.0f : a->heading[k] * a->speed_m_per_step;
+    }
+    out[3] = (float)steering_role(a->mode);
+    out[7] = 0.0f;
   }
 }
 
@@ -96,6 +112,13 @@ static void place_steering(herd_sim *s) {
       a->heading[0] = dir.x, a->heading[1] = dir.y, a->heading[2] = dir.z;
       herd_steer_wrap(sc, a->pos);
     }
+  }
+  for (uint32_t f = 0; f < sc->food.points.count && n < HERD_MAX_STEERING; ++f, ++n) {
+    herd_steering_state *a = &s->steering[n];
+    memset(a, 0, sizeof *a);
+    a->strategy = HERD_STRATEGY_FOOD;
+    a->mode = HERD_MODE_FOOD;
+    memcpy(a->pos, sc->food.points.v[f], sizeof a->pos);
   }
   s->steering_count = n;
   publish_steering(s);
@@ -202,7 +225,9 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
                                 .margin_m = sc->obstacles.margin_m,
                                 .push = sc->obstacles.push,
                                 .lookahead_m = sc->path.lookahead_m,
-                                .path_weight = sc->path.weight};
+                                .path_weight = sc->path.weight,
+                                .eat_radius_m = sc->food.eat_radius_m,
+                                .sense_radius_m = sc->food.sense_radius_m};
   s->env_floats = 4u * spheres + path_floats;
   if (!s->env_floats) return HERD_OK;
   if (!(s->env = malloc(s->env_floats * sizeof *s->env)))
@@ -274,6 +299,8 @@ void herd_sim_destroy(herd_sim *s) {
 static void move_steering(herd_sim *s) {
   s->steer_ctx.obs = &s->obs;
   s->steer_ctx.step = s->step;
+  s->steer_ctx.agents = s->steering;
+  s->steer_ctx.agent_count = s->steering_count;
   for (uint32_t d = 0; d < s->steering_count; ++d) {
     herd_steering_state *a = &s->steering[d];
     if (s->manual[d]) {
@@ -291,7 +318,7 @@ static void move_steering(herd_sim *s) {
  * what the backend's step is given. */
 typedef struct step_plan {
   herd_steering_state before[HERD_MAX_STEERING];
-  float unmoved[4 * HERD_MAX_STEERING];
+  float unmoved[HERD_STEER_FLOATS * HERD_MAX_STEERING];
   herd_steering_input seen; /* the steering agents as the flock sees them */
   float centroid[3];        /* the flock's, before the step */
 } step_plan;
@@ -302,7 +329,11 @@ static void begin_step(herd_sim *s, step_plan *p) {
   memcpy(p->unmoved, s->steer_pos, sizeof p->unmoved);
   move_steering(s);
   p->seen = steering_input(s);
-  if (!s->model->sees_moved_steering) p->seen.pos = p->unmoved;
+  if (!s->model->sees_moved_steering) { /* where they were, in the roles they have now (eaten food is gone) */
+    for (uint32_t d = 0; d < s->steering_count; ++d)
+      p->unmoved[HERD_STEER_FLOATS * d + 3] = s->steer_pos[HERD_STEER_FLOATS * d + 3];
+    p->seen.pos = p->unmoved;
+  }
   for (int k = 0; k < 3; ++k) p->centroid[k] = (float)s->obs.centroid[k];
 }
 
@@ -357,6 +388,9 @@ const char *herd_steering_mode_name(herd_steering_mode mode) {
     case HERD_MODE_CRUISE: return "cruise";
     case HERD_MODE_PURSUE: return "pursue";
     case HERD_MODE_IDLE: return "idle";
+    case HERD_MODE_FOOD: return "food";
+    case HERD_MODE_FOOD_BEST: return "best";
+    case HERD_MODE_EATEN: return "eaten";
   }
   return "?";
 }

@@ -12,6 +12,8 @@ typedef struct herd_steer_context {
   const herd_observation *obs;
   herd_strombom_dog_params dog; /* for HERD_STRATEGY_DOG */
   uint32_t step;
+  const herd_steering_state *agents; /* every steering agent (those before `index` already moved) */
+  uint32_t agent_count;
 } herd_steer_context;
 
 typedef void (*herd_steer_fn)(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent);

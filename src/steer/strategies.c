@@ -46,6 +46,31 @@ static void pursuer_step(const herd_steer_context *ctx, uint32_t index, herd_ste
   herd_steer_toward(ctx->sc, agent, ctx->obs->nearest[index].pos, agent->speed_m_per_step);
 }
 
+/* True when food particle `index` has been eaten: gone already, or an agent ended the last
+ * step within food.eat_radius_m of it. */
+static bool food_eaten(const herd_steer_context *ctx, uint32_t index) {
+  const herd_steering_state *a = &ctx->agents[index];
+  return a->mode == HERD_MODE_EATEN || ctx->obs->nearest[index].dist_m <= ctx->sc->food.eat_radius_m;
+}
+
+/* A food particle stays where it lies until eaten. Of those still there, the one nearest to
+ * any agent is the flock's best find (the particle swarm's gbest) once an agent is within
+ * food.sense_radius_m of it; ties go to the first. */
+static void food_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
+  if (ctx->obs->count == 0 || food_eaten(ctx, index)) {
+    agent->mode = ctx->obs->count == 0 ? agent->mode : HERD_MODE_EATEN;
+    return;
+  }
+  float mine = ctx->obs->nearest[index].dist_m;
+  bool best = mine <= ctx->sc->food.sense_radius_m;
+  for (uint32_t f = 0; best && f < ctx->agent_count; ++f) {
+    if (f == index || ctx->agents[f].strategy != HERD_STRATEGY_FOOD || food_eaten(ctx, f)) continue;
+    float other = ctx->obs->nearest[f].dist_m;
+    best = other > mine || (other == mine && f > index);
+  }
+  agent->mode = best ? HERD_MODE_FOOD_BEST : HERD_MODE_FOOD;
+}
+
 /* Nothing, until the user takes it (herd_sim_steer). */
 static void manual_step(const herd_steer_context *ctx, uint32_t index, herd_steering_state *agent) {
   (void)ctx, (void)index;
@@ -53,10 +78,9 @@ static void manual_step(const herd_steer_context *ctx, uint32_t index, herd_stee
 }
 
 const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
-    [HERD_STRATEGY_DOG] = dog_step,
-    [HERD_STRATEGY_CRUISER] = cruiser_step,
-    [HERD_STRATEGY_PURSUER] = pursuer_step,
-    [HERD_STRATEGY_MANUAL] = manual_step,
+    [HERD_STRATEGY_DOG] = dog_step,         [HERD_STRATEGY_CRUISER] = cruiser_step,
+    [HERD_STRATEGY_PURSUER] = pursuer_step, [HERD_STRATEGY_MANUAL] = manual_step,
+    [HERD_STRATEGY_FOOD] = food_step,
 };
 
 /* A Strömbom parameter by its path (the scenario is valid: the field exists). */

@@ -94,7 +94,7 @@ struct herd_backend {
   cl_mem key, order, count, cell_end, steer, partials, total;
   cl_mem env; /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
-  float steer_sent[4 * HERD_MAX_STEERING];
+  float steer_sent[HERD_STEER_FLOATS * HERD_MAX_STEERING];
   uint32_t steer_sent_count;
   bool steer_valid;
   size_t bytes;
@@ -111,7 +111,7 @@ struct herd_backend {
   uint32_t world_count, total_blocks;
   herd_backend_desc *world_desc;
   herd_world *world;
-  float *steer_all; /* HERD_MAX_STEERING float4 per world */
+  float *steer_all; /* HERD_MAX_STEERING records of HERD_STEER_FLOATS per world */
   herd_flock_partial *totals;
   cl_mem worlds, world_of, world_params, block_world, world_totals;
 };
@@ -301,7 +301,7 @@ static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
   size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
   return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
-         HERD_MAX_STEERING * sizeof(cl_float4) + SCAN_BLOCK * sizeof(cl_uint);
+         HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(cl_float) + SCAN_BLOCK * sizeof(cl_uint);
 }
 
 /* HERD_CL_MEMORY_LIMIT_MIB caps the device memory herd counts on (a shared GPU; tests
@@ -374,7 +374,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
   size_t worlds = b->world_count ? b->world_count : 1;
-  if (s == HERD_OK) s = alloc(b, &b->steer, worlds * HERD_MAX_STEERING * sizeof(cl_float4), err);
+  if (s == HERD_OK) s = alloc(b, &b->steer, worlds * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(cl_float), err);
   size_t blocks = b->world_count ? b->total_blocks : (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
@@ -558,7 +558,7 @@ static herd_status read_flock(herd_backend *b, float *pos, float *vel, herd_erro
 
 /* Sends the steering agents down when they changed since last sent (one small write). */
 static herd_status send_steering(herd_backend *b, herd_steering_input steer, herd_error *err) {
-  size_t bytes = (size_t)steer.count * 4 * sizeof(float);
+  size_t bytes = (size_t)steer.count * HERD_STEER_FLOATS * sizeof(float);
   if (b->steer_valid && steer.count == b->steer_sent_count && memcmp(steer.pos, b->steer_sent, bytes) == 0)
     return HERD_OK;
   memcpy(b->steer_sent, steer.pos, bytes);
@@ -891,7 +891,7 @@ static herd_status cl_create_batch(const herd_backend_desc *descs, uint32_t coun
   b->world_count = count;
   b->world_desc = malloc(count * sizeof *b->world_desc);
   b->world = calloc(count, sizeof *b->world);
-  b->steer_all = calloc((size_t)count * HERD_MAX_STEERING * 4, sizeof *b->steer_all);
+  b->steer_all = calloc((size_t)count * HERD_MAX_STEERING * HERD_STEER_FLOATS, sizeof *b->steer_all);
   b->totals = malloc(count * sizeof *b->totals);
   herd_status s = b->world_desc && b->world && b->steer_all && b->totals
                       ? lay_out_worlds(b, descs, count, err)
@@ -957,7 +957,8 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
   for (uint32_t w = 0; w < b->world_count; ++w) {
     b->world[w].info = herd_step_info_for(&b->world_desc[w], in[w].steer, in[w].centroid, in[w].step);
     b->world[w].active = in[w].active ? 1u : 0u;
-    memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * 4], in[w].steer.pos, in[w].steer.count * 4 * sizeof(float));
+    memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * HERD_STEER_FLOATS], in[w].steer.pos,
+           in[w].steer.count * HERD_STEER_FLOATS * sizeof(float));
   }
   /* Blocking: the next call rewrites b->world and b->steer_all (a step's steering agents
    * and the reduction's can differ), and a pending write would read them then. */
@@ -966,8 +967,8 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
                               event_for(b, HERD_STAGE_READBACK)));
   CL_TRY("clEnqueueWriteBuffer(steering)",
          clEnqueueWriteBuffer(b->queue, b->steer, CL_TRUE, 0,
-                              (size_t)b->world_count * HERD_MAX_STEERING * 4 * sizeof(float), b->steer_all, 0, NULL,
-                              event_for(b, HERD_STAGE_READBACK)));
+                              (size_t)b->world_count * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(float),
+                              b->steer_all, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
 }
 

@@ -1,0 +1,322 @@
+/* The artificial fish school of Ban, Ning & Tu (2008), "Research on advanced self-organization
+ * behavior for artificial fish school", Acta Automatica Sinica 34(10): 1327-1332, on top of
+ * Couzin's zones (couzin.h), in 3D. Each fish is in one of three behaviours a step, chosen by
+ * its fear F and hunger H (the document's motivation switch, after Tu's artificial fishes):
+ *
+ *   F = min(sum_i min(D0 / d_i, 1), 1)     d_i: distance to threat i (D0 = fish.fear_radius_m)
+ *   H = min(H0 + digested, 1)              0 after a meal, + P0 each step
+ *   escape   when F >= f0, or a fish within the alarm radius saw a threat (it "sends a message")
+ *   forage   else when H >= beta and a food particle is known (its own find or the school's)
+ *   school   otherwise: Couzin's zones at the cruising speed s
+ *
+ *   school:  d from the zones (couzin.h), world, noise, turn by at most theta tau;
+ *            speed relaxes toward s: |v'| = |v| + (s - |v|) min(tau / T, 1)
+ *   forage:  V' = w V + c1 r1 (P_k - X) + c2 r2 (P_g - X)      (eq. 11; V, V' in m per step)
+ *            a fish in its zone of repulsion turns away first; |V'| below v_d tau: restart at
+ *            r3 V_max with P_k = P_g (eqs. 13-14); speed within [V_min, V_max]
+ *   escape:  e = 180 deg if v.v_p / |v||v_p| = -1; 0 if >= 0; else arccos(v.v_p / |v||v_p|) - pi/2
+ *            (eqs. 17-19), turning away from the side the threat is on;
+ *            dv/dt = (v0 e_hat - v) / T + sum_j A exp((r_ij - d_ij) / B) n_ij / m   (eqs. 15-16)
+ *            with v0 = V_max, r_ij = 2 body radii, n_ij the unit vector from j to i
+ *
+ * Food particles are steering agents (HERD_ROLE_FOOD; the school's best find HERD_ROLE_FOOD_BEST,
+ * chosen on the host). Each fish keeps two floats to its next step (HERD_ALERT_MEMORY): its own
+ * best find (the particle's steering index + 1, 0 for none) and how much it has digested. What
+ * the garbled text leaves open and what herd chose: docs/models/fish.md. */
+#ifndef HERD_KERNELS_MODELS_FISH_H
+#define HERD_KERNELS_MODELS_FISH_H
+#include "couzin.h"
+
+#define HERD_FISH_ESCAPE_BAN2008 0u /* the document's escape turn and collision forces */
+#define HERD_FISH_ESCAPE_NONE 1u    /* threats are ignored (the control for the escape test) */
+#define HERD_CHOICES_fish_combine HERD_CHOICES_couzin_combine
+#define HERD_CHOICES_fish_escape \
+  { "ban2008", "none", NULL }
+
+/* Couzin's fields (fish.repulsion_radius_m, ...; fear_radius_m is D0), then the fish's own. */
+#define HERD_SECTION_fish "fish"
+#define HERD_PARAMS_fish(X, M)                                                                                         \
+  HERD_PARAMS_couzin(X, M)                                                                                             \
+      X(M, float, min_speed_m_per_s, 1, 0, 1e6, HERD_FIELD_CLOSED, "m/s", "V_min: the slowest a fish swims") X(        \
+          M, float, max_speed_m_per_s, 6, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s",                                          \
+          "V_max: the fastest a fish swims, and its speed of escape v0")                                               \
+          X(M, float, relaxation_time_s, 0.2, 0, 1e6, HERD_FIELD_MIN_OPEN, "s",                                        \
+            "T: how fast a fish takes on its desired speed (escape; back to s when schooling)")                        \
+              X(M, herd_choice, escape, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                \
+                "how fish meet a threat: ban2008 (the document's turn and collision forces) or none (ignored)")        \
+                  X(M, float, fear_threshold, 1, 0, 1, HERD_FIELD_MIN_OPEN, "",                                        \
+                    "f0: a fish escapes when its fear F reaches it")                                                   \
+                      X(M, float, alarm_radius_m, 5, 0, 1e6, HERD_FIELD_CLOSED, "m",                                   \
+                        "a fish escapes too when one this close saw a threat last step (0: no alarm)")                 \
+                          X(M, float, mass_kg, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "kg", "m: a fish's mass") X(            \
+                              M, float, body_radius_m, 0.25, 0, 1e6, HERD_FIELD_CLOSED, "m",                           \
+                              "r_i: r_ij = r_i + r_j in the escape force")                                             \
+                              X(M, float, push_n, 10, 0, 1e6, HERD_FIELD_CLOSED, "N",                                  \
+                                "A: the collision force between escaping fish") X(M, float, push_range_m, 0.5, 0, 1e6, \
+                                                                                  HERD_FIELD_MIN_OPEN, "m",            \
+                                                                                  "B: how fast that force decays")     \
+                                  X(M, float, hunger_threshold, 0.5, 0, 1, HERD_FIELD_CLOSED, "",                      \
+                                    "beta: a fish forages when its hunger H reaches it")                               \
+                                      X(M, float, initial_hunger, 0, 0, 1, HERD_FIELD_CLOSED, "",                      \
+                                        "H0: every fish's hunger at the start")                                        \
+                                          X(M, float, digestion_per_step, 0.00067, 0, 1, HERD_FIELD_CLOSED, "1/step",  \
+                                            "P0: hunger gained each step since the last meal (the document's value)")  \
+                                              X(M, float, inertia, 0.729, 0, 10, HERD_FIELD_CLOSED, "",                \
+                                                "w: the particle swarm's inertia")                                     \
+                                                  X(M, float, cognitive, 1.49445, 0, 10, HERD_FIELD_CLOSED, "",        \
+                                                    "c1: the pull toward the fish's own best find")                    \
+                                                      X(M, float, social, 1.49445, 0, 10, HERD_FIELD_CLOSED, "",       \
+                                                        "c2: the pull toward the school's best find")                  \
+                                                          X(M, float, stall_speed_m_per_s, 0.3, 0, 1e6,                \
+                                                            HERD_FIELD_CLOSED, "m/s",                                  \
+                                                            "v_d: a forager slower than this restarts toward the "     \
+                                                            "school's best find")
+
+HERD_PARAMS_STRUCT(herd_fish_params, HERD_PARAMS_fish)
+
+#define HERD_FISH_PI 3.14159265358979323846f
+
+/* Couzin's parameters, as the first fields of the fish's. */
+HERD_INLINE herd_couzin_params herd_fish_zone_params(const herd_fish_params *m) {
+  herd_couzin_params z;
+#define HERD_FISH_COPY_FIELD(M, type, name, ...) z.name = m->name;
+  HERD_PARAMS_couzin(HERD_FISH_COPY_FIELD, _)
+#undef HERD_FISH_COPY_FIELD
+      return z;
+}
+
+/* Fear from every threat, and the nearest one. */
+typedef struct herd_fish_threat {
+  float fear;    /* F */
+  int any;       /* the world holds a threat */
+  herd_u32 near; /* the nearest threat's steering index */
+} herd_fish_threat;
+
+HERD_INLINE herd_fish_threat herd_fish_fear(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p) {
+  herd_fish_threat t;
+  t.fear = 0.0f, t.any = 0, t.near = 0u;
+  float near2 = INFINITY;
+  for (herd_u32 e = 0; e < v->info->steering_count; ++e) {
+    if (herd_steer_role(v, e) != HERD_ROLE_THREAT) continue;
+    float d2 = herd_v3_len2(herd_world_delta(v->grid, p, herd_steer_pos(v, e)));
+    float d = herd_sqrtf(d2);
+    t.fear += d > m->fear_radius_m ? m->fear_radius_m / d : 1.0f;
+    if (d2 < near2) near2 = d2, t.near = e;
+    t.any = 1;
+  }
+  t.fear = t.fear < 1.0f ? t.fear : 1.0f;
+  return t;
+}
+
+/* What the neighbours within the alarm radius or the escape force's reach add. */
+typedef struct herd_fish_crowd {
+  int alarmed;    /* one of them saw a threat last step */
+  herd_vec3 push; /* sum_j A exp((r_ij - d_ij) / B) n_ij */
+} herd_fish_crowd;
+
+/* The escape force is negligible beyond r_ij + 8 B (exp(-8) < 0.0004 of A). */
+HERD_INLINE herd_fish_crowd herd_fish_neighbours(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self,
+                                                 herd_vec3 p) {
+  herd_fish_crowd c;
+  c.alarmed = 0;
+  c.push = herd_v3(0.0f, 0.0f, 0.0f);
+  float contact = 2.0f * m->body_radius_m, reach = contact + 8.0f * m->push_range_m;
+  float alarm2 = m->alarm_radius_m * m->alarm_radius_m;
+  herd_radius_query q;
+  herd_radius_begin(&q, v->grid, p, reach > m->alarm_radius_m ? reach : m->alarm_radius_m, self);
+  herd_u32 j;
+  herd_vec3 d;
+  float d2;
+  while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
+    if (d2 <= alarm2 && (v->agent[j] & HERD_AGENT_ALERT)) c.alarmed = 1;
+    float dist = herd_sqrtf(d2);
+    if (dist > reach || dist <= 0.0f) continue;
+    float f = m->push_n * herd_expf((contact - dist) / m->push_range_m);
+    c.push = herd_v3_madd(c.push, -f / dist, d); /* n_ij points from j to i: -d / dist */
+  }
+  return c;
+}
+
+/* Eqs. 17-19: how far a fish heading `dir` turns from a threat moving at `vp`. */
+HERD_INLINE float herd_fish_escape_angle(herd_vec3 dir, herd_vec3 vp) {
+  float speed = herd_sqrtf(herd_v3_len2(vp));
+  float c = speed > 0.0f ? herd_v3_dot(dir, vp) / speed : 0.0f;
+  if (c <= -1.0f + 1e-6f) return HERD_FISH_PI;
+  if (c >= 0.0f) return 0.0f;
+  return herd_acosf(c) - 0.5f * HERD_FISH_PI;
+}
+
+/* The desired escape direction: dir turned by the escape angle toward the side away from the
+ * threat at `threat` (across dir; any perpendicular when the threat is dead ahead or behind). */
+HERD_INLINE herd_vec3 herd_fish_escape_dir(const herd_flock_view *v, herd_vec3 p, herd_vec3 dir, herd_u32 e) {
+  herd_vec3 away = herd_world_delta(v->grid, herd_steer_pos(v, e), p);
+  herd_vec3 side = herd_v3_madd(away, -herd_v3_dot(away, dir), dir);
+  side = herd_v3_len2(side) > 1e-12f ? herd_v3_unit(side) : herd_couzin_perpendicular(dir, 3u);
+  float angle = herd_fish_escape_angle(dir, herd_steer_vel(v, e));
+  return herd_v3_unit(herd_v3_madd(herd_v3_scale(dir, herd_cosf(angle)), herd_sinf(angle), side));
+}
+
+/* v scaled so that its length lies in [lo, hi] (direction `fallback` when v is 0). */
+HERD_INLINE herd_vec3 herd_fish_clamp_speed(herd_vec3 v, float lo, float hi, herd_vec3 fallback) {
+  float s = herd_sqrtf(herd_v3_len2(v));
+  if (s <= 0.0f) return herd_v3_scale(fallback, lo);
+  float t = s < lo ? lo : (s > hi ? hi : s);
+  return herd_v3_scale(v, t / s);
+}
+
+/* Escape (eqs. 15-16, one explicit Euler step of tau). */
+HERD_INLINE herd_vec3 herd_fish_escape(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p, herd_vec3 vel,
+                                       herd_vec3 dir, herd_u32 threat, herd_vec3 push) {
+  herd_vec3 want = herd_couzin_world(v, p, herd_fish_escape_dir(v, p, dir, threat));
+  herd_vec3 accel =
+      herd_v3_scale(herd_v3_sub(herd_v3_scale(want, m->max_speed_m_per_s), vel), 1.0f / m->relaxation_time_s);
+  accel = herd_v3_madd(accel, 1.0f / m->mass_kg, push);
+  return herd_fish_clamp_speed(herd_v3_madd(vel, m->time_step_s, accel), m->min_speed_m_per_s, m->max_speed_m_per_s,
+                               dir);
+}
+
+/* Schooling: Couzin's turn toward the zones' direction at a speed relaxing toward s. */
+HERD_INLINE herd_vec3 herd_fish_school(const herd_fish_params *m, const herd_couzin_params *z, const herd_flock_view *v,
+                                       herd_u32 self, herd_vec3 p, herd_vec3 dir, float speed,
+                                       herd_couzin_zones zones) {
+  herd_vec3 d = herd_v3_unit(herd_couzin_desired(z, zones));
+  if (herd_v3_len2(d) <= 0.0f) d = dir;
+  d = herd_couzin_noise(z, v, self, herd_couzin_world(v, p, d));
+  float tau = m->time_step_s, relax = tau < m->relaxation_time_s ? tau / m->relaxation_time_s : 1.0f;
+  herd_vec3 turned = herd_couzin_turn(dir, d, m->turning_rate_deg_per_s * HERD_COUZIN_RAD_PER_DEG * tau, 3u);
+  return herd_v3_scale(turned, speed + (m->speed_m_per_s - speed) * relax);
+}
+
+/* Where the fish's own best find and the school's lie; *own and *best are steering indices,
+ * or steering_count for none. */
+HERD_INLINE void herd_fish_finds(const herd_flock_view *v, herd_u32 own_memory, herd_u32 *own, herd_u32 *best) {
+  herd_u32 n = v->info->steering_count;
+  *own = own_memory >= 1u && own_memory <= n ? own_memory - 1u : n;
+  if (*own < n && herd_steer_role(v, *own) != HERD_ROLE_FOOD && herd_steer_role(v, *own) != HERD_ROLE_FOOD_BEST)
+    *own = n; /* eaten */
+  *best = n;
+  for (herd_u32 e = 0; e < n; ++e)
+    if (herd_steer_role(v, e) == HERD_ROLE_FOOD_BEST) *best = e;
+}
+
+/* Foraging (eqs. 11-14): the particle swarm's step, in m per step. *own becomes the school's
+ * best find when the fish stalls. */
+HERD_INLINE herd_vec3 herd_fish_forage(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self, herd_vec3 p,
+                                       herd_vec3 vel, herd_vec3 dir, herd_u32 *own, herd_u32 best,
+                                       herd_couzin_zones zones) {
+  herd_u32 n = v->info->steering_count;
+  herd_vec3 pk = herd_steer_pos(v, *own < n ? *own : best), pg = herd_steer_pos(v, best < n ? best : *own);
+  const herd_step_info *in = v->info;
+  herd_rng4 r = herd_rng_draw(herd_step_seed(in), in->step, herd_agent_id(v->agent[self]), HERD_STREAM_FISH_FORAGE);
+  float tau = m->time_step_s;
+  herd_vec3 step = herd_v3_scale(vel, m->inertia * tau);
+  step = herd_v3_madd(step, m->cognitive * herd_rng_unit_float(r.v[0]), herd_world_delta(v->grid, p, pk));
+  step = herd_v3_madd(step, m->social * herd_rng_unit_float(r.v[1]), herd_world_delta(v->grid, p, pg));
+  float length = herd_sqrtf(herd_v3_len2(step));
+  herd_vec3 heading = length > 0.0f ? herd_v3_scale(step, 1.0f / length) : dir;
+  if (length < m->stall_speed_m_per_s * tau) { /* eqs. 13-14 */
+    length = herd_rng_unit_float(r.v[2]) * m->max_speed_m_per_s * tau;
+    if (best < n) *own = best;
+  }
+  if (zones.n_r > 0u) heading = herd_v3_unit(zones.d_r); /* avoid collisions first */
+  heading = herd_couzin_world(v, p, heading);
+  return herd_fish_clamp_speed(herd_v3_scale(heading, length / tau), m->min_speed_m_per_s, m->max_speed_m_per_s, dir);
+}
+
+/* After the move: food within food.sense_radius_m becomes the fish's own best find when nearer
+ * than the one it has; food within food.eat_radius_m is a meal (hunger 0, no find kept). */
+HERD_INLINE void herd_fish_remember(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p, herd_u32 own,
+                                    float digested, herd_agent_next *next) {
+  const herd_env_info *e = &v->info->env;
+  herd_u32 n = v->info->steering_count;
+  float own2 = own < n ? herd_v3_len2(herd_world_delta(v->grid, p, herd_steer_pos(v, own))) : INFINITY;
+  float sense2 = e->sense_radius_m * e->sense_radius_m, eat2 = e->eat_radius_m * e->eat_radius_m;
+  int ate = 0;
+  for (herd_u32 f = 0; f < n; ++f) {
+    herd_u32 role = herd_steer_role(v, f);
+    if (role != HERD_ROLE_FOOD && role != HERD_ROLE_FOOD_BEST) continue;
+    float d2 = herd_v3_len2(herd_world_delta(v->grid, p, herd_steer_pos(v, f)));
+    if (d2 <= eat2) ate = 1;
+    if (d2 <= sense2 && d2 < own2) own2 = d2, own = f;
+  }
+  digested += m->digestion_per_step;
+  if (m->initial_hunger + digested > 1.0f) digested = 1.0f - m->initial_hunger;
+  if (ate) digested = -m->initial_hunger, own = n;
+  next->memory[0] = own < n ? (float)(own + 1u) : 0.0f;
+  next->memory[1] = digested;
+  next->alert |= HERD_ALERT_MEMORY;
+}
+
+HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self,
+                                             herd_neighbour *scratch) {
+  (void)scratch;
+  herd_couzin_params z = herd_fish_zone_params(m);
+  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
+  float speed = herd_sqrtf(herd_v3_len2(vel));
+  herd_vec3 dir = speed > 0.0f ? herd_v3_scale(vel, 1.0f / speed) : herd_v3(1.0f, 0.0f, 0.0f);
+  float digested = herd_agent_memory(v, self, 1u), hunger = m->initial_hunger + digested;
+  herd_u32 own, best, n = v->info->steering_count;
+  herd_fish_finds(v, (herd_u32)herd_agent_memory(v, self, 0u), &own, &best);
+
+  herd_agent_next next;
+  next.alert = 0;
+  herd_fish_threat threat = herd_fish_fear(m, v, p);
+  int escaping = 0;
+  herd_fish_crowd crowd;
+  crowd.alarmed = 0;
+  crowd.push = herd_v3(0.0f, 0.0f, 0.0f);
+  if (threat.any && m->escape == HERD_FISH_ESCAPE_BAN2008) {
+    crowd = herd_fish_neighbours(m, v, self, p);
+    if (threat.fear >= m->fear_threshold) next.alert = HERD_ALERT_REACTED; /* saw it: alarms the others */
+    escaping = next.alert || crowd.alarmed;
+  }
+  if (escaping) {
+    next.vel = herd_fish_escape(m, v, p, vel, dir, threat.near, crowd.push);
+  } else {
+    herd_couzin_zones zones = herd_couzin_neighbours(&z, v, self, p, dir);
+    if (hunger >= m->hunger_threshold && (own < n || best < n))
+      next.vel = herd_fish_forage(m, v, self, p, vel, dir, &own, best, zones);
+    else
+      next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, zones);
+  }
+  next.pos = herd_world_wrap(v->grid, herd_v3_madd(p, m->time_step_s, next.vel));
+  herd_fish_remember(m, v, next.pos, own, digested, &next);
+  return next;
+}
+
+HERD_MODEL_ENTRY(fish, herd_fish_params, 1)
+
+/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+#ifndef HERD_OPENCL
+#include <stdio.h>
+
+/* Cells as large as the zone of attraction, as Couzin's. */
+static inline float herd_fish_cell_m(const void *params) {
+  herd_couzin_params z = herd_fish_zone_params(params);
+  return herd_couzin_cell_m(&z);
+}
+
+/* Uniform directions on the sphere at the cruising speed s. */
+static inline herd_vec3 herd_fish_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
+                                                   herd_u32 dims) {
+  const herd_fish_params *m = params;
+  return herd_v3_scale(herd_couzin_initial_velocity(params, spawn_draw, draw, dims), m->speed_m_per_s);
+}
+
+/* Couzin's checks, and V_min <= s <= V_max. */
+static inline int herd_fish_check(const void *params, herd_u32 count, char *why, size_t size) {
+  const herd_fish_params *m = params;
+  herd_couzin_params z = herd_fish_zone_params(m);
+  (void)count;
+  int n = herd_couzin_check_zones(HERD_SECTION_fish, &z, why, size);
+  if (n) return n;
+  if (m->min_speed_m_per_s > m->speed_m_per_s || m->speed_m_per_s > m->max_speed_m_per_s)
+    return snprintf(why, size,
+                    "fish.speed_m_per_s: %.9g must lie within [fish.min_speed_m_per_s, fish.max_speed_m_per_s] = "
+                    "[%.9g, %.9g]",
+                    (double)m->speed_m_per_s, (double)m->min_speed_m_per_s, (double)m->max_speed_m_per_s);
+  return 0;
+}
+
+#endif
+#endif
