@@ -62,6 +62,14 @@ static inline herd_sim *sim_start(const herd_scenario *sc, int threads) {
   return sim;
 }
 
+/* True when this machine has an OpenCL device for the backend to run on. */
+static inline bool have_opencl(void) {
+  herd_device_info info[4];
+  int count = 0;
+  herd_error err;
+  return herd_devices(info, 4, &count, &err) == HERD_OK && count > 0;
+}
+
 /* FNV-1a over bytes, to fingerprint a whole run. */
 static inline uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
   const unsigned char *p = data;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend_util.h"
+#include "sim_util.h"
 #include "test.h"
 
 #define TESTS(X)                        \
@@ -234,17 +235,6 @@ static void check_sim_batch(const char *backend, const char *const (*sets)[4]) {
   CHECK_MSG(ends[0] != ends[1] && ends[1] != ends[3], "%s: the worlds should end at different steps", backend);
   CHECK(herd_batch_read_flock(batch, SIM_WORLDS, NULL, NULL, &err) == HERD_E_INPUT);
   herd_batch_destroy(batch);
-}
-
-static bool have_opencl(void) {
-#ifdef HERD_WITH_OPENCL
-  herd_device_info info[4];
-  int count = 0;
-  herd_error err;
-  return herd_devices(info, 4, &count, &err) == HERD_OK && count > 0;
-#else
-  return false;
-#endif
 }
 
 static void sim_batches_run_as_herd_sim_alone(void) {

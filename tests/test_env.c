@@ -156,13 +156,6 @@ static void check_kept_out(const char *backend) {
   herd_sim_destroy(sim);
 }
 
-static bool have_opencl(void) {
-  herd_device_info info[4];
-  int count = 0;
-  herd_error err;
-  return herd_devices(info, 4, &count, &err) == HERD_OK && count > 0;
-}
-
 static void no_agent_ends_a_step_in_a_sphere(void) {
   check_kept_out("cpu");
   if (have_opencl()) check_kept_out("opencl");

@@ -94,7 +94,11 @@ struct herd_backend {
   cl_mem key, order, count, cell_end, steer, partials, total;
   cl_mem env; /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
-  float steer_sent[HERD_STEER_FLOATS * HERD_MAX_STEERING];
+  /* Two staging copies, used in turn: a step may send twice (the flock's view of the steering
+   * agents, then the moved ones for the reduction) before the queue drains at the step's end,
+   * and a non-blocking write reads its copy only when the queue reaches it. */
+  float steer_sent[2][HERD_STEER_FLOATS * HERD_MAX_STEERING];
+  uint32_t steer_slot; /* the copy last sent */
   uint32_t steer_sent_count;
   bool steer_valid;
   size_t bytes;
@@ -559,15 +563,18 @@ static herd_status read_flock(herd_backend *b, float *pos, float *vel, herd_erro
 /* Sends the steering agents down when they changed since last sent (one small write). */
 static herd_status send_steering(herd_backend *b, herd_steering_input steer, herd_error *err) {
   size_t bytes = (size_t)steer.count * HERD_STEER_FLOATS * sizeof(float);
-  if (b->steer_valid && steer.count == b->steer_sent_count && memcmp(steer.pos, b->steer_sent, bytes) == 0)
+  if (b->steer_valid && steer.count == b->steer_sent_count &&
+      memcmp(steer.pos, b->steer_sent[b->steer_slot], bytes) == 0)
     return HERD_OK;
-  memcpy(b->steer_sent, steer.pos, bytes);
+  b->steer_slot ^= 1u;
+  float *staged = b->steer_sent[b->steer_slot];
+  memcpy(staged, steer.pos, bytes);
   b->steer_sent_count = steer.count;
   b->steer_valid = true;
   if (steer.count == 0) return HERD_OK;
-  /* Non-blocking: steer_sent stays untouched until the next call, after the queue drained. */
-  CL_TRY("clEnqueueWriteBuffer(steering)", clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0, bytes, b->steer_sent,
-                                                                0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  /* Non-blocking: this copy stays untouched until the call after next (see steer_sent). */
+  CL_TRY("clEnqueueWriteBuffer(steering)", clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0, bytes, staged, 0, NULL,
+                                                                event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
 }
 
