@@ -74,10 +74,16 @@ static void every_model_is_deterministic(void) {
   const char *couzin2d[] = {"model=couzin",           "couzin.count=3000",           "world.size_m=[120,120]",
                             "world.wrap=[true,true]", "couzin.orientation_band_m=1", "couzin.attraction_band_m=2",
                             "agents[0].count=2"};
+  const char *fish[] = {"model=fish",
+                        "fish.count=3000",
+                        "fish.initial_hunger=1",
+                        "food.points_m=[[30, 30, 15], [10, 50, 5]]",
+                        "agents[0].strategy=pursuer",
+                        "agents[0].position_m=[20, 20, 15]"};
   struct {
     const char *const *sets;
     int count;
-  } cases[] = {{boids2d, 4}, {boids3d, 5}, {netlogo, 4}, {couzin3d, 6}, {couzin2d, 7}};
+  } cases[] = {{boids2d, 4}, {boids3d, 5}, {netlogo, 4}, {couzin3d, 6}, {couzin2d, 7}, {fish, 6}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     herd_scenario sc = scenario_with(cases[k].sets, cases[k].count);
     uint64_t two = run_fingerprint(&sc, 2, 40);

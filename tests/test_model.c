@@ -32,13 +32,14 @@ typedef struct world {
   herd_strombom_params m;
   uint32_t n, dog_count;
   herd_vec2 pos[MAX_SHEEP], heading[MAX_SHEEP];
-  herd_u32 agent[MAX_SHEEP]; /* agent words: the sorted index is the id */
-  float dogs[4 * 4];         /* float4 per dog, as the backends pass them */
-  herd_vec2 centroid;        /* the flock's, as the sim passes it */
+  herd_u32 agent[MAX_SHEEP];         /* agent words: the sorted index is the id */
+  float dogs[HERD_STEER_FLOATS * 4]; /* as the backends pass them (kernels/agent.h) */
+  herd_vec2 centroid;                /* the flock's, as the sim passes it */
 } world;
 
 static void set_dog(world *w, int d, float x, float y) {
-  w->dogs[4 * d] = x, w->dogs[4 * d + 1] = y, w->dogs[4 * d + 2] = w->dogs[4 * d + 3] = 0;
+  memset(&w->dogs[HERD_STEER_FLOATS * d], 0, HERD_STEER_FLOATS * sizeof(float));
+  w->dogs[HERD_STEER_FLOATS * d] = x, w->dogs[HERD_STEER_FLOATS * d + 1] = y;
 }
 
 /* All terms off, a dog far away: each test switches on what it examines. */

@@ -291,7 +291,7 @@ static void every_model_steps_as_the_cpu_backend(void) {
     herd_backend *cpu, *cl;
     make_pair_from(&sc, n, pos, vel, &cpu, &cl);
     float centre[3] = {0.5f * sc.world.size_m[0], 0.5f * sc.world.size_m[1], 0.5f * sc.world.size_m[2]};
-    float steer[2 * HERD_STEER_FLOATS] = {centre[0], centre[1], centre[2], 0, 1, 0, 0, 0,
+    float steer[2 * HERD_STEER_FLOATS] = {centre[0],     centre[1],     centre[2], 0, 1, 0, 0, 0,
                                           centre[0] + 3, centre[1] - 2, centre[2], 0, 0, 1, 0, 0};
     herd_steering_input in = {steer, 2};
     herd_error err;

@@ -279,7 +279,8 @@ typedef struct herd_steering_state {
   herd_strategy strategy;
   herd_steering_mode mode;
   float pos[3];
-  float heading[3]; /* unit vector of its last move */
+  float heading[3];  /* unit vector of its last move */
+  float velocity[3]; /* its last move (m per step, through the wrap); 0 before it moved */
   float speed_m_per_step;
 } herd_steering_state;
 

@@ -34,14 +34,16 @@
     "Delta r_a: the zone of attraction reaches r_a = r_o + Delta r_a")                                             \
   X(M, float, field_of_perception_deg, 270, 0, 360, HERD_FIELD_MIN_OPEN, "deg",                                    \
     "alpha: the field of perception; the rest is a blind cone behind")                                             \
-  X(M, float, speed_m_per_s, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s", "s: every fish's constant speed")              \
+  X(M, float, speed_m_per_s, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s",                                                \
+    "s: every fish's constant speed (the fish model's cruising speed)")                                            \
   X(M, float, turning_rate_deg_per_s, 40, 0, 1e6, HERD_FIELD_MIN_OPEN, "deg/s", "theta: the largest turning rate") \
   X(M, float, time_step_s, 0.1, 0, 1000, HERD_FIELD_MIN_OPEN, "s", "tau: the time one step stands for")            \
   X(M, float, noise_rad, 0.05, 0, 100, HERD_FIELD_CLOSED, "rad",                                                   \
     "sigma: standard deviation of the wrapped Gaussian turn of the desired direction")                             \
   X(M, herd_choice, combine, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                       \
     "d from both zones: unit_vectors (the mean of unit(d_o) and unit(d_a)) or sums (of the raw sums)")             \
-  X(M, float, fear_radius_m, 10, 0, 1e6, HERD_FIELD_CLOSED, "m", "R_f: steering agents closer than this are fled")
+  X(M, float, fear_radius_m, 10, 0, 1e6, HERD_FIELD_CLOSED, "m",                                                   \
+    "R_f: steering agents closer than this are fled (the fish model's D0 in its fear min(D0 / d, 1))")
 
 HERD_PARAMS_STRUCT(herd_couzin_params, HERD_PARAMS_couzin)
 
@@ -70,9 +72,10 @@ typedef struct herd_couzin_zones {
 } herd_couzin_zones;
 
 /* Repulsion counts every fish within r_r, all around; orientation and attraction only the
- * fish outside the blind cone. */
+ * fish outside the blind cone. `vel` is the fish's unit direction; `unit_neighbours` makes
+ * unit vectors of the neighbours' stored velocities (the fish model's hold speeds too). */
 HERD_INLINE herd_couzin_zones herd_couzin_neighbours(const herd_couzin_params *m, const herd_flock_view *v,
-                                                     herd_u32 self, herd_vec3 p, herd_vec3 vel) {
+                                                     herd_u32 self, herd_vec3 p, herd_vec3 vel, int unit_neighbours) {
   herd_couzin_zones z;
   z.n_r = z.n_o = z.n_a = 0u;
   z.d_r = z.d_a = herd_v3(0.0f, 0.0f, 0.0f);
@@ -96,7 +99,8 @@ HERD_INLINE herd_couzin_zones herd_couzin_neighbours(const herd_couzin_params *m
     if (z.n_r > 0u) continue;                                      /* repulsion already decides */
     if (herd_v3_dot(vel, d) < cos_half * herd_sqrtf(d2)) continue; /* in the blind cone */
     if (d2 < r_o2) {
-      z.d_o = herd_v3_add(z.d_o, herd_agent_vel(v, j));
+      herd_vec3 w = herd_agent_vel(v, j);
+      z.d_o = herd_v3_add(z.d_o, unit_neighbours ? herd_v3_unit(w) : w);
       ++z.n_o;
     } else {
       z.d_a = herd_v3_add(z.d_a, herd_v3_unit(d));
@@ -181,7 +185,7 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
   herd_agent_next next;
   herd_vec3 d = herd_couzin_flee(m, v, p, &next.alert);
-  if (!next.alert) d = herd_couzin_desired(m, herd_couzin_neighbours(m, v, self, p, vel));
+  if (!next.alert) d = herd_couzin_desired(m, herd_couzin_neighbours(m, v, self, p, vel, 0));
   d = herd_v3_unit(d);
   if (herd_v3_len2(d) <= 0.0f) d = vel; /* no one seen, or the influences cancel */
   d = herd_couzin_world(v, p, d);

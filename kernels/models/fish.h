@@ -9,14 +9,16 @@
  *   forage   else when H >= beta and a food particle is known (its own find or the school's)
  *   school   otherwise: Couzin's zones at the cruising speed s
  *
- *   school:  d from the zones (couzin.h), world, noise, turn by at most theta tau;
+ *   school:  d from the zones (couzin.h; the neighbours' directions as unit vectors), world,
+ *            noise, turn by at most theta tau;
  *            speed relaxes toward s: |v'| = |v| + (s - |v|) min(tau / T, 1)
  *   forage:  V' = w V + c1 r1 (P_k - X) + c2 r2 (P_g - X)      (eq. 11; V, V' in m per step)
  *            a fish in its zone of repulsion turns away first; |V'| below v_d tau: restart at
  *            r3 V_max with P_k = P_g (eqs. 13-14); speed within [V_min, V_max]
  *   escape:  e = 180 deg if v.v_p / |v||v_p| = -1; 0 if >= 0; else arccos(v.v_p / |v||v_p|) - pi/2
  *            (eqs. 17-19), turning away from the side the threat is on;
- *            dv/dt = (v0 e_hat - v) / T + sum_j A exp((r_ij - d_ij) / B) n_ij / m   (eqs. 15-16)
+ *            dv/dt = (v0 e_hat - v) / T + sum_j A exp((r_ij - d_ij) / B) n_ij / m   (eqs. 15-16),
+ *            one Euler step of tau with tau / T capped at 1
  *            with v0 = V_max, r_ij = 2 body radii, n_ij the unit vector from j to i
  *
  * Food particles are steering agents (HERD_ROLE_FOOD; the school's best find HERD_ROLE_FOOD_BEST,
@@ -35,42 +37,31 @@
 
 /* Couzin's fields (fish.repulsion_radius_m, ...; fear_radius_m is D0), then the fish's own. */
 #define HERD_SECTION_fish "fish"
-#define HERD_PARAMS_fish(X, M)                                                                                         \
-  HERD_PARAMS_couzin(X, M)                                                                                             \
-      X(M, float, min_speed_m_per_s, 1, 0, 1e6, HERD_FIELD_CLOSED, "m/s", "V_min: the slowest a fish swims") X(        \
-          M, float, max_speed_m_per_s, 6, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s",                                          \
-          "V_max: the fastest a fish swims, and its speed of escape v0")                                               \
-          X(M, float, relaxation_time_s, 0.2, 0, 1e6, HERD_FIELD_MIN_OPEN, "s",                                        \
-            "T: how fast a fish takes on its desired speed (escape; back to s when schooling)")                        \
-              X(M, herd_choice, escape, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                \
-                "how fish meet a threat: ban2008 (the document's turn and collision forces) or none (ignored)")        \
-                  X(M, float, fear_threshold, 1, 0, 1, HERD_FIELD_MIN_OPEN, "",                                        \
-                    "f0: a fish escapes when its fear F reaches it")                                                   \
-                      X(M, float, alarm_radius_m, 5, 0, 1e6, HERD_FIELD_CLOSED, "m",                                   \
-                        "a fish escapes too when one this close saw a threat last step (0: no alarm)")                 \
-                          X(M, float, mass_kg, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "kg", "m: a fish's mass") X(            \
-                              M, float, body_radius_m, 0.25, 0, 1e6, HERD_FIELD_CLOSED, "m",                           \
-                              "r_i: r_ij = r_i + r_j in the escape force")                                             \
-                              X(M, float, push_n, 10, 0, 1e6, HERD_FIELD_CLOSED, "N",                                  \
-                                "A: the collision force between escaping fish") X(M, float, push_range_m, 0.5, 0, 1e6, \
-                                                                                  HERD_FIELD_MIN_OPEN, "m",            \
-                                                                                  "B: how fast that force decays")     \
-                                  X(M, float, hunger_threshold, 0.5, 0, 1, HERD_FIELD_CLOSED, "",                      \
-                                    "beta: a fish forages when its hunger H reaches it")                               \
-                                      X(M, float, initial_hunger, 0, 0, 1, HERD_FIELD_CLOSED, "",                      \
-                                        "H0: every fish's hunger at the start")                                        \
-                                          X(M, float, digestion_per_step, 0.00067, 0, 1, HERD_FIELD_CLOSED, "1/step",  \
-                                            "P0: hunger gained each step since the last meal (the document's value)")  \
-                                              X(M, float, inertia, 0.729, 0, 10, HERD_FIELD_CLOSED, "",                \
-                                                "w: the particle swarm's inertia")                                     \
-                                                  X(M, float, cognitive, 1.49445, 0, 10, HERD_FIELD_CLOSED, "",        \
-                                                    "c1: the pull toward the fish's own best find")                    \
-                                                      X(M, float, social, 1.49445, 0, 10, HERD_FIELD_CLOSED, "",       \
-                                                        "c2: the pull toward the school's best find")                  \
-                                                          X(M, float, stall_speed_m_per_s, 0.3, 0, 1e6,                \
-                                                            HERD_FIELD_CLOSED, "m/s",                                  \
-                                                            "v_d: a forager slower than this restarts toward the "     \
-                                                            "school's best find")
+#define HERD_PARAMS_fish(X, M) HERD_PARAMS_couzin(X, M) HERD_PARAMS_fish_own(X, M)
+#define HERD_PARAMS_fish_own(X, M)                                                                                     \
+  X(M, float, min_speed_m_per_s, 1, 0, 1e6, HERD_FIELD_CLOSED, "m/s", "V_min: the slowest a fish swims")               \
+  X(M, float, max_speed_m_per_s, 6, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s",                                                \
+    "V_max: the fastest a fish swims, and its speed of escape v0")                                                     \
+  X(M, float, relaxation_time_s, 0.2, 0, 1e6, HERD_FIELD_MIN_OPEN, "s",                                                \
+    "T: how fast a fish takes on its desired speed (escape; back to s when schooling)")                                \
+  X(M, herd_choice, escape, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                            \
+    "how fish meet a threat: ban2008 (the document's turn and collision forces) or none (ignored)")                    \
+  X(M, float, fear_threshold, 1, 0, 1, HERD_FIELD_MIN_OPEN, "", "f0: a fish escapes when its fear F reaches it")       \
+  X(M, float, alarm_radius_m, 5, 0, 1e6, HERD_FIELD_CLOSED, "m",                                                       \
+    "a fish escapes too when one this close saw a threat last step (0: no alarm)")                                     \
+  X(M, float, mass_kg, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "kg", "m: a fish's mass")                                       \
+  X(M, float, body_radius_m, 0.25, 0, 1e6, HERD_FIELD_CLOSED, "m", "r_i: r_ij = r_i + r_j in the escape force")        \
+  X(M, float, push_n, 10, 0, 1e6, HERD_FIELD_CLOSED, "N", "A: the collision force between escaping fish")              \
+  X(M, float, push_range_m, 0.5, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "B: how fast that force decays")                    \
+  X(M, float, hunger_threshold, 0.5, 0, 1, HERD_FIELD_CLOSED, "", "beta: a fish forages when its hunger H reaches it") \
+  X(M, float, initial_hunger, 0, 0, 1, HERD_FIELD_CLOSED, "", "H0: every fish's hunger at the start")                  \
+  X(M, float, digestion_per_step, 0.00067, 0, 1, HERD_FIELD_CLOSED, "1/step",                                          \
+    "P0: hunger gained each step since the last meal (the document's value)")                                          \
+  X(M, float, inertia, 0.729, 0, 10, HERD_FIELD_CLOSED, "", "w: the particle swarm's inertia")                         \
+  X(M, float, cognitive, 1.49445, 0, 10, HERD_FIELD_CLOSED, "", "c1: the pull toward the fish's own best find")        \
+  X(M, float, social, 1.49445, 0, 10, HERD_FIELD_CLOSED, "", "c2: the pull toward the school's best find")             \
+  X(M, float, stall_speed_m_per_s, 0.3, 0, 1e6, HERD_FIELD_CLOSED, "m/s",                                              \
+    "v_d: a forager whose particle-swarm step is slower than this restarts at r3 V_max toward the school's best")
 
 HERD_PARAMS_STRUCT(herd_fish_params, HERD_PARAMS_fish)
 
@@ -128,7 +119,7 @@ HERD_INLINE herd_fish_crowd herd_fish_neighbours(const herd_fish_params *m, cons
   herd_vec3 d;
   float d2;
   while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
-    if (d2 <= alarm2 && (v->agent[j] & HERD_AGENT_ALERT)) c.alarmed = 1;
+    if (alarm2 > 0.0f && d2 <= alarm2 && (v->agent[j] & HERD_AGENT_ALERT)) c.alarmed = 1;
     float dist = herd_sqrtf(d2);
     if (dist > reach || dist <= 0.0f) continue;
     float f = m->push_n * herd_expf((contact - dist) / m->push_range_m);
@@ -164,15 +155,19 @@ HERD_INLINE herd_vec3 herd_fish_clamp_speed(herd_vec3 v, float lo, float hi, her
   return herd_v3_scale(v, t / s);
 }
 
+/* min(tau / T, 1): the share of the gap to the desired velocity closed in one step (an Euler
+ * step of the relaxation, kept from overshooting when tau > T). */
+HERD_INLINE float herd_fish_relax(const herd_fish_params *m) {
+  return m->time_step_s < m->relaxation_time_s ? m->time_step_s / m->relaxation_time_s : 1.0f;
+}
+
 /* Escape (eqs. 15-16, one explicit Euler step of tau). */
 HERD_INLINE herd_vec3 herd_fish_escape(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p, herd_vec3 vel,
                                        herd_vec3 dir, herd_u32 threat, herd_vec3 push) {
   herd_vec3 want = herd_couzin_world(v, p, herd_fish_escape_dir(v, p, dir, threat));
-  herd_vec3 accel =
-      herd_v3_scale(herd_v3_sub(herd_v3_scale(want, m->max_speed_m_per_s), vel), 1.0f / m->relaxation_time_s);
-  accel = herd_v3_madd(accel, 1.0f / m->mass_kg, push);
-  return herd_fish_clamp_speed(herd_v3_madd(vel, m->time_step_s, accel), m->min_speed_m_per_s, m->max_speed_m_per_s,
-                               dir);
+  herd_vec3 next = herd_v3_madd(vel, herd_fish_relax(m), herd_v3_sub(herd_v3_scale(want, m->max_speed_m_per_s), vel));
+  next = herd_v3_madd(next, m->time_step_s / m->mass_kg, push);
+  return herd_fish_clamp_speed(next, m->min_speed_m_per_s, m->max_speed_m_per_s, dir);
 }
 
 /* Schooling: Couzin's turn toward the zones' direction at a speed relaxing toward s. */
@@ -182,7 +177,7 @@ HERD_INLINE herd_vec3 herd_fish_school(const herd_fish_params *m, const herd_cou
   herd_vec3 d = herd_v3_unit(herd_couzin_desired(z, zones));
   if (herd_v3_len2(d) <= 0.0f) d = dir;
   d = herd_couzin_noise(z, v, self, herd_couzin_world(v, p, d));
-  float tau = m->time_step_s, relax = tau < m->relaxation_time_s ? tau / m->relaxation_time_s : 1.0f;
+  float tau = m->time_step_s, relax = herd_fish_relax(m);
   herd_vec3 turned = herd_couzin_turn(dir, d, m->turning_rate_deg_per_s * HERD_COUZIN_RAD_PER_DEG * tau, 3u);
   return herd_v3_scale(turned, speed + (m->speed_m_per_s - speed) * relax);
 }
@@ -273,13 +268,14 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
   if (escaping) {
     next.vel = herd_fish_escape(m, v, p, vel, dir, threat.near, crowd.push);
   } else {
-    herd_couzin_zones zones = herd_couzin_neighbours(&z, v, self, p, dir);
+    herd_couzin_zones zones = herd_couzin_neighbours(&z, v, self, p, dir, 1);
     if (hunger >= m->hunger_threshold && (own < n || best < n))
       next.vel = herd_fish_forage(m, v, self, p, vel, dir, &own, best, zones);
     else
       next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, zones);
   }
   next.pos = herd_world_wrap(v->grid, herd_v3_madd(p, m->time_step_s, next.vel));
+  if (v->info->env.spheres) next.pos = herd_env_keep_out(v->env, &v->info->env, next.pos); /* where it ends */
   herd_fish_remember(m, v, next.pos, own, digested, &next);
   return next;
 }

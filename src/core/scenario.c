@@ -292,7 +292,7 @@ static herd_status store_strategy(load_ctx *c, const char *path, const json_t *v
   static const char allowed[] = "\"cruiser\", \"pursuer\", \"manual\"";
   if (!json_is_string(v))
     return type_error(c, path, "a strategy name (allowed: \"cruiser\", \"pursuer\", \"manual\")", v);
-  for (uint32_t k = HERD_STRATEGY_CRUISER; k < HERD_STRATEGY_COUNT; ++k) {
+  for (uint32_t k = HERD_STRATEGY_CRUISER; k <= HERD_STRATEGY_MANUAL; ++k) {
     if (strcmp(json_string_value(v), herd_strategy_name((herd_strategy)k)) != 0) continue;
     *at = k;
     return HERD_OK;
@@ -301,6 +301,9 @@ static herd_status store_strategy(load_ctx *c, const char *path, const json_t *v
     return herd_fail(c->err, HERD_E_INPUT,
                      "%s: %s: dogs are set with the \"dogs\" group of a strombom scenario "
                      "(allowed here: %s)",
+                     c->where, path, allowed);
+  if (strcmp(json_string_value(v), herd_strategy_name(HERD_STRATEGY_FOOD)) == 0)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: food particles are set with food.points_m (allowed here: %s)",
                      c->where, path, allowed);
   return herd_fail(c->err, HERD_E_INPUT, "%s: %s: \"%.60s\" is not a steering strategy (allowed: %s)", c->where, path,
                    json_string_value(v), allowed);
@@ -725,7 +728,7 @@ static void validate_field(const scenario_field *f, void *arg) {
         case FIELD_MODEL: x = *(const uint32_t *)at < herd_model_total ? 0 : NAN; break;
         case FIELD_STRATEGY: {
           uint32_t s = *(const uint32_t *)at;
-          x = s > HERD_STRATEGY_DOG && s < HERD_STRATEGY_COUNT ? 0 : NAN;
+          x = s > HERD_STRATEGY_DOG && s <= HERD_STRATEGY_MANUAL ? 0 : NAN;
           break;
         }
         case FIELD_WRAP: x = ((const uint32_t *)at)[k] <= 1u ? 0 : NAN; break;

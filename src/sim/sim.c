@@ -58,7 +58,7 @@ static void publish_steering(herd_sim *s) {
     float *out = &s->steer_pos[HERD_STEER_FLOATS * d];
     for (int k = 0; k < 3; ++k) {
       out[k] = a->pos[k];
-      out[4 + k] = a->strategy == HERD_STRATEGY_FOOD ? 0.0f : a->heading[k] * a->speed_m_per_step;
+      out[4 + k] = a->velocity[k];
     }
     out[3] = (float)steering_role(a->mode);
     out[7] = 0.0f;
@@ -303,12 +303,18 @@ static void move_steering(herd_sim *s) {
   s->steer_ctx.agent_count = s->steering_count;
   for (uint32_t d = 0; d < s->steering_count; ++d) {
     herd_steering_state *a = &s->steering[d];
+    float was[3] = {a->pos[0], a->pos[1], a->pos[2]};
     if (s->manual[d]) {
       float speed = a->strategy == HERD_STRATEGY_DOG ? s->sc.dogs.speed_m_per_step : a->speed_m_per_step;
       herd_steer_toward(&s->sc, a, s->manual_aim[d], speed);
       a->mode = HERD_MODE_MANUAL;
     } else {
       herd_strategies[a->strategy](&s->steer_ctx, d, a);
+    }
+    for (uint32_t k = 0; k < 3; ++k) {
+      float moved = a->pos[k] - was[k];
+      a->velocity[k] =
+          k < s->sc.world.dims && s->sc.world.wrap[k] ? herd_wrap_offset(moved, s->sc.world.size_m[k]) : moved;
     }
   }
   publish_steering(s);
