@@ -32,7 +32,7 @@
     "NetLogo Flocking (Wilensky 1998) with enemies")                                                  \
   X(couzin, HERD_DIMS_2 | HERD_DIMS_3, 3, 20, 20, 20, 0, 0, 0, 100, 1, 0.0, 1.0, HERD_SEES_UNMOVED,   \
     "Couzin et al. (2002): zones of repulsion, orientation and attraction (fish schools), 3D and 2D") \
-  X(fish, HERD_DIMS_3, 3, 60, 60, 30, 0, 0, 0, 100, 1, 0.35, 1.0, HERD_SEES_UNMOVED,                  \
+  X(fish, HERD_DIMS_3, 3, 60, 60, 30, 0, 0, 0, 100, 1, 0.6, 1.0, HERD_SEES_UNMOVED,                   \
     "Ban, Ning & Tu (2008): a fish school on Couzin's zones that forages food and escapes sharks, 3D")
 
 #endif

@@ -227,6 +227,12 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   if (sc->path.points.count)
     fprintf(out, "path: mean distance %.2f m; %u of %u agents at its end (last 5 %%)\n", o->path_distance_m,
             o->path_end, o->count);
+  if (sc->food.points.count) {
+    uint32_t eaten = 0;
+    for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
+      eaten += herd_sim_steering(sim, d)->mode == HERD_MODE_EATEN;
+    fprintf(out, "food: %u of %u particles eaten\n", eaten, sc->food.points.count);
+  }
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
           wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);

@@ -130,7 +130,7 @@ herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const 
 /* The colours the renderer uses, so tests and docs can find things in a picture. */
 typedef struct herd_palette {
   uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], alert[3], hud[3];
-  uint8_t obstacle[3], path[3];
+  uint8_t obstacle[3], path[3], food[3];
 } herd_palette;
 extern const herd_palette herd_colors;
 

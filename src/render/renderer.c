@@ -47,6 +47,7 @@ const herd_palette herd_colors = {
     .hud = {255, 255, 255},
     .obstacle = {170, 120, 80},
     .path = {150, 110, 220},
+    .food = {120, 230, 255},
 };
 
 struct herd_renderer {
@@ -413,13 +414,18 @@ static void agent_uniforms(const herd_renderer *r, const float *view) {
   glUniform1i(glGetUniformLocation(p, "lit"), r->dims == 3);
 }
 
-/* The steering agents' positions and headings into their buffers, in the flock's layout. */
-static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim) {
-  uint32_t count = herd_sim_steering_count(sim), dims = r->dims, stride = r->stride;
+/* The positions and headings of the steering agents that are food (`food` true: those not yet
+ * eaten) or not into their buffers, in the flock's layout; returns how many. */
+static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim, bool food) {
+  uint32_t count = 0, dims = r->dims, stride = r->stride;
   float pos[4 * HERD_MAX_STEERING] = {0}, heading[4 * HERD_MAX_STEERING] = {0};
-  for (uint32_t d = 0; d < count; ++d) {
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
-    for (uint32_t k = 0; k < dims; ++k) pos[stride * d + k] = a->pos[k], heading[stride * d + k] = a->heading[k];
+    if ((a->strategy == HERD_STRATEGY_FOOD) != food || a->mode == HERD_MODE_EATEN) continue;
+    for (uint32_t k = 0; k < dims; ++k) pos[stride * count + k] = a->pos[k];
+    heading[stride * count] = 1.0f; /* food has no heading: any will do */
+    for (uint32_t k = 0; !food && k < dims; ++k) heading[stride * count + k] = a->heading[k];
+    ++count;
   }
   glBindBuffer(GL_ARRAY_BUFFER, r->steer_pos_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * stride * sizeof(float)), pos);
@@ -437,12 +443,16 @@ static void draw_agents(herd_renderer *r, const herd_sim *sim, const float *view
   glBindVertexArray(r->agents_vao);
   glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)r->count);
 
-  uint32_t steering = upload_steering(r, sim);
+  uint32_t steering = upload_steering(r, sim, false);
   glUniform1f(glGetUniformLocation(p, "body_m"), HERD_STEERING_BODY_SCALE * body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 1);
   set_color(p, "fixed_color", herd_colors.dog);
   glBindVertexArray(r->dogs_vao);
   glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)steering);
+  uint32_t food = upload_steering(r, sim, true); /* food particles not yet eaten, as large as an agent */
+  glUniform1f(glGetUniformLocation(p, "body_m"), body_m);
+  set_color(p, "fixed_color", herd_colors.food);
+  glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)food);
 }
 
 static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
