@@ -87,7 +87,15 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
                                    HERD_GLOBAL herd_u32 *out_agent) {
   herd_u32 dims = v->grid->dims;
   const herd_step_info *in = v->info;
-  if (in->env.spheres) next.pos = herd_env_keep_out(v->env, &in->env, next.pos); /* never inside an obstacle */
+  /* Never inside an obstacle: the field's geometry is kept out along the move (no wall is
+   * passed through), spheres by projection. An agent leaving for its model's pen jumps. */
+  if (in->env.has_field && !(next.alert & HERD_ALERT_REMOVE)) {
+    herd_vec3 from = herd_agent_pos(v, i);
+    herd_vec3 to = herd_env_finish_move(v->env, &in->env, from, next.pos, herd_world_delta(v->grid, from, next.pos));
+    next.pos = herd_world_wrap(v->grid, to);
+  } else if (in->env.spheres) {
+    next.pos = herd_env_keep_out(v->env, &in->env, next.pos);
+  }
   herd_store_vec(out_pos, i, dims, next.pos);
   herd_store_vec(out_vel, i, dims, next.vel);
   out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
