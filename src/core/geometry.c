@@ -264,11 +264,14 @@ static herd_status check_polygon(const herd_shape *s, const char *where, const c
                   : wrap ? cross(c, d, b) == 0 && (((double)d[0] - c[0]) * ((double)b[0] - a[0]) +
                                                    ((double)d[1] - c[1]) * ((double)b[1] - a[1])) < 0
                          : segments_meet(a, b, c, d);
-      if (meet)
-        return herd_fail(err, HERD_E_INPUT,
-                         "%s: %s.points_m: edges %u and %u cross (allowed: a simple polygon, whose edges meet only "
-                         "their neighbours, at a shared corner)",
-                         where, path, i, j);
+      if (!meet) continue;
+      char pa[90], pb[90], pc[90], pd[90];
+      point_text(a, pa, sizeof pa), point_text(b, pb, sizeof pb), point_text(c, pc, sizeof pc);
+      point_text(d, pd, sizeof pd);
+      return herd_fail(err, HERD_E_INPUT,
+                       "%s: %s.points_m: edges %u (%s to %s) and %u (%s to %s) cross (allowed: a simple polygon, whose "
+                       "edges meet only their neighbours, at a shared corner)",
+                       where, path, i, pa, pb, j, pc, pd);
     }
   return HERD_OK;
 }
@@ -387,9 +390,18 @@ herd_status herd_geometry_check(const herd_scenario *sc, const char *where, herd
     point_text(at, p, sizeof p);
     return herd_fail(err, HERD_E_INPUT, "%s: agents[%u].position_m: %s is inside an obstacle %s", where, e, p, allowed);
   }
-  if (!spawn_has_room(sc))
+  if (!spawn_has_room(sc)) {
+    char lo[3][40], hi[3][40];
+    for (int k = 0; k < 3; ++k) {
+      scenario_format_float(sc->flock.spawn.from[k], lo[k], sizeof lo[k]);
+      scenario_format_float(sc->flock.spawn.to[k], hi[k], sizeof hi[k]);
+    }
+    bool three = sc->world.dims == 3;
     return herd_fail(err, HERD_E_INPUT,
-                     "%s: %s.spawn: the whole spawn box lies inside obstacles (allowed: a box with room outside them)",
-                     where, herd_model_section(sc->model));
+                     "%s: %s.spawn: the whole spawn box, from [%s, %s%s%s] to [%s, %s%s%s] of the world, lies inside "
+                     "obstacles (allowed: a box with room outside them)",
+                     where, herd_model_section(sc->model), lo[0], lo[1], three ? ", " : "", three ? lo[2] : "", hi[0],
+                     hi[1], three ? ", " : "", three ? hi[2] : "");
+  }
   return HERD_OK;
 }
