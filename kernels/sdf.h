@@ -95,10 +95,15 @@ HERD_INLINE herd_vec3 herd_sdf_project(HERD_GLOBAL const float *f, herd_vec3 p, 
  * the rest of the move along the surface, and ends projected out (herd_sdf_project). If that
  * fails (a ridge of the field), it stays at `from`. */
 HERD_INLINE herd_vec3 herd_sdf_move(HERD_GLOBAL const float *f, herd_vec3 from, herd_vec3 delta) {
-  float skin = herd_sdf_skin(f), len = herd_sqrtf(herd_v3_len2(delta));
+  float len2 = herd_v3_len2(delta);
+  if (len2 <= 0.0f) return from; /* no move: where it was, outside (most grazing sheep) */
+  float skin = herd_sdf_skin(f), len = herd_sqrtf(len2);
   float clear = herd_sdf_at(f, from).d - skin, t = clear > 0.0f ? clear : 0.0f;
   herd_vec3 to = herd_v3_add(from, delta);
   int ok;
+  /* Far enough from every obstacle that the field at the end is at least the skin too: it is
+   * within 2 (sqrt 2 / 2) h < 2 skin of its value here less the move. No more sampling. */
+  if (len <= clear - 2.0f * skin) return to;
   if (len <= t) { /* the whole move lies in a ball free of obstacles */
     herd_vec3 q = herd_sdf_project(f, to, &ok);
     return ok ? q : from;

@@ -276,12 +276,12 @@ static herd_status store_xy(load_ctx *c, const char *path, const scenario_field 
     snprintf(expected, sizeof expected, "an array of %u to %u points, each [x, y]", lo, hi);
   if (!json_is_array(v) || json_array_size(v) < lo || json_array_size(v) > hi) return type_error(c, path, expected, v);
   for (size_t i = 0; i < json_array_size(v); ++i) {
-    char element[260];
+    char element[360];
     snprintf(element, sizeof element, "%s[%zu]", path, i);
     const json_t *p = json_array_get(v, i);
     if (!json_is_array(p) || json_array_size(p) != 2) return type_error(c, element, "an array of 2 numbers, [x, y]", p);
     for (uint32_t k = 0; k < 2; ++k) {
-      char number[280];
+      char number[380];
       snprintf(number, sizeof number, "%s[%u]", element, k);
       herd_status s = store_number(c, number, f, json_array_get(p, k), &out[i][k]);
       if (s != HERD_OK) return s;
@@ -297,7 +297,7 @@ static herd_status store_xy(load_ctx *c, const char *path, const scenario_field 
 /* One element of a list of shapes: an object of the keys its kind has. */
 static herd_status store_shape(load_ctx *c, const char *path, const scenario_field *f, const shape_spec *spec,
                                const json_t *v, herd_shape *out) {
-  char expected[160], at[260];
+  char expected[160], at[320];
   snprintf(expected, sizeof expected, "an object (%s: %s)", spec->item, spec->keys);
   if (!json_is_object(v)) return type_error(c, path, expected, v);
   memset(out, 0, sizeof *out);
