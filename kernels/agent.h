@@ -18,6 +18,8 @@
 /* The update wrote herd_agent_next.memory: two floats the agent keeps to its next step (in 3D
  * the w of its position and velocity; models that keep memory run in 3D only). */
 #define HERD_ALERT_MEMORY 4
+/* The update already placed the agent where it ends (herd_agent_end): nothing to redo. */
+#define HERD_ALERT_PLACED 8
 
 /* The steering buffer the flock reads: HERD_STEER_FLOATS floats per steering agent, its
  * position x, y, z and its role (HERD_ROLE_*), then its velocity in m per step x, y, z and 0. */

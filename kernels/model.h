@@ -102,12 +102,25 @@ HERD_INLINE float herd_agent_memory(const herd_flock_view *v, herd_u32 i, herd_u
 }
 
 /* Stores agent i's next state and its agent word. */
+/* Where agent i, moving to `to`, ends the step: never inside an obstacle. The field's geometry
+ * is kept out along the move (no wall is passed through), spheres by projection. An agent
+ * leaving for its model's pen (HERD_ALERT_REMOVE in `alert`) jumps. */
+HERD_INLINE herd_vec3 herd_agent_end(const herd_flock_view *v, herd_u32 i, herd_vec3 to, int alert) {
+  const herd_env_info *e = &v->info->env;
+  if (e->has_field && !(alert & HERD_ALERT_REMOVE)) {
+    herd_vec3 from = herd_agent_pos(v, i);
+    return herd_world_wrap(v->grid, herd_env_finish_move(v->env, e, from, to, herd_world_delta(v->grid, from, to)));
+  }
+  if (e->spheres) return herd_env_keep_out(v->env, e, to);
+  return to;
+}
+
 HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_agent_next next,
                                    HERD_GLOBAL float *out_pos, HERD_GLOBAL float *out_vel,
                                    HERD_GLOBAL herd_u32 *out_agent) {
   herd_u32 dims = v->grid->dims;
   const herd_step_info *in = v->info;
-  if (in->env.spheres) next.pos = herd_env_keep_out(v->env, &in->env, next.pos); /* never inside an obstacle */
+  if (!(next.alert & HERD_ALERT_PLACED)) next.pos = herd_agent_end(v, i, next.pos, next.alert);
   herd_store_vec(out_pos, i, dims, next.pos);
   herd_store_vec(out_vel, i, dims, next.vel);
   if (dims == 3u && (next.alert & HERD_ALERT_MEMORY)) {

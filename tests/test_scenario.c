@@ -56,6 +56,7 @@ static void compare_field(const scenario_field *f, void *arg) {
     size_t bytes = f->kind == FIELD_SEED ? 8 : 4 * scenario_field_length(f, c->a);
     if (f->kind == FIELD_SQUARE) bytes = 4;
     if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) bytes = sizeof(herd_point_list);
+    if (f->kind == FIELD_SHAPES) bytes = sizeof(herd_shape_list);
     if (memcmp(pa, pb, bytes) == 0) continue;
     fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
     c->same = false;
@@ -480,6 +481,12 @@ static void dump_reads_back_identically(void) {
       "obstacles.spheres=[[10, 20, 5], [100.5, -50, 0.25]]",
       "obstacles.margin_m=3.5",
       "obstacles.push=2.5",
+      "obstacles.walls=[{\"points_m\": [[200, 10], [250, 12.5], [260, 40]], \"thickness_m\": 0.75}]",
+      "obstacles.water=[{\"points_m\": [[300, 300], [320, 300], [320, 330], [300, 330]]}]",
+      "obstacles.pens=[{\"points_m\": [[-100, -100], [-60, -100], [-60, -60]], \"gate_m\": [[-90, -100], [-70, "
+      "-100]], \"fence_m\": 0.3}]",
+      "obstacles.bridges=[{\"points_m\": [[310, 290], [310, 340]], \"width_m\": 2.5, \"water\": 0}]",
+      "obstacles.resolution_m=0.5",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;
@@ -567,7 +574,8 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_VEC_RANDOM: snprintf(out, size, "random"); return true;
     case FIELD_CHOICE: snprintf(out, size, "%s", f->choices[(uint32_t)f->def[0]]); return true;
     case FIELD_POINTS:
-    case FIELD_SPHERES: snprintf(out, size, "[]"); return true;
+    case FIELD_SPHERES:
+    case FIELD_SHAPES: snprintf(out, size, "[]"); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }

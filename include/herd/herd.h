@@ -58,6 +58,8 @@ const char *herd_build_commit(void);
 #define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers, food) per scenario */
 #define HERD_MAX_SPHERES 64         /* obstacles.spheres per scenario */
 #define HERD_MAX_PATH_POINTS 16     /* path.points_m: the control points of one Bezier curve */
+#define HERD_MAX_SHAPES 16          /* obstacles.walls, .water, .pens, .bridges: each list at most */
+#define HERD_MAX_SHAPE_POINTS 32    /* the points of one wall, water or pen */
 #define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
 
 /* Flock models, in the order of the model table (kernels/models/models.h). */
@@ -92,6 +94,22 @@ typedef struct herd_point_list {
   uint32_t count;
   float v[HERD_MAX_SPHERES][4];
 } herd_point_list;
+
+/* One element of a list of 2D obstacle shapes (obstacles.walls, .water, .pens, .bridges;
+ * docs/scenario.md): its points and the numbers its kind has. A 3D world extends each shape
+ * as a vertical prism (z plays no part). */
+typedef struct herd_shape {
+  uint32_t count;                    /* points */
+  float v[HERD_MAX_SHAPE_POINTS][2]; /* x, y in metres */
+  float width_m;                     /* walls: thickness_m; pens: fence_m; bridges: width_m */
+  float gate[2][2];                  /* pens: the gate's two ends */
+  uint32_t water;                    /* bridges: the index into obstacles.water it spans */
+} herd_shape;
+
+typedef struct herd_shape_list {
+  uint32_t count;
+  herd_shape s[HERD_MAX_SHAPES];
+} herd_shape_list;
 
 /* One entry of a scenario's "agents" list: `count` steering agents alike. */
 typedef struct herd_steering_config {
@@ -140,6 +158,11 @@ typedef struct herd_scenario {
     herd_point_list spheres; /* centres and radii (circles in 2D) */
     float margin_m;          /* agents closer than this to a surface are pushed away */
     float push;              /* the push's weight at the surface */
+    herd_shape_list walls;   /* polylines with a thickness (walls, fences) */
+    herd_shape_list water;   /* polygons no agent enters */
+    herd_shape_list pens;    /* polygons fenced along their boundary, open at a gate */
+    herd_shape_list bridges; /* passable strips across a water polygon */
+    float resolution_m;      /* the signed-distance field's grid spacing (at least) */
   } obstacles;
   struct {                  /* food particles a foraging model seeks (steering agents of HERD_STRATEGY_FOOD) */
     herd_point_list points; /* where they lie; none: no food */

@@ -83,7 +83,7 @@ HERD_INLINE herd_vec3 herd_boids_margins(const herd_boids_params *m, const herd_
 HERD_INLINE herd_vec3 herd_boids_world(const herd_flock_view *v, herd_vec3 p, herd_vec3 u) {
   const herd_env_info *e = &v->info->env;
   if (e->has_path) u = herd_v3_add(u, herd_env_guide(v->env, e, p));
-  if (e->spheres) u = herd_v3_add(u, herd_env_push(v->env, e, p));
+  if (herd_env_obstacles(e)) u = herd_v3_add(u, herd_env_push(v->env, e, p));
   return u;
 }
 

@@ -159,10 +159,10 @@ HERD_INLINE herd_vec3 herd_couzin_noise(const herd_couzin_params *m, const herd_
 
 /* The world's features (kernels/env.h) bend the desired direction [ours]: unit d plus the
  * path's field times path.weight and the obstacles' push, made a unit vector again (d as it
- * was when they cancel it). Without a path or spheres, d is untouched. */
+ * was when they cancel it). Without a path or obstacles, d is untouched. */
 HERD_INLINE herd_vec3 herd_couzin_world(const herd_flock_view *v, herd_vec3 p, herd_vec3 d) {
   const herd_env_info *e = &v->info->env;
-  if (!e->has_path && !e->spheres) return d;
+  if (!e->has_path && !herd_env_obstacles(e)) return d;
   herd_vec3 bent = herd_v3_add(herd_v3_add(d, herd_env_guide(v->env, e, p)), herd_env_push(v->env, e, p));
   if (v->grid->dims == 2u) bent.z = 0.0f;
   bent = herd_v3_unit(bent);

@@ -275,7 +275,8 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
       next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, zones);
   }
   next.pos = herd_world_wrap(v->grid, herd_v3_madd(p, m->time_step_s, next.vel));
-  if (v->info->env.spheres) next.pos = herd_env_keep_out(v->env, &v->info->env, next.pos); /* where it ends */
+  next.pos = herd_agent_end(v, self, next.pos, next.alert); /* the meal is judged where it ends */
+  next.alert |= HERD_ALERT_PLACED;
   herd_fish_remember(m, v, next.pos, own, digested, &next);
   return next;
 }

@@ -133,6 +133,17 @@ HERD_INLINE float herd_netlogo_flee(const herd_netlogo_params *m, const herd_flo
   return herd_heading_of(away.x, away.y);
 }
 
+/* The world's obstacles bend the heading [ours]: to that of its unit vector plus their push
+ * (kernels/env.h); without obstacles, or where the push is nil or cancels it, h as it was. */
+HERD_INLINE float herd_netlogo_avoid(const herd_flock_view *v, herd_vec3 p, float h) {
+  const herd_env_info *e = &v->info->env;
+  if (!herd_env_obstacles(e)) return h;
+  herd_vec3 push = herd_env_push(v->env, e, p);
+  if (push.x == 0.0f && push.y == 0.0f) return h;
+  herd_vec3 bent = herd_v3_add(herd_heading_vector(h), push);
+  return bent.x != 0.0f || bent.y != 0.0f ? herd_heading_of(bent.x, bent.y) : h;
+}
+
 /* The rest of the tick for a bird at p that has turned to heading h: flee, then fly in
  * `substeps` wrapped steps. */
 HERD_INLINE herd_agent_next herd_netlogo_flee_and_fly(const herd_netlogo_params *m, const herd_flock_view *v,
@@ -151,7 +162,7 @@ HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, co
   (void)scratch;
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
   float h = herd_netlogo_flock(m, herd_netlogo_flockmates(m, v, self, p), herd_heading_of(vel.x, vel.y));
-  return herd_netlogo_flee_and_fly(m, v, p, h);
+  return herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
 }
 
 HERD_MODEL_ENTRY(netlogo, herd_netlogo_params, 1)

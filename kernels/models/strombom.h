@@ -7,7 +7,9 @@
  *
  * C points to the centre of the n nearest sheep, R_a away from sheep closer than r_a,
  * R_s away from every dog (every steering agent) within r_s, eps is a random direction;
- * each is a unit vector. 2D, open world.
+ * each is a unit vector. 2D, open world. With obstacles (kernels/env.h), a sheep that moves
+ * adds their push O (obstacles.push at a surface, none beyond obstacles.margin_m) to the sum
+ * before it is made a unit vector [ours]; the engine keeps it out of them.
  *
  * Variants (scenario fields, defaults first): the n nearest come from every sheep, or only
  * from the sheep that themselves react to a dog; a run succeeds when every sheep has been
@@ -98,6 +100,8 @@ typedef struct herd_strombom_flock {
   HERD_GLOBAL const herd_u32 *cell_end;
   HERD_GLOBAL const float *dogs;
   herd_u32 dog_count;
+  HERD_GLOBAL const float *env; /* the world's obstacles (kernels/env.h), with ... */
+  const herd_env_info *world;   /* ... their layout; NULL: none */
 } herd_strombom_flock;
 
 /* True when the neighbour set is narrower than "every other sheep": the grid's queries, which
@@ -198,6 +202,10 @@ HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, c
     sum = herd_v2_madd(sum, m->attraction, c);
     sum = herd_v2_madd(sum, m->dog_repulsion, r_s);
   }
+  if (f->world && herd_env_obstacles(f->world)) { /* [ours] the obstacles' push, obstacles.push at a surface */
+    herd_vec3 o = herd_env_push(f->env, f->world, herd_v3(next.pos.x, next.pos.y, 0.0f));
+    sum = herd_v2_add(sum, herd_v2(o.x, o.y));
+  }
   next.heading = herd_strombom_heading(next.heading, sum);
   next.pos = herd_v2_madd(next.pos, m->speed_m_per_step, next.heading);
   return next;
@@ -226,7 +234,7 @@ HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, 
   if (herd_agent_removed(v->agent[self])) return next; /* in the pen for good */
   herd_strombom_flock f;
   f.g = v->grid, f.pos = (HERD_GLOBAL const herd_vec2 *)v->pos, f.agent = v->agent, f.cell_end = v->cell_end;
-  f.dogs = v->steer, f.dog_count = in->steering_count;
+  f.dogs = v->steer, f.dog_count = in->steering_count, f.env = v->env, f.world = &in->env;
   herd_sheep_next s =
       herd_strombom_sheep(m, &f, (HERD_GLOBAL const herd_vec2 *)v->vel, herd_v2(in->centroid[0], in->centroid[1]), self,
                           herd_agent_id(v->agent[self]), herd_step_seed(in), in->step, scratch);

@@ -13,6 +13,7 @@
 
 #include "../../kernels/grid.h"
 #include "error.h"
+#include "geometry.h"
 #include "jsonfile.h"
 #include "models.h"
 #include "scenario_fields.h"
@@ -46,7 +47,7 @@ static void format_number(double v, char *out, size_t size) {
 }
 
 /* The shortest decimal that reads back as exactly the float `v`. */
-static void format_float(float v, char *out, size_t size) {
+void scenario_format_float(float v, char *out, size_t size) {
   if (v == floorf(v) && fabsf(v) <= 16777216.0f) { /* 100, not 1e+02 */
     snprintf(out, size, "%.0f", (double)v);
     return;
@@ -230,6 +231,136 @@ static herd_status store_points(load_ctx *c, const char *path, const scenario_fi
   return HERD_OK;
 }
 
+/* What one kind of obstacle shape is made of (obstacles.walls, .water, .pens, .bridges). */
+typedef struct shape_spec {
+  size_t offset;                   /* its list in herd_scenario */
+  const char *item;                /* in messages: "a wall" */
+  uint32_t min_points, max_points; /* points_m holds this many */
+  const char *width_key;           /* its width's name, or NULL */
+  double width_default;
+  bool gate;  /* pens: gate_m, the gate's two ends (required) */
+  bool water; /* bridges: water, the index of the water it spans (required) */
+  const char *keys;
+} shape_spec;
+
+static const shape_spec shape_specs[] = {
+    {offsetof(herd_scenario, obstacles.walls), "a wall", 2, HERD_MAX_SHAPE_POINTS, "thickness_m", 1.0, false, false,
+     "points_m, thickness_m"},
+    {offsetof(herd_scenario, obstacles.water), "a water polygon", 3, HERD_MAX_SHAPE_POINTS, NULL, 0.0, false, false,
+     "points_m"},
+    {offsetof(herd_scenario, obstacles.pens), "a pen", 3, HERD_MAX_SHAPE_POINTS, "fence_m", 0.5, true, false,
+     "points_m, gate_m, fence_m"},
+    {offsetof(herd_scenario, obstacles.bridges), "a bridge", 2, 2, "width_m", 4.0, false, true,
+     "points_m, width_m, water"},
+};
+
+static const shape_spec *shape_spec_of(const scenario_field *f) {
+  for (size_t k = 0; k < sizeof shape_specs / sizeof shape_specs[0]; ++k)
+    if (shape_specs[k].offset == f->offset) return &shape_specs[k];
+  return &shape_specs[0];
+}
+
+/* A shape's width, and a bridge's water index, checked as fields of their own. */
+static const scenario_field width_field = {
+    .path = "width", .kind = FIELD_FLOAT, .min = 0, .max = 1.0e6, .min_open = true};
+static const scenario_field water_field = {.path = "water", .kind = FIELD_UINT, .min = 0, .max = HERD_MAX_SHAPES - 1};
+
+/* n points of 2 numbers each (n from lo to hi) into out; consecutive points must differ when
+ * `distinct`. */
+static herd_status store_xy(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, uint32_t lo,
+                            uint32_t hi, float (*out)[2], uint32_t *count) {
+  char expected[120];
+  if (lo == hi)
+    snprintf(expected, sizeof expected, "an array of %u points, each [x, y]", lo);
+  else
+    snprintf(expected, sizeof expected, "an array of %u to %u points, each [x, y]", lo, hi);
+  if (!json_is_array(v) || json_array_size(v) < lo || json_array_size(v) > hi) return type_error(c, path, expected, v);
+  for (size_t i = 0; i < json_array_size(v); ++i) {
+    char element[360];
+    snprintf(element, sizeof element, "%s[%zu]", path, i);
+    const json_t *p = json_array_get(v, i);
+    if (!json_is_array(p) || json_array_size(p) != 2) return type_error(c, element, "an array of 2 numbers, [x, y]", p);
+    for (uint32_t k = 0; k < 2; ++k) {
+      char number[380];
+      snprintf(number, sizeof number, "%s[%u]", element, k);
+      herd_status s = store_number(c, number, f, json_array_get(p, k), &out[i][k]);
+      if (s != HERD_OK) return s;
+    }
+    if (i > 0 && out[i][0] == out[i - 1][0] && out[i][1] == out[i - 1][1])
+      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: the same point as %s[%zu] (allowed: consecutive points differ)",
+                       c->where, element, path, i - 1);
+  }
+  *count = (uint32_t)json_array_size(v);
+  return HERD_OK;
+}
+
+/* One element of a list of shapes: an object of the keys its kind has. */
+static herd_status store_shape(load_ctx *c, const char *path, const scenario_field *f, const shape_spec *spec,
+                               const json_t *v, herd_shape *out) {
+  char expected[160], at[320];
+  snprintf(expected, sizeof expected, "an object (%s: %s)", spec->item, spec->keys);
+  if (!json_is_object(v)) return type_error(c, path, expected, v);
+  memset(out, 0, sizeof *out);
+  out->width_m = (float)spec->width_default;
+  const char *key;
+  const json_t *value;
+  bool points = false, gate = false, water = false;
+  json_object_foreach((json_t *)v, key, value) {
+    snprintf(at, sizeof at, "%s.%.60s", path, key);
+    herd_status s;
+    uint32_t two;
+    if (strcmp(key, "points_m") == 0) {
+      s = store_xy(c, at, f, value, spec->min_points, spec->max_points, out->v, &out->count), points = true;
+    } else if (spec->width_key && strcmp(key, spec->width_key) == 0) {
+      s = store_number(c, at, &width_field, value, &out->width_m);
+    } else if (spec->gate && strcmp(key, "gate_m") == 0) {
+      s = store_xy(c, at, f, value, 2, 2, out->gate, &two), gate = true;
+    } else if (spec->water && strcmp(key, "water") == 0) {
+      s = store_integer(c, at, &water_field, value, &out->water), water = true;
+    } else {
+      char list[120];
+      snprintf(list, sizeof list, "%.100s", path);
+      char *bracket = strrchr(list, '[');
+      if (bracket) *bracket = '\0';
+      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: unknown field (known fields of %s in %s: %s)", c->where, at,
+                       spec->item, list, spec->keys);
+    }
+    if (s != HERD_OK) return s;
+  }
+  const char *missing = !points                   ? "points_m"
+                        : (spec->gate && !gate)   ? "gate_m"
+                        : (spec->water && !water) ? "water"
+                                                  : NULL;
+  if (missing)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %s has no %s (required: %s)", c->where, path, spec->item, missing,
+                     spec->keys);
+  return HERD_OK;
+}
+
+/* A list of obstacle shapes (FIELD_SHAPES). */
+static herd_status store_shapes(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                                herd_shape_list *at) {
+  const shape_spec *spec = shape_spec_of(f);
+  char expected[200];
+  snprintf(expected, sizeof expected, "an array of at most %u objects (%s: %s)", f->max_items, spec->item, spec->keys);
+  if (!json_is_array(v)) return type_error(c, path, expected, v);
+  if (json_array_size(v) > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
+                     json_array_size(v), f->max_items);
+  herd_shape_list *list = calloc(1, sizeof *list);
+  if (!list) return herd_fail(c->err, HERD_E_MEMORY, "out of memory");
+  herd_status s = HERD_OK;
+  for (size_t i = 0; s == HERD_OK && i < json_array_size(v); ++i) {
+    char element[240];
+    snprintf(element, sizeof element, "%s[%zu]", path, i);
+    s = store_shape(c, element, f, spec, json_array_get(v, i), &list->s[i]);
+  }
+  list->count = (uint32_t)json_array_size(v);
+  if (s == HERD_OK) *at = *list;
+  free(list);
+  return s;
+}
+
 /* world.size_m: its length sets the world's dimensions, which the model must support. */
 static herd_status store_size(load_ctx *c, const char *path, const scenario_field *f, const json_t *v) {
   const herd_model_info *model = herd_model_info_of(c->sc->model);
@@ -360,6 +491,7 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_CHOICE: return store_choice(c, path, f, v, at);
     case FIELD_POINTS:
     case FIELD_SPHERES: return store_points(c, path, f, v, at);
+    case FIELD_SHAPES: return store_shapes(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -610,8 +742,8 @@ static herd_status check_food(const herd_scenario *sc, const char *where, herd_e
     for (uint32_t k = 0; k < sc->world.dims; ++k)
       if (!(p[k] >= 0.0f && p[k] <= sc->world.size_m[k])) {
         char at[40], size[40];
-        format_float(p[k], at, sizeof at);
-        format_float(sc->world.size_m[k], size, sizeof size);
+        scenario_format_float(p[k], at, sizeof at);
+        scenario_format_float(sc->world.size_m[k], size, sizeof size);
         return herd_fail(err, HERD_E_INPUT, "%s: food.points_m[%u][%u]: %s is outside the world (allowed: 0 to %s)",
                          where, i, k, at, size);
       }
@@ -646,7 +778,7 @@ static herd_status check_geometry(const herd_scenario *sc, const char *where, he
                          "%s: agents[%u].position_m: inside obstacles.spheres[%u] (allowed: outside every obstacle)",
                          where, e, k);
   }
-  return HERD_OK;
+  return herd_geometry_check(sc, where, err);
 }
 
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err) {
@@ -658,8 +790,8 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   for (uint32_t k = 0; k < sc->world.dims; ++k) {
     if (sc->flock.spawn.from[k] <= sc->flock.spawn.to[k]) continue;
     char lo[40], hi[40];
-    format_float(sc->flock.spawn.to[k], hi, sizeof hi);
-    format_float(sc->flock.spawn.from[k], lo, sizeof lo);
+    scenario_format_float(sc->flock.spawn.to[k], hi, sizeof hi);
+    scenario_format_float(sc->flock.spawn.from[k], lo, sizeof lo);
     return herd_fail(err, HERD_E_INPUT, "%s: %s.spawn.to[%u]: %s must be >= %s.spawn.from[%u] (%s)", where, section, k,
                      hi, section, k, lo);
   }
@@ -705,12 +837,40 @@ static herd_status validate_points(load_ctx *c, const scenario_field *f, const h
   return HERD_OK;
 }
 
+/* Every shape of a list against what its kind allows. */
+static herd_status validate_shapes(load_ctx *c, const scenario_field *f, const herd_shape_list *list) {
+  const shape_spec *spec = shape_spec_of(f);
+  if (list->count > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "scenario: %s: %u items (allowed: at most %u)", f->path, list->count,
+                     f->max_items);
+  for (uint32_t i = 0; i < list->count; ++i) {
+    const herd_shape *s = &list->s[i];
+    char element[240];
+    if (s->count < spec->min_points || s->count > spec->max_points)
+      return herd_fail(c->err, HERD_E_INPUT, "scenario: %s[%u].points_m: %u points (allowed: %u to %u)", f->path, i,
+                       s->count, spec->min_points, spec->max_points);
+    for (uint32_t k = 0; k < 2 * s->count + (spec->gate ? 4u : 0u); ++k) {
+      double x = k < 2 * s->count ? s->v[k / 2][k % 2] : s->gate[(k - 2 * s->count) / 2][k % 2];
+      snprintf(element, sizeof element, "%s[%u].%s", f->path, i, k < 2 * s->count ? "points_m" : "gate_m");
+      if (!in_range(f, x)) return range_error(c, element, f, x);
+    }
+    snprintf(element, sizeof element, "%s[%u].%s", f->path, i, spec->width_key ? spec->width_key : "");
+    if (spec->width_key && !in_range(&width_field, s->width_m))
+      return range_error(c, element, &width_field, s->width_m);
+  }
+  return HERD_OK;
+}
+
 /* Every number of field f (each entry's, for a per-agent field) against its range. */
 static void validate_field(const scenario_field *f, void *arg) {
   validate_ctx *v = arg;
   load_ctx c = {"scenario", (herd_scenario *)v->sc, v->err};
   if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) {
     if (v->status == HERD_OK) v->status = validate_points(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
+    return;
+  }
+  if (f->kind == FIELD_SHAPES) {
+    if (v->status == HERD_OK) v->status = validate_shapes(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
     return;
   }
   uint32_t entries = f->per_agent ? v->sc->agents.entries : 1u;
@@ -853,7 +1013,7 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
     return herd_fail(err, HERD_E_INPUT, "%s: not a field of model %s", path, herd_model_name(sc->model));
   if (ref.f->per_agent && ref.entry >= sc->agents.entries)
     return herd_fail(err, HERD_E_INPUT, "%s: the agents list has %u entries", path, sc->agents.entries);
-  if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES)
+  if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES || ref.f->kind == FIELD_SHAPES)
     return herd_fail(err, HERD_E_INPUT, "%s: a list, not a number", path);
   const void *at = scenario_field_caddress(sc, ref);
   uint32_t n = scenario_field_length(ref.f, sc);
@@ -895,13 +1055,34 @@ bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *x
 
 static json_t *float_json(float v) {
   char text[40];
-  format_float(v, text, sizeof text);
+  scenario_format_float(v, text, sizeof text);
   return json_real(strtod(text, NULL));
 }
 
 static json_t *floats_json(const float *v, uint32_t n) {
   json_t *a = json_array();
   for (uint32_t k = 0; a && k < n; ++k) json_array_append_new(a, float_json(v[k]));
+  return a;
+}
+
+static json_t *xy_json(const float (*v)[2], uint32_t n) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; a && i < n; ++i) json_array_append_new(a, floats_json(v[i], 2));
+  return a;
+}
+
+static json_t *shapes_json(const shape_spec *spec, const herd_shape_list *list) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; a && i < list->count; ++i) {
+    const herd_shape *s = &list->s[i];
+    json_t *o = json_object();
+    if (!o) break;
+    json_object_set_new(o, "points_m", xy_json(s->v, s->count));
+    if (spec->width_key) json_object_set_new(o, spec->width_key, float_json(s->width_m));
+    if (spec->gate) json_object_set_new(o, "gate_m", xy_json(s->gate, 2));
+    if (spec->water) json_object_set_new(o, "water", json_integer(s->water));
+    json_array_append_new(a, o);
+  }
   return a;
 }
 
@@ -928,6 +1109,7 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
       uint32_t k = *(const uint32_t *)at;
       return json_string(k < scenario_choice_count(ref.f) ? ref.f->choices[k] : "?");
     }
+    case FIELD_SHAPES: return shapes_json(shape_spec_of(ref.f), at);
     case FIELD_POINTS:
     case FIELD_SPHERES: {
       const herd_point_list *list = at;

@@ -24,7 +24,8 @@ typedef enum scenario_field_kind {
   FIELD_VEC_RANDOM, /* float[3], world.dims numbers or "random" (stored as NaN) */
   FIELD_CHOICE,     /* uint32_t, one of the names in `choices` (stored as its index) */
   FIELD_POINTS,     /* herd_point_list: an array of points, each world.dims numbers */
-  FIELD_SPHERES     /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
+  FIELD_SPHERES,    /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
+  FIELD_SHAPES      /* herd_shape_list: an array of objects, 2D shapes (which kind: by the field's offset) */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu
@@ -42,7 +43,7 @@ typedef struct scenario_field {
   bool per_agent;  /* one per entry of the "agents" list */
   const char *unit, *meaning;
   const char *const *choices; /* FIELD_CHOICE: its names in index order, then NULL */
-  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES: the most the list holds */
+  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES, FIELD_SHAPES: the most the list holds */
 } scenario_field;
 
 /* A field as found by its path: its row and, for a per-agent field, the entry. */
@@ -91,6 +92,9 @@ void scenario_names_under(const char *prefix, uint32_t model, char *out, size_t 
 
 /* Every field of `model` at its default, the world at the model's. */
 void scenario_set_defaults(herd_scenario *sc, uint32_t model);
+
+/* The shortest decimal that reads back as exactly the float v ("150", "0.6666667"). */
+void scenario_format_float(float v, char *out, size_t size);
 
 /* A new agents entry at its defaults. */
 void scenario_agent_defaults(herd_steering_config *entry);

@@ -8,6 +8,7 @@
 #include "../../kernels/env.h"
 #include "../backend/backend.h"
 #include "../core/error.h"
+#include "../core/geometry.h"
 #include "../steer/steer.h"
 
 /* The step index used to key the random draws of the initial placement: never reached by
@@ -152,6 +153,10 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
                           dims == 3 ? x0[2] + w[2] * herd_rng_unit_float(a.v[3]) : 0.0f);
     p = herd_world_wrap(&world, p);
     if (s->env_info.spheres) p = herd_env_keep_out(s->env, &s->env_info, p); /* drawn inside an obstacle */
+    if (s->env_info.has_field) { /* the same for walls, water and pens: out along the field's gradient */
+      int out;
+      p = herd_sdf_project(s->env + s->env_info.field_at, p, &out);
+    }
     herd_store_vec(pos, i, dims, p);
     herd_store_vec(vel, i, dims, s->model->initial_velocity(sc->params.bytes, a, b, dims));
   }
@@ -214,11 +219,15 @@ static herd_status start_backend(herd_sim *const *worlds, uint32_t count, bool b
 }
 
 /* The scenario's obstacles and path as the env array of kernels/env.h: the spheres, then the
- * path's table of HERD_PATH_INTERVALS intervals (seed 004's lookup in steps of 0.01). */
+ * path's table of HERD_PATH_INTERVALS intervals (seed 004's lookup in steps of 0.01), then the
+ * signed-distance field of the walls, water, pens and bridges, baked here once. */
 static herd_status build_env(herd_sim *s, herd_error *err) {
   const herd_scenario *sc = &s->sc;
-  uint32_t spheres = sc->obstacles.spheres.count, points = sc->path.points.count;
+  uint32_t spheres = sc->obstacles.spheres.count, points = sc->path.points.count, field_floats = 0;
   uint32_t path_floats = points ? herd_path_floats(points, HERD_PATH_INTERVALS) : 0u;
+  float *field = NULL;
+  if (herd_geometry_any(sc) && !(field = herd_geometry_bake(sc, &field_floats)))
+    return herd_fail(err, HERD_E_MEMORY, "out of memory for the obstacles' distance field");
   s->env_info = (herd_env_info){.spheres = spheres,
                                 .path_at = 4u * spheres,
                                 .has_path = points > 0,
@@ -227,12 +236,18 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
                                 .lookahead_m = sc->path.lookahead_m,
                                 .path_weight = sc->path.weight,
                                 .eat_radius_m = sc->food.eat_radius_m,
-                                .sense_radius_m = sc->food.sense_radius_m};
-  s->env_floats = 4u * spheres + path_floats;
+                                .sense_radius_m = sc->food.sense_radius_m,
+                                .has_field = field != NULL,
+                                .field_at = 4u * spheres + path_floats};
+  s->env_floats = 4u * spheres + path_floats + field_floats;
   if (!s->env_floats) return HERD_OK;
-  if (!(s->env = malloc(s->env_floats * sizeof *s->env)))
+  if (!(s->env = malloc(s->env_floats * sizeof *s->env))) {
+    free(field);
     return herd_fail(err, HERD_E_MEMORY, "out of memory for the obstacles and the path");
+  }
   memcpy(s->env, sc->obstacles.spheres.v, 4u * spheres * sizeof *s->env);
+  if (field) memcpy(s->env + s->env_info.field_at, field, field_floats * sizeof *field);
+  free(field);
   float xyz[3 * HERD_MAX_PATH_POINTS];
   for (uint32_t i = 0; i < points; ++i)
     for (uint32_t k = 0; k < 3; ++k) xyz[3 * i + k] = sc->path.points.v[i][k];
