@@ -38,13 +38,13 @@ HERD_INLINE int herd_in_goal(herd_vec3 p, herd_vec3 goal, float goal_radius_m) {
 
 HERD_INLINE int herd_agent_removed(herd_u32 word) { return (word & HERD_AGENT_REMOVED) != 0u; }
 
-/* The word after a step that left the agent at `pos`: delivery and removal latch, MOVED and
- * ALERT are set anew (`alert`: HERD_ALERT_* bits from the model). */
-HERD_INLINE herd_u32 herd_agent_after_step(herd_u32 word, herd_vec3 old_pos, herd_vec3 pos, int alert, herd_vec3 goal,
-                                           float goal_radius_m) {
+/* The word after a step that left the agent at `pos` (`in_goal`: pos is in the goal,
+ * herd_env_in_goal): delivery and removal latch, MOVED and ALERT are set anew (`alert`:
+ * HERD_ALERT_* bits from the model). */
+HERD_INLINE herd_u32 herd_agent_after_step(herd_u32 word, herd_vec3 old_pos, herd_vec3 pos, int alert, int in_goal) {
   herd_u32 next = word & (HERD_AGENT_ID_MASK | HERD_AGENT_DELIVERED | HERD_AGENT_REMOVED);
   int leaves = (alert & HERD_ALERT_REMOVE) != 0;
-  if (leaves || herd_in_goal(pos, goal, goal_radius_m)) next |= HERD_AGENT_DELIVERED;
+  if (leaves || in_goal) next |= HERD_AGENT_DELIVERED;
   if (leaves) next |= HERD_AGENT_REMOVED;
   if (pos.x != old_pos.x || pos.y != old_pos.y || pos.z != old_pos.z) next |= HERD_AGENT_MOVED;
   if (alert & HERD_ALERT_REACTED) next |= HERD_AGENT_ALERT;

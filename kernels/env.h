@@ -11,6 +11,7 @@
  * Obstacles do not wrap: in a wrapping world a sphere sits where it is given. */
 #ifndef HERD_KERNELS_ENV_H
 #define HERD_KERNELS_ENV_H
+#include "agent.h"
 #include "path.h"
 #include "sdf.h"
 
@@ -26,6 +27,8 @@ typedef struct herd_env_info {
   herd_u32 field_at;    /* where the field array starts */
   float eat_radius_m;   /* food.eat_radius_m (food particles are steering agents: agent.h) */
   float sense_radius_m; /* food.sense_radius_m */
+  herd_u32 goal_at;     /* the goal pen's corners (x, y each) from here, when goal_points */
+  herd_u32 goal_points; /* 0: the goal is the target's circle; else the pen holding the target */
 } herd_env_info;
 
 /* 1 when the world has obstacles of any kind (spheres or the field's geometry). */
@@ -85,6 +88,24 @@ HERD_INLINE herd_vec3 herd_env_finish_move(HERD_GLOBAL const float *env, const h
 HERD_INLINE herd_vec3 herd_env_guide(HERD_GLOBAL const float *env, const herd_env_info *e, herd_vec3 p) {
   if (!e->has_path) return herd_v3(0.0f, 0.0f, 0.0f);
   return herd_v3_scale(herd_path_target(env + e->path_at, p, e->lookahead_m), e->path_weight);
+}
+
+/* True when (p.x, p.y) lies inside the polygon of n corners at `xy` (even-odd rule). */
+HERD_INLINE int herd_polygon_contains(HERD_GLOBAL const float *xy, herd_u32 n, herd_vec3 p) {
+  int in = 0;
+  for (herd_u32 i = 0, j = n - 1u; i < n; j = i++) {
+    float xi = xy[2u * i], yi = xy[2u * i + 1u], xj = xy[2u * j], yj = xy[2u * j + 1u];
+    if ((yi > p.y) != (yj > p.y) && p.x < (xj - xi) * (p.y - yi) / (yj - yi) + xi) in = !in;
+  }
+  return in;
+}
+
+/* The goal: the interior of the pen that holds the target when there is one (a sheep is home
+ * once inside the fence, wherever in the pen), else the circle of goal_radius_m about it. */
+HERD_INLINE int herd_env_in_goal(HERD_GLOBAL const float *env, const herd_env_info *e, herd_vec3 p, herd_vec3 goal,
+                                 float goal_radius_m) {
+  if (e->goal_points) return herd_polygon_contains(env + e->goal_at, e->goal_points, p);
+  return herd_in_goal(p, goal, goal_radius_m);
 }
 
 #endif

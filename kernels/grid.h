@@ -13,7 +13,7 @@
  * optional view cone. */
 #ifndef HERD_KERNELS_GRID_H
 #define HERD_KERNELS_GRID_H
-#include "portable.h"
+#include "agent.h"
 
 /* Largest n for the n-nearest-neighbour query: the selection lives in private memory. */
 #define HERD_MAX_NEIGHBOURS 256
@@ -244,10 +244,11 @@ HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_ve
 }
 
 /* Sum of unit vectors pointing from each agent within `radius` (strictly closer, and not
- * at the very same point) toward p. radius must not exceed g->cell_m. Also counts them. */
+ * at the very same point) toward p, skipping those `removed` (agent words; NULL: none) marks
+ * HERD_AGENT_REMOVED. radius must not exceed g->cell_m. Also counts them. */
 HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
-                                              HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, float radius,
-                                              herd_u32 *count) {
+                                              HERD_GLOBAL const herd_u32 *cell_end, HERD_GLOBAL const herd_u32 *removed,
+                                              herd_u32 self, float radius, herd_u32 *count) {
   herd_vec2 p = pos[self], sum = herd_v2(0.0f, 0.0f);
   float r2 = radius * radius;
   herd_i32 x0 = herd_cell_coord(p.x - radius, g->inv_cell_m), x1 = herd_cell_coord(p.x + radius, g->inv_cell_m);
@@ -259,6 +260,7 @@ HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL co
       for (herd_u32 j = span.begin; j < span.end; ++j) {
         herd_vec2 q = pos[j];
         if (j == self || (span.check && !herd_in_cell(g, q, cx, cy))) continue;
+        if (removed && (removed[j] & HERD_AGENT_REMOVED)) continue; /* out of the flock: no one to avoid */
         herd_vec2 away = herd_v2_sub(p, q);
         float d2 = herd_v2_len2(away);
         if (d2 >= r2 || d2 <= 0.0f) continue;

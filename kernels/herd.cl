@@ -140,8 +140,9 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
     if (i < grid.count)
-      p = herd_partial_add(p, &grid, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i],
-                           steer, steer_count, goal, info.goal_radius_m);
+      p = herd_partial_add(
+          p, &grid, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i], steer, steer_count,
+          herd_env_in_goal(env, &info.env, herd_load_vec(pos, i, grid.dims), goal, info.goal_radius_m));
     if (i < grid.count && info.env.has_path)
       p = herd_partial_add_path(p, env, &info.env, herd_load_vec(pos, i, grid.dims), agent[i]);
   }
@@ -258,8 +259,9 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
     uint i = base + k * HERD_REDUCE_GROUP + t;
     if (i < world.grid.count)
       p = herd_partial_add(p, &world.grid, herd_load_vec(pos_w, i, world.grid.dims),
-                           herd_load_vec(vel_w, i, world.grid.dims), agent[world.begin + i], steer_w, count, goal,
-                           world.info.goal_radius_m);
+                           herd_load_vec(vel_w, i, world.grid.dims), agent[world.begin + i], steer_w, count,
+                           herd_env_in_goal(env + world.env_base, &world.info.env,
+                                            herd_load_vec(pos_w, i, world.grid.dims), goal, world.info.goal_radius_m));
     if (i < world.grid.count && world.info.env.has_path)
       p = herd_partial_add_path(p, env + world.env_base, &world.info.env, herd_load_vec(pos_w, i, world.grid.dims),
                                 agent[world.begin + i]);

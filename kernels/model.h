@@ -127,8 +127,9 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     out_pos[4u * i + 3u] = next.memory[0];
     out_vel[4u * i + 3u] = next.memory[1];
   }
+  herd_vec3 goal = herd_v3(in->goal[0], in->goal[1], in->goal[2]);
   out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
-                                       herd_v3(in->goal[0], in->goal[1], in->goal[2]), in->goal_radius_m);
+                                       herd_env_in_goal(v->env, &in->env, next.pos, goal, in->goal_radius_m));
 }
 
 /* ---- Declaring parameters ------------------------------------------------------------------ */

@@ -67,7 +67,7 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
  * agent counts as delivered and adds nothing else. */
 HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
                                                 herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
-                                                herd_vec3 goal, float goal_radius_m) {
+                                                int in_goal) {
   if (herd_agent_removed(word)) {
     p.delivered += 1u;
     p.removed += 1u;
@@ -86,7 +86,7 @@ HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd
   p.hi_x = pos.x > p.hi_x ? pos.x : p.hi_x;
   p.hi_y = pos.y > p.hi_y ? pos.y : p.hi_y;
   p.hi_z = pos.z > p.hi_z ? pos.z : p.hi_z;
-  p.in_goal += herd_in_goal(pos, goal, goal_radius_m) ? 1u : 0u;
+  p.in_goal += in_goal ? 1u : 0u;
   p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
   herd_u32 id = herd_agent_id(word);
   for (herd_u32 d = 0; d < steer_count; ++d) {

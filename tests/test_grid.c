@@ -250,7 +250,7 @@ static void radius_query_matches_brute_force(void) {
   int bad = 0;
   for (uint32_t i = 0; i < c.n; ++i) {
     uint32_t count;
-    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, pos2(&v), v.cell_end, i, radius, &count);
+    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, pos2(&v), v.cell_end, NULL, i, radius, &count);
     double wx = 0, wy = 0;
     uint32_t want = 0;
     for (uint32_t j = 0; j < c.n; ++j) {

@@ -207,19 +207,24 @@ static void n_of_all_others_is_attraction_to_the_centroid(void) {
   CHECK(near(next.heading, 3 / sqrt(45), 6 / sqrt(45)));
 }
 
+/* The agent word after a step, with the goal a circle of radius r about goal. */
+static herd_u32 after_step(herd_u32 word, herd_vec3 old_pos, herd_vec3 pos, int alert, herd_vec3 goal, float r) {
+  return herd_agent_after_step(word, old_pos, pos, alert, herd_in_goal(pos, goal, r));
+}
+
 static void delivery_latches_and_moved_is_per_step(void) {
   herd_vec3 goal = herd_v3(0, 0, 0), far = herd_v3(40, 0, 0), inside = herd_v3(10, 0, 0);
   herd_u32 word = 1234u;
-  word = herd_agent_after_step(word, far, inside, 0, goal, 15); /* walks in */
+  word = after_step(word, far, inside, 0, goal, 15); /* walks in */
   CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
-  word = herd_agent_after_step(word, inside, far, 1, goal, 15); /* walks out, alarmed: still delivered */
+  word = after_step(word, inside, far, 1, goal, 15); /* walks out, alarmed: still delivered */
   CHECK(herd_agent_id(word) == 1234u && (word & HERD_AGENT_DELIVERED) && (word & HERD_AGENT_MOVED));
   CHECK(word & HERD_AGENT_ALERT);
-  word = herd_agent_after_step(word, far, far, 0, goal, 15); /* stands still, calm */
+  word = after_step(word, far, far, 0, goal, 15); /* stands still, calm */
   CHECK((word & HERD_AGENT_DELIVERED) && !(word & HERD_AGENT_MOVED) && !(word & HERD_AGENT_ALERT));
-  CHECK(!(herd_agent_after_step(7u, far, far, 0, goal, 15) & HERD_AGENT_DELIVERED));
-  CHECK(herd_agent_after_step(7u, far, herd_v3(15, 0, 0), 0, goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
-  CHECK(!(herd_agent_after_step(7u, far, goal, 0, goal, -1) & HERD_AGENT_DELIVERED));           /* no goal: never */
+  CHECK(!(after_step(7u, far, far, 0, goal, 15) & HERD_AGENT_DELIVERED));
+  CHECK(after_step(7u, far, herd_v3(15, 0, 0), 0, goal, 15) & HERD_AGENT_DELIVERED); /* the rim counts */
+  CHECK(!(after_step(7u, far, goal, 0, goal, -1) & HERD_AGENT_DELIVERED));           /* no goal: never */
 }
 
 /* A dog at (0, -60) with r_s = 65: sheep 0 at the origin reacts; sheep 1, nearest to it,
@@ -299,12 +304,12 @@ static void a_delivered_sheep_leaves_for_the_pen(void) {
 
 static void removal_latches_and_counts_as_delivered(void) {
   herd_vec3 goal = herd_v3(0, 0, 0), far = herd_v3(40, 0, 0), pen = herd_v3(-1e9f, -1e9f, 0);
-  herd_u32 word = herd_agent_after_step(55u, far, pen, HERD_ALERT_REMOVE, goal, 15);
+  herd_u32 word = after_step(55u, far, pen, HERD_ALERT_REMOVE, goal, 15);
   CHECK(herd_agent_id(word) == 55u && (word & HERD_AGENT_DELIVERED) && herd_agent_removed(word));
   CHECK(!(word & HERD_AGENT_ALERT));
-  word = herd_agent_after_step(word, pen, pen, 0, goal, 15);
+  word = after_step(word, pen, pen, 0, goal, 15);
   CHECK((word & HERD_AGENT_DELIVERED) && herd_agent_removed(word) && !(word & HERD_AGENT_MOVED));
-  CHECK(!herd_agent_removed(herd_agent_after_step(55u, far, herd_v3(1, 0, 0), HERD_ALERT_REACTED, goal, 15)));
+  CHECK(!herd_agent_removed(after_step(55u, far, herd_v3(1, 0, 0), HERD_ALERT_REACTED, goal, 15)));
 }
 
 /* Three sheep, the middle one removed: the observation is of the other two. */
@@ -315,7 +320,7 @@ static void removed_sheep_are_left_out_of_the_reduction(void) {
   const float dog[4] = {-1e9f, -1e9f + 1, 0, 0}; /* next to the removed sheep */
   herd_vec3 goal = herd_v3(0, 0, 0), vel = herd_v3(1, 0, 0);
   herd_flock_partial p = herd_partial_empty();
-  for (int i = 0; i < 3; ++i) p = herd_partial_add(p, &g, at[i], vel, words[i], dog, 1, goal, 15);
+  for (int i = 0; i < 3; ++i) p = herd_partial_add(p, &g, at[i], vel, words[i], dog, 1, herd_in_goal(at[i], goal, 15));
   CHECK(p.delivered == 1 && p.removed == 1 && p.in_goal == 1);
   CHECK(p.lo_x == 10 && p.hi_x == 30 && p.near_id[0] == 0u);
   herd_vec3 c = herd_partial_centroid(p, 3);

@@ -88,6 +88,12 @@ typedef enum herd_dog_stop {
   HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE /* "near_sheep_or_centre": also within f(N) of G (authors' 2020 code) */
 } herd_dog_stop;
 
+/* How a Strömbom dog finds its way among walls, water and pens (dogs.rules). */
+typedef enum herd_dog_rules {
+  HERD_DOG_RULES_WAYPOINTS = 0, /* "waypoints": drive toward the route's next waypoint, sweep stragglers along it */
+  HERD_DOG_RULES_PUBLISHED      /* "published": the paper's dog alone (straight at the target) */
+} herd_dog_rules;
+
 /* A scenario's list of points: each world.dims coordinates (z = 0 in 2D) and, for spheres, the
  * radius in v[k][3]. */
 typedef struct herd_point_list {
@@ -149,6 +155,7 @@ typedef struct herd_scenario {
     float speed_m_per_step; /* delta_s */
     float noise;            /* e */
     uint32_t stop;          /* herd_dog_stop: when a dog stands still */
+    uint32_t rules;         /* herd_dog_rules: waypoints and sweep, or the paper's dog alone */
   } dogs;
   struct {
     uint32_t entries;
@@ -211,6 +218,10 @@ bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *x
  * that query a radius it is that radius, the distance within which agents see each other
  * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
 float herd_scenario_grid_cell_m(const herd_scenario *sc);
+
+/* The pen (an index into obstacles.pens) whose inside holds the target: its interior is then
+ * the goal, instead of the circle of target.goal_radius_m. -1 when there is none. */
+int herd_scenario_goal_pen(const herd_scenario *sc);
 
 /* How many Strömbom sheepdogs the scenario has (dogs.count where the model has dogs, else 0). */
 uint32_t herd_scenario_dog_count(const herd_scenario *sc);

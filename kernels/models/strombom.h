@@ -194,7 +194,9 @@ HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, c
     herd_rng4 graze_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_GRAZE);
     if (herd_rng_unit_float(graze_bits.v[0]) >= m->graze_probability) return next;
   }
-  herd_vec2 r_a = herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, self, m->repulsion_radius_m, &close));
+  HERD_GLOBAL const herd_u32 *removed = m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? f->agent : 0;
+  herd_vec2 r_a =
+      herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, removed, self, m->repulsion_radius_m, &close));
   herd_vec2 sum = herd_v2_madd(herd_v2_scale(eps, m->noise), m->repulsion, r_a);
   if (dogs_near > 0) {
     herd_vec2 c = herd_strombom_attraction(m, f, self, centroid, scratch);
@@ -220,7 +222,7 @@ HERD_INLINE int herd_strombom_leaves(const herd_strombom_params *m, const herd_f
   herd_vec3 goal = herd_v3(in->goal[0], in->goal[1], in->goal[2]);
   return m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED &&
          ((v->agent[self] & HERD_AGENT_DELIVERED) ||
-          herd_in_goal(herd_v3(pos.x, pos.y, 0.0f), goal, in->goal_radius_m));
+          herd_env_in_goal(v->env, &in->env, herd_v3(pos.x, pos.y, 0.0f), goal, in->goal_radius_m));
 }
 
 /* The model's update in the engine's terms (kernels/model.h). */
@@ -241,8 +243,15 @@ HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, 
   next.pos = herd_v3(s.pos.x, s.pos.y, 0.0f);
   next.vel = herd_v3(s.heading.x, s.heading.y, 0.0f);
   next.alert = s.dogs_near > 0u ? HERD_ALERT_REACTED : 0;
+  if (in->env.has_field || in->env.spheres) { /* where it really ends: a fence may stop it short of the goal */
+    next.pos = herd_agent_end(v, self, next.pos, 0);
+    next.alert |= HERD_ALERT_PLACED;
+    s.pos = herd_v2(next.pos.x, next.pos.y);
+  }
   if (herd_strombom_leaves(m, v, self, s.pos)) {
-    next.pos = herd_v3(HERD_STROMBOM_PEN_M, HERD_STROMBOM_PEN_M, 0.0f);
+    /* A pen in the world keeps its sheep where they stand (nobody's neighbour any more); the
+     * abstract pen is far away. */
+    if (!in->env.goal_points) next.pos = herd_v3(HERD_STROMBOM_PEN_M, HERD_STROMBOM_PEN_M, 0.0f);
     next.alert |= HERD_ALERT_REMOVE;
   }
   return next;

@@ -206,8 +206,12 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   bool goal = sc->target.goal_radius_m >= 0.0f;
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
-      fprintf(out, "result: success: all %u agents delivered (each came within %g m of the target)\n", o->count,
-              sc->target.goal_radius_m);
+      if (herd_scenario_goal_pen(sc) >= 0)
+        fprintf(out, "result: success: all %u agents delivered (each entered obstacles.pens[%d])\n", o->count,
+                herd_scenario_goal_pen(sc));
+      else
+        fprintf(out, "result: success: all %u agents delivered (each came within %g m of the target)\n", o->count,
+                sc->target.goal_radius_m);
       break;
     case HERD_STEP_LIMIT:
       if (goal)

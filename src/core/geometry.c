@@ -101,7 +101,7 @@ static hit strip_hit(double x, double y, const herd_shape *s) {
 
 /* The edge of pen s that holds both ends of its gate, and their parameters t0 < t1 along it;
  * -1 when none does. */
-static int gate_edge(const herd_shape *s, double *t0, double *t1) {
+int herd_geometry_gate_edge(const herd_shape *s, double *t0, double *t1) {
   for (uint32_t k = 0; k < s->count; ++k) {
     const float *a = s->v[k], *b = s->v[(k + 1) % s->count];
     hit h0 = segment_hit(s->gate[0][0], s->gate[0][1], a, b), h1 = segment_hit(s->gate[1][0], s->gate[1][1], a, b);
@@ -117,7 +117,7 @@ static int gate_edge(const herd_shape *s, double *t0, double *t1) {
 /* The fence of pen s: a capsule along each edge, the gate's edge in two pieces around it. */
 static hit fence_hit(double x, double y, const herd_shape *s) {
   double t0 = 0.0, t1 = 0.0, r = 0.5 * s->width_m;
-  int gate = gate_edge(s, &t0, &t1);
+  int gate = herd_geometry_gate_edge(s, &t0, &t1);
   hit h = {FAR_M, 1.0, 0.0};
   for (uint32_t k = 0; k < s->count; ++k) {
     const float *a = s->v[k], *b = s->v[(k + 1) % s->count];
@@ -152,6 +152,13 @@ static hit geometry_hit(const herd_scenario *sc, double x, double y) {
     h = keep_nearer(h, wet);
   }
   return h;
+}
+
+int herd_scenario_goal_pen(const herd_scenario *sc) {
+  if (sc->target.goal_radius_m < 0.0f) return -1;
+  for (uint32_t k = 0; k < sc->obstacles.pens.count; ++k)
+    if (polygon_contains(&sc->obstacles.pens.s[k], sc->target.position_m[0], sc->target.position_m[1])) return (int)k;
+  return -1;
 }
 
 double herd_geometry_distance(const herd_scenario *sc, double x, double y, double grad[2]) {
@@ -283,7 +290,7 @@ static herd_status check_pen(const herd_shape *s, const char *where, const char 
   char a[90], b[90];
   point_text(s->gate[0], a, sizeof a);
   point_text(s->gate[1], b, sizeof b);
-  int k = gate_edge(s, &t0, &t1);
+  int k = herd_geometry_gate_edge(s, &t0, &t1);
   if (k < 0)
     return herd_fail(err, HERD_E_INPUT,
                      "%s: %s.gate_m: %s to %s is not on the pen's boundary (allowed: both ends on one edge of "

@@ -18,6 +18,10 @@ bool herd_geometry_any(const herd_scenario *sc);
  * grad (NULL: not wanted) gets its unit gradient. Without geometry: a large positive number. */
 double herd_geometry_distance(const herd_scenario *sc, double x, double y, double grad[2]);
 
+/* The edge of pen s (from corner k to k + 1) that holds its gate, and the gate's ends on it as
+ * parameters t0 <= t1 along the edge; -1 when no edge does. */
+int herd_geometry_gate_edge(const herd_shape *s, double *t0, double *t1);
+
 /* True when p (world.dims coordinates) lies inside an obstacle: a sphere or the geometry. */
 bool herd_geometry_blocks(const herd_scenario *sc, const float *p);
 

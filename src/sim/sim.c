@@ -226,6 +226,8 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
   uint32_t spheres = sc->obstacles.spheres.count, points = sc->path.points.count, field_floats = 0;
   uint32_t path_floats = points ? herd_path_floats(points, HERD_PATH_INTERVALS) : 0u;
   float *field = NULL;
+  int pen = herd_scenario_goal_pen(sc);
+  uint32_t goal_points = pen >= 0 ? sc->obstacles.pens.s[pen].count : 0u;
   if (herd_geometry_any(sc) && !(field = herd_geometry_bake(sc, &field_floats)))
     return herd_fail(err, HERD_E_MEMORY, "out of memory for the obstacles' distance field");
   s->env_info = (herd_env_info){.spheres = spheres,
@@ -238,8 +240,10 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
                                 .eat_radius_m = sc->food.eat_radius_m,
                                 .sense_radius_m = sc->food.sense_radius_m,
                                 .has_field = field != NULL,
-                                .field_at = 4u * spheres + path_floats};
-  s->env_floats = 4u * spheres + path_floats + field_floats;
+                                .field_at = 4u * spheres + path_floats,
+                                .goal_at = 4u * spheres + path_floats + field_floats,
+                                .goal_points = goal_points};
+  s->env_floats = 4u * spheres + path_floats + field_floats + 2u * goal_points;
   if (!s->env_floats) return HERD_OK;
   if (!(s->env = malloc(s->env_floats * sizeof *s->env))) {
     free(field);
@@ -248,6 +252,7 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
   memcpy(s->env, sc->obstacles.spheres.v, 4u * spheres * sizeof *s->env);
   if (field) memcpy(s->env + s->env_info.field_at, field, field_floats * sizeof *field);
   free(field);
+  if (goal_points) memcpy(s->env + s->env_info.goal_at, sc->obstacles.pens.s[pen].v, 2u * goal_points * sizeof *s->env);
   float xyz[3 * HERD_MAX_PATH_POINTS];
   for (uint32_t i = 0; i < points; ++i)
     for (uint32_t k = 0; k < 3; ++k) xyz[3 * i + k] = sc->path.points.v[i][k];
@@ -269,6 +274,8 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   s->steer_ctx = herd_steer_context_for(&s->sc);
   s->goal = herd_goal_for(&s->sc);
   herd_status st = build_env(s, err);
+  if (st == HERD_OK && herd_scenario_dog_count(&s->sc) && herd_geometry_any(&s->sc) && !s->steer_ctx.dog.route)
+    st = herd_fail(err, HERD_E_MEMORY, "out of memory for the dogs' route among the obstacles");
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
@@ -306,6 +313,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
 void herd_sim_destroy(herd_sim *s) {
   if (!s) return;
   if (s->backend && !s->in_batch) s->ops->destroy(s->backend);
+  herd_steer_context_free(&s->steer_ctx);
   free(s->env);
   free(s);
 }

@@ -21,8 +21,10 @@ typedef void (*herd_steer_fn)(const herd_steer_context *ctx, uint32_t index, her
 /* Each strategy's step, by herd_strategy (their names: herd_strategy_name). */
 extern const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT];
 
-/* The context for a scenario (the dog's parameters from it). */
+/* The context for a scenario (the dog's parameters from it, and its route among walls, water
+ * and pens: NULL without them, or when out of memory). `sc` must outlive it. */
 herd_steer_context herd_steer_context_for(const herd_scenario *sc);
+void herd_steer_context_free(herd_steer_context *ctx);
 
 /* The goal the steering agents work toward, and when a run has reached it: for Strömbom's
  * scenarios sheep.success (kernels/models/strombom.h) over the target; other models have

@@ -101,9 +101,17 @@ herd_steer_context herd_steer_context_for(const herd_scenario *sc) {
         .noise = sc->dogs.noise,
         .stop = sc->dogs.stop,
         .count_remaining = sheep_field(sc, "sheep.success") == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
+        .sc = sc,
+        .route = herd_route_build(sc),
+        .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
     };
   }
   return ctx;
+}
+
+void herd_steer_context_free(herd_steer_context *ctx) {
+  herd_route_free((herd_route *)ctx->dog.route);
+  ctx->dog.route = NULL;
 }
 
 herd_goal herd_goal_for(const herd_scenario *sc) {

@@ -37,19 +37,28 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
     aim.point[0] = aim.point[1] = 0.0f;
     return aim;
   }
-  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = r_a * sqrtf(n);
+  float g[2] = {gx, gy}, f[2] = {obs->farthest_pos[0], obs->farthest_pos[1]},
+        gathered = herd_strombom_dog_gathered_m(p, obs);
+  bool route = p->route && p->waypoints;
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
-  if (obs->farthest_dist_m < herd_strombom_dog_gathered_m(p, obs)) {
-    herd_vec2 away = unit_from(p->target_m[0], p->target_m[1], gx, gy);
-    float behind = r_a * sqrtf(n);
+  if (obs->farthest_dist_m < gathered) {
+    float toward[2] = {p->target_m[0], p->target_m[1]};
+    if (route) herd_route_waypoint(p->route, g, behind, toward); /* [ours] the next waypoint, not T */
+    herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
     aim.mode = HERD_MODE_DRIVE;
     aim.point[0] = gx + behind * away.x;
     aim.point[1] = gy + behind * away.y;
   } else {
-    herd_vec2 out = unit_from(gx, gy, obs->farthest_pos[0], obs->farthest_pos[1]);
+    herd_vec2 out = unit_from(gx, gy, f[0], f[1]);
+    float toward[2];
+    /* [seed 002] once sheep are delivered, stragglers are swept along the route (to the gate),
+     * not back to a flock that is already home */
+    if (route && obs->delivered > 0 && herd_route_waypoint(p->route, f, behind, toward))
+      out = unit_from(toward[0], toward[1], f[0], f[1]);
     aim.mode = HERD_MODE_COLLECT;
-    aim.point[0] = obs->farthest_pos[0] + r_a * out.x;
-    aim.point[1] = obs->farthest_pos[1] + r_a * out.y;
+    aim.point[0] = f[0] + r_a * out.x;
+    aim.point[1] = f[1] + r_a * out.y;
   }
   return aim;
 }
@@ -61,11 +70,17 @@ void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observ
   if (aim.mode == HERD_MODE_WAIT) return;
   herd_rng4 bits = herd_rng_draw(seed, step, dog_index, HERD_STREAM_DOG_NOISE);
   herd_vec2 eps = herd_rng_direction(bits.v[0]);
-  herd_vec2 toward = unit_from(dog->pos[0], dog->pos[1], aim.point[0], aim.point[1]);
+  float next[2] = {aim.point[0], aim.point[1]};
+  if (p->route) herd_route_toward(p->route, dog->pos, aim.point, HERD_DOG_CLEARANCE_M, next); /* around obstacles */
+  herd_vec2 toward = unit_from(dog->pos[0], dog->pos[1], next[0], next[1]);
   herd_vec2 h = herd_v2_unit(herd_v2_madd(toward, p->noise, eps));
   if (herd_v2_len2(h) == 0.0f) return;
   dog->heading[0] = h.x;
   dog->heading[1] = h.y;
+  if (p->route) { /* never into an obstacle: slide along its surface */
+    herd_route_slide(p->sc, dog->pos, p->speed_m_per_step * h.x, p->speed_m_per_step * h.y, HERD_DOG_CLEARANCE_M);
+    return;
+  }
   dog->pos[0] += p->speed_m_per_step * h.x;
   dog->pos[1] += p->speed_m_per_step * h.y;
 }

@@ -4,6 +4,7 @@
 #ifndef HERD_STEER_STROMBOM_DOG_H
 #define HERD_STEER_STROMBOM_DOG_H
 #include "herd/herd.h"
+#include "route.h"
 
 typedef struct herd_strombom_dog_params {
   float repulsion_radius_m; /* r_a: sets the collect and drive offsets and the stop distance */
@@ -13,6 +14,9 @@ typedef struct herd_strombom_dog_params {
   float noise;              /* e */
   uint32_t stop;            /* herd_dog_stop (dogs.stop) */
   bool count_remaining;     /* N is the sheep not yet removed (sheep.success = remove_delivered) */
+  const herd_scenario *sc;  /* its obstacles, which the dog never passes through */
+  const herd_route *route;  /* the way home around walls, water and pens, or NULL without them */
+  bool waypoints;           /* dogs.rules = waypoints: drive and sweep along the route */
 } herd_strombom_dog_params;
 
 /* Where the dog heads this step and in which mode, from the observation alone. */

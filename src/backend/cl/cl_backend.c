@@ -116,6 +116,7 @@ struct herd_backend {
   herd_backend_desc *world_desc;
   herd_world *world;
   float *steer_all; /* HERD_MAX_STEERING records of HERD_STEER_FLOATS per world */
+  float *host_env;  /* the env array as sent (every world's, end to end): the goal's pen for uploads */
   herd_flock_partial *totals;
   cl_mem worlds, world_of, world_params, block_world, world_totals;
 };
@@ -414,6 +415,7 @@ static void cl_destroy(herd_backend *b) {
   free(b->world_desc);
   free(b->world);
   free(b->steer_all);
+  free(b->host_env);
   free(b->totals);
   free(b);
 }
@@ -476,6 +478,9 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->buckets = b->grid.table_mask + 1u;
   herd_status s = open_device(b, err);
   if (s == HERD_OK) s = write_env(b, desc->env, desc->env_floats, err);
+  if (s == HERD_OK && desc->env_floats && !(b->host_env = malloc(desc->env_floats * sizeof(float))))
+    s = herd_fail(err, HERD_E_MEMORY, "out of memory copying the obstacles");
+  if (s == HERD_OK && desc->env_floats) memcpy(b->host_env, desc->env, desc->env_floats * sizeof(float));
   b->desc.env = NULL; /* the caller's; copied */
   if (s != HERD_OK) {
     cl_destroy(b);
@@ -515,7 +520,8 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
   for (uint32_t i = 0; i < n; ++i) {
-    int in_goal = herd_in_goal(herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
+    int in_goal = herd_env_in_goal(b->host_env, &b->desc.env_info, herd_load_vec(pos, i, b->desc.dims), goal,
+                                   b->desc.goal_radius_m);
     agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
   b->cur = 0;
@@ -879,7 +885,7 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
       memcpy(env + b->world[w].env_base, b->world_desc[w].env, b->world_desc[w].env_floats * sizeof *env);
   if (s == HERD_OK)
     s = env ? write_env(b, env, b->desc.env_floats, err) : herd_fail(err, HERD_E_MEMORY, "out of memory");
-  free(env);
+  b->host_env = env;
   for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL, b->world_desc[w].env = NULL; /* copied */
   b->desc.env = NULL;
   free(world_of), free(block_world), free(params);
@@ -921,7 +927,10 @@ static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float 
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading a world");
   herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
   for (uint32_t i = 0; i < n; ++i)
-    agent[i] = i | (herd_in_goal(herd_load_vec(pos, i, d->dims), goal, d->goal_radius_m) ? HERD_AGENT_DELIVERED : 0u);
+    agent[i] = i | (herd_env_in_goal(b->host_env + b->world[world].env_base, &d->env_info,
+                                     herd_load_vec(pos, i, d->dims), goal, d->goal_radius_m)
+                        ? HERD_AGENT_DELIVERED
+                        : 0u);
   b->cur = 0;
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
   cl_int rc =

@@ -127,7 +127,8 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
   memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
   for (uint32_t i = 0; i < n; ++i) {
-    int in_goal = herd_in_goal(herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
+    int in_goal =
+        herd_env_in_goal(b->env, &b->desc.env_info, herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
     b->agent[0][i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
   return HERD_OK;
@@ -258,8 +259,10 @@ static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
     herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
     for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i) {
-      p = herd_partial_add(p, &b->grid, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i],
-                           c->steer.pos, c->steer.count, goal, b->desc.goal_radius_m);
+      p = herd_partial_add(
+          p, &b->grid, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i], c->steer.pos,
+          c->steer.count,
+          herd_env_in_goal(b->env, &b->desc.env_info, herd_load_vec(c->pos, i, dims), goal, b->desc.goal_radius_m));
       if (b->desc.env_info.has_path)
         p = herd_partial_add_path(p, b->env, &b->desc.env_info, herd_load_vec(c->pos, i, dims), agent[i]);
     }
