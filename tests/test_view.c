@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/geometry.h"
 #include "render/render.h"
 #include "sim_util.h"
 
@@ -15,12 +16,16 @@
   X(empty_field_is_background)                  \
   X(pictures_at_two_steps_differ)               \
   X(opencl_copy_path_draws_the_same_start)      \
+  X(walls_and_the_pen_are_drawn_but_the_gate)   \
+  X(water_is_filled_and_bridges_cross_it)       \
+  X(a_concave_lake_is_filled_as_it_is)          \
   X(flock_3d_is_lit_agents_in_the_box)          \
   X(nearer_agents_are_drawn_larger)             \
   X(the_nearer_agent_hides_the_farther)         \
   X(the_picture_changes_as_the_camera_orbits)   \
   X(steering_agent_3d_is_drawn_where_projected) \
-  X(opencl_copy_path_3d_reads_float4)
+  X(opencl_copy_path_3d_reads_float4)           \
+  X(geometry_3d_is_drawn_as_prisms)
 TESTS(DECLARE_TEST)
 
 enum { W = 1600, H = 1200 };
@@ -42,19 +47,17 @@ typedef struct picture {
   herd_camera cam;
 } picture;
 
-/* The sim after `steps` steps, rendered through `cam`, or as herd view --screenshot does when
- * cam is NULL. */
-static picture render_through(const char *const *sets, int set_count, const char *backend, uint32_t steps,
-                              const herd_camera *cam) {
-  herd_scenario sc = scenario_with(sets, set_count);
+/* The sim of `sc` after `steps` steps, rendered through `cam`, or as herd view --screenshot does
+ * when cam is NULL. */
+static picture render_scenario(const herd_scenario *sc, const char *backend, uint32_t steps, const herd_camera *cam) {
   herd_renderer_destroy(renderer);
   herd_error err;
-  if (herd_renderer_create(sc.flock.count, sc.world.dims, &renderer, &err) != HERD_OK) {
+  if (herd_renderer_create(sc->flock.count, sc->world.dims, &renderer, &err) != HERD_OK) {
     fprintf(stderr, "%s\n", err.message);
     exit(1);
   }
   herd_sim *sim;
-  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .backend = backend}, &sim, &err) == HERD_OK);
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = sc, .backend = backend}, &sim, &err) == HERD_OK);
   for (uint32_t s = 0; s < steps; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
   picture p = {malloc((size_t)W * H * 4), cam ? *cam : herd_camera_for_sim(sim, W, H)};
   CHECK(herd_sim_shares_gl(sim) == false);
@@ -62,6 +65,12 @@ static picture render_through(const char *const *sets, int set_count, const char
   CHECK(herd_renderer_snapshot(renderer, sim, &p.cam, W, H, NULL, p.rgba, &err) == HERD_OK);
   herd_sim_destroy(sim);
   return p;
+}
+
+static picture render_through(const char *const *sets, int set_count, const char *backend, uint32_t steps,
+                              const herd_camera *cam) {
+  herd_scenario sc = scenario_with(sets, set_count);
+  return render_scenario(&sc, backend, steps, cam);
 }
 
 static picture render(const char *const *sets, int set_count, const char *backend, uint32_t steps) {
@@ -150,6 +159,214 @@ static void opencl_copy_path_draws_the_same_start(void) {
   CHECK(count_sheep_pixels(&b) > 0);
   free(a.rgba);
   free(b.rgba);
+}
+
+/* ---- Walls, water, pens and bridges ------------------------------------------------------------ */
+
+/* The pixel where world point (x, y, z) is drawn (clamped to the picture; a point off it fails). */
+static const uint8_t *pixel_at(const picture *p, float x, float y, float z) {
+  double at[2];
+  bool seen = herd_camera_to_pixel(&p->cam, (const float[3]){x, y, z}, W, H, at);
+  CHECK_MSG(seen && at[0] >= 0 && at[0] < W && at[1] >= 0 && at[1] < H, "(%g, %g, %g) m is not in the picture", x, y,
+            z);
+  int px = at[0] < 0 ? 0 : (at[0] >= W ? W - 1 : (int)at[0]), py = at[1] < 0 ? 0 : (at[1] >= H ? H - 1 : (int)at[1]);
+  return p->rgba + 4 * ((size_t)py * W + px);
+}
+
+/* True when world point (x, y, z) is drawn in `rgb`; otherwise says what it shows. */
+static bool shows(const picture *p, float x, float y, float z, const uint8_t rgb[3], const char *what) {
+  const uint8_t *px = pixel_at(p, x, y, z);
+  if (is(px, rgb)) return true;
+  fprintf(stderr, "  (%g, %g, %g) m shows %u %u %u, not %s\n", x, y, z, px[0], px[1], px[2], what);
+  return false;
+}
+
+/* Pixels in `rgb` within `reach` pixels (a square) of where world point (x, y, z) is drawn:
+ * for lines, which land a pixel either side of the exact point. */
+static long near(const picture *p, float x, float y, float z, int reach, const uint8_t rgb[3]) {
+  const uint8_t *centre = pixel_at(p, x, y, z);
+  long at = (centre - p->rgba) / 4, cx = at % W, cy = at / W, n = 0;
+  for (long py = cy - reach; py <= cy + reach; ++py)
+    for (long px = cx - reach; px <= cx + reach; ++px)
+      n += px >= 0 && px < W && py >= 0 && py < H && is(p->rgba + 4 * ((size_t)py * W + (size_t)px), rgb);
+  return n;
+}
+
+/* Pixels in `rgb` whose world point lies farther than `tol_px` pixels outside the sim's own
+ * geometry (herd_geometry_distance: walls, fences, water less the bridges' strips), and not
+ * within tol_px of a sphere's outline (rocks are drawn in the obstacle colour too). */
+static long drawn_outside_geometry(const picture *p, const herd_scenario *sc, const uint8_t rgb[3], double tol_px) {
+  double tol = tol_px * p->cam.metres_per_px;
+  long stray = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      if (!is(p->rgba + 4 * ((size_t)y * W + x), rgb)) continue;
+      float w[3];
+      herd_camera_to_world(&p->cam, x + 0.5, y + 0.5, W, H, w);
+      bool rock = false;
+      for (uint32_t k = 0; k < sc->obstacles.spheres.count; ++k) {
+        const float *c = sc->obstacles.spheres.v[k];
+        rock |= fabs(hypot(w[0] - c[0], w[1] - c[1]) - c[3]) <= tol;
+      }
+      stray += !rock && herd_geometry_distance(sc, w[0], w[1], NULL) > tol;
+    }
+  return stray;
+}
+
+/* Every wall drawn on its line midway along each segment (and not a pixel and a half beyond
+ * its band). */
+static void check_walls(const picture *p, const herd_scenario *sc) {
+  float px_m = p->cam.metres_per_px;
+  for (uint32_t i = 0; i < sc->obstacles.walls.count; ++i) {
+    const herd_shape *s = &sc->obstacles.walls.s[i];
+    float out = 0.5f * s->width_m + 1.5f * px_m;
+    for (uint32_t k = 0; k + 1 < s->count; ++k) {
+      float mx = 0.5f * (s->v[k][0] + s->v[k + 1][0]), my = 0.5f * (s->v[k][1] + s->v[k + 1][1]);
+      float dx = s->v[k + 1][0] - s->v[k][0], dy = s->v[k + 1][1] - s->v[k][1], len = hypotf(dx, dy);
+      float nx = -dy / len, ny = dx / len;
+      CHECK_MSG(shows(p, mx, my, 0, herd_colors.obstacle, "the wall"), "walls[%u], segment %u", i, k);
+      for (int side = -1; side <= 1; side += 2)
+        CHECK_MSG(!is(pixel_at(p, mx + side * out * nx, my + side * out * ny, 0), herd_colors.obstacle),
+                  "walls[%u], segment %u: drawn %g m off its line", i, k, side * out);
+    }
+  }
+}
+
+/* The band drawn across a wall or fence at (x, y), whose line runs along (ux, uy): seen through
+ * a camera 8 thicknesses wide, the obstacle-coloured pixels along the normal span its
+ * thickness to within 3 pixels (of some 150). */
+static void check_band_width(const herd_scenario *sc, float x, float y, float ux, float uy, float thickness) {
+  float lo[2] = {x - 4 * thickness, y - 4 * thickness}, hi[2] = {x + 4 * thickness, y + 4 * thickness};
+  herd_camera cam = herd_camera_fit(lo, hi, W, H);
+  picture p = render_scenario(sc, "cpu", 0, &cam);
+  float px_m = cam.metres_per_px, len = hypotf(ux, uy), nx = -uy / len, ny = ux / len;
+  long drawn = 0;
+  for (float t = -2 * thickness; t <= 2 * thickness; t += px_m)
+    drawn += is(pixel_at(&p, x + t * nx, y + t * ny, 0), herd_colors.obstacle);
+  double expected = thickness / px_m;
+  CHECK_MSG(fabs(drawn - expected) <= 3, "a band %g m thick at (%g, %g) is drawn %ld pixels wide, not %.0f", thickness,
+            x, y, drawn, expected);
+  free(p.rgba);
+}
+
+/* scenarios/pen-with-gate.json (its walls and pens whatever they are): every wall on its
+ * line; along each pen's boundary, the fence drawn wherever the sim has fence
+ * (herd_geometry_distance < 0) and nothing in the obstacle colour across the gap the sim
+ * leaves open (a strip 7 pixels wide), the gate's posts in the target's colour at its ends;
+ * nothing in the obstacle colour off every obstacle. */
+static void walls_and_the_pen_are_drawn_but_the_gate(void) {
+  herd_scenario sc = shipped("pen-with-gate.json", NULL, 0);
+  picture p = render_scenario(&sc, "cpu", 0, NULL);
+  float px_m = p.cam.metres_per_px;
+  check_walls(&p, &sc);
+  CHECK(sc.obstacles.pens.count > 0);
+  for (uint32_t i = 0; i < sc.obstacles.pens.count; ++i) {
+    const herd_shape *pen = &sc.obstacles.pens.s[i];
+    float r = 0.5f * pen->width_m, gate = hypotf(pen->gate[1][0] - pen->gate[0][0], pen->gate[1][1] - pen->gate[0][1]);
+    long fence = 0, missing = 0, gap = 0, crossed = 0;
+    for (uint32_t k = 0; k < pen->count; ++k) {
+      const float *a = pen->v[k], *b = pen->v[(k + 1) % pen->count];
+      float dx = b[0] - a[0], dy = b[1] - a[1], len = hypotf(dx, dy), nx = -dy / len, ny = dx / len;
+      for (float t = 0; t <= len; t += px_m) {
+        float x = a[0] + t * dx / len, y = a[1] + t * dy / len;
+        bool post = false; /* the gate's ends: the fence's round end under a post */
+        for (int e = 0; e < 2; ++e) post |= hypotf(x - pen->gate[e][0], y - pen->gate[e][1]) < r + 3 * px_m;
+        if (post) continue;
+        if (herd_geometry_distance(&sc, x, y, NULL) < 0) {
+          ++fence;
+          missing += !is(pixel_at(&p, x, y, 0), herd_colors.obstacle);
+          continue;
+        }
+        ++gap;
+        for (int across = -3; across <= 3; ++across)
+          crossed += is(pixel_at(&p, x + across * px_m * nx, y + across * px_m * ny, 0), herd_colors.obstacle);
+      }
+    }
+    printf("  pens[%u]: %ld fence samples, %ld in the gate's gap\n", i, fence, gap);
+    CHECK(fence > 500);
+    CHECK_MSG(missing == 0, "pens[%u]: %ld of %ld points of the fence not drawn", i, missing, fence);
+    CHECK_MSG(gap >= 0.8 * (gate - pen->width_m) / px_m, "pens[%u]: only %ld points in the gate's gap", i, gap);
+    CHECK_MSG(crossed == 0, "pens[%u]: %ld obstacle-coloured pixels across the gate's gap", i, crossed);
+    for (int e = 0; e < 2; ++e)
+      CHECK_MSG(near(&p, pen->gate[e][0], pen->gate[e][1], 0, 2, herd_colors.target) > 0, "pens[%u]: no gate post %d",
+                i, e);
+  }
+  long stray = drawn_outside_geometry(&p, &sc, herd_colors.obstacle, 2.0);
+  CHECK_MSG(stray == 0, "%ld obstacle-coloured pixels off every wall, fence and rock", stray);
+  free(p.rgba);
+  /* As thick as they are: the first wall and the first pen's first edge, midway. */
+  if (sc.obstacles.walls.count) {
+    const herd_shape *w = &sc.obstacles.walls.s[0];
+    check_band_width(&sc, 0.5f * (w->v[0][0] + w->v[1][0]), 0.5f * (w->v[0][1] + w->v[1][1]), w->v[1][0] - w->v[0][0],
+                     w->v[1][1] - w->v[0][1], w->width_m);
+  }
+  const herd_shape *pen = &sc.obstacles.pens.s[0];
+  float mx = 0.5f * (pen->v[0][0] + pen->v[1][0]), my = 0.5f * (pen->v[0][1] + pen->v[1][1]);
+  if (herd_geometry_distance(&sc, mx, my, NULL) < 0) /* not in the gate */
+    check_band_width(&sc, mx, my, pen->v[1][0] - pen->v[0][0], pen->v[1][1] - pen->v[0][1], pen->width_m);
+}
+
+/* True when (x, y) lies more than `tol` inside the strip of bridge b. */
+static bool on_bridge(const herd_shape *b, float x, float y, float tol) {
+  float dx = b->v[1][0] - b->v[0][0], dy = b->v[1][1] - b->v[0][1], len = hypotf(dx, dy);
+  float px = x - 0.5f * (b->v[0][0] + b->v[1][0]), py = y - 0.5f * (b->v[0][1] + b->v[1][1]);
+  float along = (px * dx + py * dy) / len, across = (-px * dy + py * dx) / len;
+  return fabsf(along) < 0.5f * len - tol && fabsf(across) < 0.5f * b->width_m - tol;
+}
+
+/* Water only where the sim has water (not on a bridge's strip, not on land) and every pixel
+ * more than 2 pixels inside it filled (water, a wall over it, or the field's outline across
+ * it); every pixel well inside a bridge's strip in the bridge colour (or a wall or the field's
+ * outline). */
+static void check_water(const picture *p, const herd_scenario *sc) {
+  double tol = 2.0 * p->cam.metres_per_px;
+  long stray = drawn_outside_geometry(p, sc, herd_colors.water, 2.0);
+  CHECK_MSG(stray == 0, "%ld water-coloured pixels off the water", stray);
+  long inside = 0, unfilled = 0, water = 0, bridge = 0, unbridged = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      float w[3];
+      herd_camera_to_world(&p->cam, x + 0.5, y + 0.5, W, H, w);
+      const uint8_t *px = p->rgba + 4 * ((size_t)y * W + x);
+      water += is(px, herd_colors.water);
+      bool other = is(px, herd_colors.obstacle) || is(px, herd_colors.field);
+      for (uint32_t b = 0; b < sc->obstacles.bridges.count; ++b) {
+        if (!on_bridge(&sc->obstacles.bridges.s[b], w[0], w[1], (float)tol)) continue;
+        ++bridge;
+        unbridged += !is(px, herd_colors.bridge) && !other;
+      }
+      if (herd_geometry_distance(sc, w[0], w[1], NULL) > -tol) continue;
+      ++inside;
+      unfilled += !is(px, herd_colors.water) && !other;
+    }
+  printf("  %ld water pixels, %ld inside the obstacles, %ld on bridges\n", water, inside, bridge);
+  CHECK(water > 100000 && inside > 100000);
+  CHECK(bridge > 10000 || sc->obstacles.bridges.count == 0);
+  CHECK_MSG(unfilled == 0, "%ld of %ld pixels inside the water are not filled", unfilled, inside);
+  CHECK_MSG(unbridged == 0, "%ld of %ld pixels on bridges are not in the bridge colour", unbridged, bridge);
+}
+
+/* scenarios/river-with-bridge.json, whatever its water, bridges and walls are. */
+static void water_is_filled_and_bridges_cross_it(void) {
+  herd_scenario sc = shipped("river-with-bridge.json", NULL, 0);
+  picture p = render_scenario(&sc, "cpu", 0, NULL);
+  CHECK(sc.obstacles.water.count > 0 && sc.obstacles.bridges.count > 0);
+  check_walls(&p, &sc);
+  check_water(&p, &sc);
+  free(p.rgba);
+}
+
+/* A U-shaped lake: filled as the polygon it is, its notch left dry (a triangle fan from one
+ * corner would cover the notch or miss an arm). */
+static void a_concave_lake_is_filled_as_it_is(void) {
+  const char *sets[] = {
+      "obstacles.water=[{\"points_m\": [[30, 30], [90, 30], [90, 90], [70, 90], [70, 50], [50, 50], "
+      "[50, 90], [30, 90]]}]"};
+  herd_scenario sc = scenario_with(sets, 1);
+  picture p = render_scenario(&sc, "cpu", 0, NULL);
+  CHECK(shows(&p, 60, 70, 0, herd_colors.background, "the lake's dry notch"));
+  check_water(&p, &sc);
+  free(p.rgba);
 }
 
 /* ---- 3D --------------------------------------------------------------------------------------- */
@@ -359,6 +576,43 @@ static void opencl_copy_path_3d_reads_float4(void) {
   CHECK(count_3d(&b, is_agent_3d) > 200 * 20);
   free(a.rgba);
   free(b.rgba);
+}
+
+/* A 3D world with water, a bridge, a wall and a pen: each a vertical prism, its floor filled
+ * (unlit, so in its exact colour) and its top and vertical edges drawn; the pen open at its
+ * gate, whose posts stand in the target's colour. */
+static void geometry_3d_is_drawn_as_prisms(void) {
+  const float boid[3] = {130, 40, 60};
+  char from[96], to[96];
+  one_boid_at(boid, from, to, sizeof from);
+  const char *sets[] = {BOIDS_3D,
+                        "boids.count=1",
+                        from,
+                        to,
+                        "obstacles.water=[{\"points_m\": [[20, 20], [70, 20], [70, 100], [20, 100]]}]",
+                        "obstacles.bridges=[{\"points_m\": [[10, 60], [80, 60]], \"width_m\": 10, \"water\": 0}]",
+                        "obstacles.walls=[{\"points_m\": [[100, 20], [140, 20]], \"thickness_m\": 4}]",
+                        "obstacles.pens=[{\"points_m\": [[100, 60], [150, 60], [150, 110], [100, 110]], \"gate_m\": "
+                        "[[150, 70], [150, 100]], \"fence_m\": 2}]"};
+  herd_scenario sc = scenario_with(sets, 9);
+  herd_camera cam = camera_3d();
+  picture p = render_scenario(&sc, "cpu", 0, &cam);
+  const float top = box_3d[2], half = box_3d[2] / 2;
+  CHECK(shows(&p, 30, 40, 0, herd_colors.water, "the water's floor"));
+  CHECK(shows(&p, 45, 60, 0, herd_colors.bridge, "the bridge's floor"));
+  CHECK(shows(&p, 120, 20, 0, herd_colors.obstacle, "the wall's floor"));
+  CHECK_MSG(near(&p, 20, 20, half, 2, herd_colors.water) > 0, "no vertical edge at the water's corner");
+  CHECK_MSG(near(&p, 45, 20, top, 2, herd_colors.water) > 0, "no top edge over the water");
+  CHECK_MSG(near(&p, 45, 55, top, 2, herd_colors.bridge) > 0, "no top edge over the bridge");
+  CHECK_MSG(near(&p, 100, 22, half, 2, herd_colors.obstacle) > 0, "no vertical edge at the wall's corner");
+  CHECK_MSG(near(&p, 120, 22, top, 2, herd_colors.obstacle) > 0, "no top edge over the wall");
+  CHECK_MSG(near(&p, 150, 70, half, 2, herd_colors.target) > 0 && near(&p, 150, 100, half, 2, herd_colors.target) > 0,
+            "the gate's posts are missing");
+  CHECK_MSG(near(&p, 100, 60, half, 2, herd_colors.obstacle) > 0, "no vertical edge at the pen's corner");
+  /* The gate's middle, on the floor and at the top: no fence. */
+  CHECK_MSG(near(&p, 150, 85, 0, 2, herd_colors.obstacle) == 0, "the fence's floor runs across the gate");
+  CHECK_MSG(near(&p, 150, 85, top, 2, herd_colors.obstacle) == 0, "the fence's top runs across the gate");
+  free(p.rgba);
 }
 
 static int test_run_list(void) { TEST_MAIN(TESTS); }

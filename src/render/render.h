@@ -112,9 +112,9 @@ herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w);
 /* Brings the flock into the agent buffers: a copy unless the sim shares them. */
 herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err);
 
-/* Draws the world box, the target, the flock, the steering agents and `hud` text into the
- * bound framebuffer (which needs a depth buffer in 3D), through `cam`: a 2D camera for a 2D
- * world, an orbit camera for a 3D one. */
+/* Draws the world box, the target, the obstacles (rocks, walls, fences, water, bridges), the
+ * flock, the steering agents and `hud` text into the bound framebuffer (which needs a depth
+ * buffer in 3D), through `cam`: a 2D camera for a 2D world, an orbit camera for a 3D one. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
 
 /* Renders one frame into the renderer's offscreen w x h framebuffer and leaves it bound
@@ -131,6 +131,7 @@ herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const 
 typedef struct herd_palette {
   uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], alert[3], hud[3];
   uint8_t obstacle[3], path[3], food[3];
+  uint8_t water[3], bridge[3]; /* water polygons (filled); the passable strips of bridges over them */
 } herd_palette;
 extern const herd_palette herd_colors;
 

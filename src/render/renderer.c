@@ -1,8 +1,9 @@
 /* Draws the simulation: the world's box (a rectangle in 2D, a wireframe in 3D), the target's
- * goal circle, every agent instanced straight from the agent buffers (an oriented triangle in
- * 2D; in 3D a lit cone, depth-tested), the steering agents, and the HUD text. No work per
- * agent on the host: the buffers come from the backend by sharing or one copy each. What is
- * drawn comes from the scenario and the model table, never from a model's name. */
+ * goal circle, the obstacles (rocks; walls, fences, water and bridges), every agent
+ * instanced straight from the agent buffers (an oriented triangle in 2D; in 3D a lit cone,
+ * depth-tested), the steering agents, and the HUD text. No work per agent on the host: the
+ * buffers come from the backend by sharing or one copy each. What is drawn comes from the
+ * scenario and the model table, never from a model's name. */
 #include <GL/glew.h>
 #include <cglm/cglm.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../core/geometry.h"
 #include "render.h"
 
 /* stb_easy_font's functions are all static: including it here is using it, not copying it. */
@@ -34,6 +36,8 @@ extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_sha
 #define CONE_SEGMENTS 8                       /* enough to read as round at a few pixels */
 #define CONE_VERTICES (CONE_SEGMENTS * 3 + 1) /* tips, side ring, base ring, base centre */
 #define CONE_INDICES (CONE_SEGMENTS * 6)      /* a side and a base triangle per segment */
+#define CAP_SEGMENTS 12                       /* a wall's round ends and joints: a 12-gon */
+#define GATE_POST 0.1f                        /* a gate post reaches this much of the gate's length */
 
 const herd_palette herd_colors = {
     .background = {28, 38, 30},
@@ -48,7 +52,30 @@ const herd_palette herd_colors = {
     .obstacle = {170, 120, 80},
     .path = {150, 110, 220},
     .food = {120, 230, 255},
+    .water = {40, 92, 170},
+    .bridge = {200, 190, 160},
 };
+
+/* A growing array of vertices (x, y, z). */
+typedef struct vertex_list {
+  float *v;
+  int count, cap;
+  bool failed; /* out of memory: the list is not drawn */
+} vertex_list;
+
+/* The walls, fences, water and bridges of a scenario as vertex lists, built when the scenario
+ * is first drawn and again only when its geometry changes (a new sim through the same
+ * renderer), so that a frame only uploads and draws them. Fills lie at z = 0; outlines at
+ * z = 0 in 2D, at the top of the world in 3D (the fill marks the bottom) with vertical edges
+ * at the corners: each shape is a vertical prism there. */
+enum { GEO_WATER, GEO_BRIDGE, GEO_WALL, GEO_GATE, GEO_PARTS };
+typedef struct geometry_cache {
+  bool built;
+  uint32_t dims;
+  float top;                                       /* the outlines' z */
+  herd_shape_list walls, water, pens, bridges;     /* what the lists were built from */
+  vertex_list fill[GEO_PARTS], outline[GEO_PARTS]; /* triangles; line segments */
+} geometry_cache;
 
 struct herd_renderer {
   uint32_t count, dims, stride; /* stride: floats per agent in the state buffers */
@@ -57,10 +84,12 @@ struct herd_renderer {
   GLuint body_vbo, body_ebo, pos_vbo, vel_vbo, agent_vbo;
   GLuint steer_pos_vbo, steer_heading_vbo;
   GLuint shape_vbo, hud_vbo, hud_ebo;
+  int shape_capacity; /* vertices shape_vbo holds */
   GLuint agents_vao, dogs_vao, shapes_vao, hud_vao;
   GLuint fbo, fbo_color, fbo_depth;
   int fbo_w, fbo_h;
   float *hud_vertices;
+  geometry_cache geometry;
 };
 
 /* ---- Shaders ---------------------------------------------------------------------------- */
@@ -214,6 +243,7 @@ static void make_agent_arrays(herd_renderer *r) {
 
 static void make_overlay_arrays(herd_renderer *r) {
   r->shape_vbo = make_buffer(GL_ARRAY_BUFFER, SHAPE_VERTICES * 3 * sizeof(float), NULL, GL_DYNAMIC_DRAW);
+  r->shape_capacity = SHAPE_VERTICES;
   glGenVertexArrays(1, &r->shapes_vao);
   glBindVertexArray(r->shapes_vao);
   float_attrib(0, r->shape_vbo, 3, 0, 0, 0);
@@ -278,6 +308,7 @@ void herd_renderer_destroy(herd_renderer *r) {
   if (r->fbo_color) glDeleteRenderbuffers(1, &r->fbo_color);
   if (r->fbo_depth) glDeleteRenderbuffers(1, &r->fbo_depth);
   free(r->hud_vertices);
+  for (int k = 0; k < GEO_PARTS; ++k) free(r->geometry.fill[k].v), free(r->geometry.outline[k].v);
   free(r);
 }
 
@@ -313,6 +344,10 @@ static void set_color(GLuint program, const char *name, const uint8_t rgb[3]) {
 
 static void draw_shape(herd_renderer *r, const float *points, int count, GLenum mode, const uint8_t rgb[3]) {
   glBindBuffer(GL_ARRAY_BUFFER, r->shape_vbo);
+  if (count > r->shape_capacity) { /* the scenario's geometry can need more than a circle */
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 3 * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
+    r->shape_capacity = count;
+  }
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * 3 * sizeof(float)), points);
   set_color(r->shapes_program, "shape_color", rgb);
   glDrawArrays(mode, 0, count);
@@ -384,14 +419,233 @@ static void draw_path(herd_renderer *r, const herd_scenario *sc) {
     draw_shape(r, line, CIRCLE_SEGMENTS, GL_LINE_STRIP, herd_colors.path);
 }
 
+/* ---- Walls, fences, water and bridges ------------------------------------------------------ */
+
+static void add_vertex(vertex_list *l, float x, float y, float z) {
+  if (l->failed) return;
+  if (l->count == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 256;
+    float *v = realloc(l->v, (size_t)cap * 3 * sizeof *v);
+    if (!v) {
+      l->failed = true;
+      return;
+    }
+    l->v = v, l->cap = cap;
+  }
+  float *p = l->v + 3 * l->count++;
+  p[0] = x, p[1] = y, p[2] = z;
+}
+
+static void add_triangle(vertex_list *l, const float *a, const float *b, const float *c) {
+  add_vertex(l, a[0], a[1], 0.0f);
+  add_vertex(l, b[0], b[1], 0.0f);
+  add_vertex(l, c[0], c[1], 0.0f);
+}
+
+/* An edge of a part's outline, at the outlines' height. */
+static void add_edge(geometry_cache *g, int part, const float *a, const float *b) {
+  add_vertex(&g->outline[part], a[0], a[1], g->top);
+  add_vertex(&g->outline[part], b[0], b[1], g->top);
+}
+
+/* In 3D, the vertical edge of a prism at corner p, from the floor to the top. */
+static void add_post(geometry_cache *g, int part, const float *p) {
+  if (g->dims != 3) return;
+  add_vertex(&g->outline[part], p[0], p[1], 0.0f);
+  add_vertex(&g->outline[part], p[0], p[1], g->top);
+}
+
+/* In 3D, the top edges and the vertical edges of the prism over polygon p (in 2D its fill
+ * alone shows it, and an outline over a bridge would close the passage). */
+static void add_prism(geometry_cache *g, int part, const float (*p)[2], uint32_t n) {
+  if (g->dims != 3) return;
+  for (uint32_t k = 0; k < n; ++k) {
+    add_edge(g, part, p[k], p[(k + 1) % n]);
+    add_post(g, part, p[k]);
+  }
+}
+
+/* Twice the signed area of triangle abc: positive when it turns counter-clockwise. */
+static double turn(const float *a, const float *b, const float *c) {
+  return ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
+}
+
+/* Triangles filling the simple polygon p of either winding, by ear clipping: cut off a convex
+ * corner whose triangle holds no other corner, until three are left. (A triangle fan fills
+ * only convex polygons right, and a river or a lake need not be convex.) */
+static void add_polygon_fill(vertex_list *out, const float (*p)[2], uint32_t n) {
+  uint32_t idx[HERD_MAX_SHAPE_POINTS], m = n < HERD_MAX_SHAPE_POINTS ? n : HERD_MAX_SHAPE_POINTS;
+  double area = 0.0;
+  for (uint32_t i = 0; i < m; ++i) idx[i] = i, area += turn(p[0], p[i], p[(i + 1) % m]);
+  double sense = area < 0.0 ? -1.0 : 1.0;
+  while (m >= 3) {
+    uint32_t ear = 0; /* when rounding leaves no clean ear, cutting any corner still ends */
+    for (uint32_t i = 0; i < m; ++i) {
+      const float *a = p[idx[(i + m - 1) % m]], *b = p[idx[i]], *c = p[idx[(i + 1) % m]];
+      double t = sense * turn(a, b, c);
+      bool empty = t >= 0.0; /* a straight corner (t = 0) is dropped, adding no triangle */
+      for (uint32_t j = 0; j < m && empty && t > 0.0; ++j) {
+        const float *q = p[idx[j]];
+        if (q != a && q != b && q != c)
+          empty = !(sense * turn(a, b, q) >= 0.0 && sense * turn(b, c, q) >= 0.0 && sense * turn(c, a, q) >= 0.0);
+      }
+      if (empty) {
+        ear = i;
+        break;
+      }
+    }
+    const float *a = p[idx[(ear + m - 1) % m]], *b = p[idx[ear]], *c = p[idx[(ear + 1) % m]];
+    if (turn(a, b, c) != 0.0) add_triangle(out, a, b, c);
+    memmove(idx + ear, idx + ear + 1, (m - ear - 1) * sizeof idx[0]);
+    --m;
+  }
+}
+
+/* The band within r of the polyline p (a wall, a fence): a rectangle along each segment and a
+ * CAP_SEGMENTS-gon at each point (the round ends and joints), filled and outlined. The
+ * pieces' outlines cross inside the band, where its fill hides them in 2D; in 3D they are a
+ * few short lines at the top. */
+static void add_band(geometry_cache *g, const float (*p)[2], uint32_t n, float r) {
+  vertex_list *fill = &g->fill[GEO_WALL];
+  for (uint32_t k = 0; k < n; ++k) {
+    float ring[CAP_SEGMENTS + 1][2];
+    for (int i = 0; i <= CAP_SEGMENTS; ++i) {
+      float a = 6.2831853f * (float)i / CAP_SEGMENTS;
+      ring[i][0] = p[k][0] + r * cosf(a), ring[i][1] = p[k][1] + r * sinf(a);
+    }
+    for (int i = 0; i < CAP_SEGMENTS; ++i) {
+      add_triangle(fill, p[k], ring[i], ring[i + 1]);
+      add_edge(g, GEO_WALL, ring[i], ring[i + 1]);
+    }
+  }
+  for (uint32_t k = 0; k + 1 < n; ++k) {
+    float dx = p[k + 1][0] - p[k][0], dy = p[k + 1][1] - p[k][1], len = hypotf(dx, dy);
+    if (len <= 0.0f) continue;
+    float nx = -dy / len * r, ny = dx / len * r;
+    float c[4][2] = {{p[k][0] + nx, p[k][1] + ny},
+                     {p[k + 1][0] + nx, p[k + 1][1] + ny},
+                     {p[k + 1][0] - nx, p[k + 1][1] - ny},
+                     {p[k][0] - nx, p[k][1] - ny}};
+    add_triangle(fill, c[0], c[1], c[2]);
+    add_triangle(fill, c[0], c[2], c[3]);
+    add_edge(g, GEO_WALL, c[0], c[1]);
+    add_edge(g, GEO_WALL, c[3], c[2]);
+    for (int i = 0; i < 4; ++i) add_post(g, GEO_WALL, c[i]);
+  }
+}
+
+/* The rectangle of width w along segment ab (a bridge's strip), counter-clockwise. */
+static void strip_corners(const float *a, const float *b, float w, float out[4][2]) {
+  float dx = b[0] - a[0], dy = b[1] - a[1], len = hypotf(dx, dy);
+  float nx = len > 0.0f ? -dy / len * 0.5f * w : 0.0f, ny = len > 0.0f ? dx / len * 0.5f * w : 0.0f;
+  float c[4][2] = {{a[0] - nx, a[1] - ny}, {b[0] - nx, b[1] - ny}, {b[0] + nx, b[1] + ny}, {a[0] + nx, a[1] + ny}};
+  memcpy(out, c, sizeof c);
+}
+
+/* The edge of pen s that holds its gate (herd_geometry_gate_edge) and the gate's ends on it,
+ * ends[0] the nearer to the edge's first corner; -1 when no edge does. */
+static int pen_gate(const herd_shape *s, float ends[2][2]) {
+  double t[2];
+  int k = herd_geometry_gate_edge(s, &t[0], &t[1]);
+  if (k < 0) return -1;
+  const float *a = s->v[k], *b = s->v[((uint32_t)k + 1) % s->count];
+  for (int e = 0; e < 2; ++e)
+    for (int i = 0; i < 2; ++i) ends[e][i] = (float)(a[i] + t[e] * ((double)b[i] - a[i]));
+  return k;
+}
+
+/* A pen's fence: the polyline round its boundary from one end of the gate to the other, so
+ * that nothing is drawn across the gap; the gate's ends marked by short posts across the
+ * fence (vertical ones too in 3D). A pen whose gate lies on no edge is fenced all round. */
+static void add_pen(geometry_cache *g, const herd_shape *s) {
+  uint32_t n = s->count;
+  float fence[HERD_MAX_SHAPE_POINTS + 2][2];
+  float ends[2][2];
+  int edge = pen_gate(s, ends);
+  if (edge < 0) {
+    memcpy(fence, s->v, n * sizeof fence[0]);
+    memcpy(fence[n], s->v[0], sizeof fence[0]);
+    add_band(g, (const float(*)[2])fence, n + 1, 0.5f * s->width_m);
+    return;
+  }
+  /* From the gate's end toward the edge's last corner, round the pen, to its other end. */
+  memcpy(fence[0], ends[1], sizeof fence[0]);
+  for (uint32_t k = 1; k <= n; ++k) memcpy(fence[k], s->v[((uint32_t)edge + k) % n], sizeof fence[0]);
+  memcpy(fence[n + 1], ends[0], sizeof fence[0]);
+  add_band(g, (const float(*)[2])fence, n + 2, 0.5f * s->width_m);
+  float dx = ends[1][0] - ends[0][0], dy = ends[1][1] - ends[0][1], half = GATE_POST;
+  for (int e = 0; e < 2; ++e) {
+    float a[2] = {ends[e][0] + half * dy, ends[e][1] - half * dx},
+          b[2] = {ends[e][0] - half * dy, ends[e][1] + half * dx};
+    add_edge(g, GEO_GATE, a, b);
+    add_post(g, GEO_GATE, ends[e]);
+  }
+}
+
+static void build_geometry(geometry_cache *g, const herd_scenario *sc) {
+  for (int k = 0; k < GEO_PARTS; ++k) {
+    g->fill[k].count = g->outline[k].count = 0;
+    g->fill[k].failed = g->outline[k].failed = false;
+  }
+  g->dims = sc->world.dims;
+  g->top = g->dims == 3 ? sc->world.size_m[2] : 0.0f;
+  g->walls = sc->obstacles.walls, g->water = sc->obstacles.water;
+  g->pens = sc->obstacles.pens, g->bridges = sc->obstacles.bridges;
+  for (uint32_t i = 0; i < g->water.count; ++i) {
+    const herd_shape *s = &g->water.s[i];
+    add_polygon_fill(&g->fill[GEO_WATER], (const float(*)[2])s->v, s->count);
+    add_prism(g, GEO_WATER, (const float(*)[2])s->v, s->count);
+  }
+  for (uint32_t i = 0; i < g->bridges.count; ++i) {
+    const herd_shape *s = &g->bridges.s[i];
+    float c[4][2];
+    strip_corners(s->v[0], s->v[1], s->width_m, c);
+    add_triangle(&g->fill[GEO_BRIDGE], c[0], c[1], c[2]);
+    add_triangle(&g->fill[GEO_BRIDGE], c[0], c[2], c[3]);
+    add_prism(g, GEO_BRIDGE, (const float(*)[2])c, 4);
+  }
+  for (uint32_t i = 0; i < g->walls.count; ++i) {
+    const herd_shape *s = &g->walls.s[i];
+    add_band(g, (const float(*)[2])s->v, s->count, 0.5f * s->width_m);
+  }
+  for (uint32_t i = 0; i < g->pens.count; ++i) add_pen(g, &g->pens.s[i]);
+  g->built = true;
+}
+
+/* True when the cached lists were built from this scenario's geometry and world. */
+static bool geometry_current(const geometry_cache *g, const herd_scenario *sc) {
+  const herd_shape_list *now[4] = {&sc->obstacles.walls, &sc->obstacles.water, &sc->obstacles.pens,
+                                   &sc->obstacles.bridges};
+  const herd_shape_list *was[4] = {&g->walls, &g->water, &g->pens, &g->bridges};
+  bool same = g->built && g->dims == sc->world.dims && g->top == (g->dims == 3 ? sc->world.size_m[2] : 0.0f);
+  for (int k = 0; k < 4 && same; ++k) same = memcmp(now[k], was[k], sizeof *now[k]) == 0;
+  return same;
+}
+
+static void draw_list(herd_renderer *r, const vertex_list *l, GLenum mode, const uint8_t rgb[3]) {
+  if (l->count && !l->failed) draw_shape(r, l->v, l->count, mode, rgb);
+}
+
 static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *view) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   glUseProgram(r->shapes_program);
   glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, view);
   glBindVertexArray(r->shapes_vao);
+  geometry_cache *g = &r->geometry;
+  if (!geometry_current(g, sc)) build_geometry(g, sc);
+  const uint8_t *colors[GEO_PARTS] = {herd_colors.water, herd_colors.bridge, herd_colors.obstacle, herd_colors.target};
+  /* The fills first, as paint on the floor under every line and agent: in 3D without the
+   * depth test (which also leaves the depth buffer alone), since water and the bridges over
+   * it lie in one plane and would fight for it, and without culling, since the floor is seen
+   * from either side and a fill's triangles wind either way. Bridges over water, walls over
+   * both. */
+  if (r->dims == 3) glDisable(GL_DEPTH_TEST), glDisable(GL_CULL_FACE);
+  for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->fill[k], GL_TRIANGLES, colors[k]);
+  if (r->dims == 3) glEnable(GL_DEPTH_TEST), glEnable(GL_CULL_FACE);
   draw_world(r, sc);
   draw_goal(r, sc);
   draw_obstacles(r, sc);
+  for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->outline[k], GL_LINES, colors[k]);
   draw_path(r, sc);
 }
 
