@@ -315,6 +315,7 @@ typedef struct herd_steering_state {
   float pos[3];
   float heading[3];  /* unit vector of its last move */
   float velocity[3]; /* its last move (m per step, through the wrap); 0 before it moved */
+  float aim[3];      /* where a dog is heading this step (its collect or drive point); NAN: nowhere */
   float speed_m_per_step;
 } herd_steering_state;
 
@@ -410,6 +411,12 @@ bool herd_sim_shares_gl(const herd_sim *sim);
  * back to its strategy. */
 void herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim);
 void herd_sim_release(herd_sim *sim, uint32_t index);
+
+/* The route home among walls, water and pens (docs/models/env.md "Routing"): the point `ahead_m`
+ * metres down the distance-to-goal field from (from[0], from[1]), the way a flock there is
+ * driven. False when the scenario has no route (no walls, water or pens, or no dogs) or the
+ * point is cut off from the goal. */
+bool herd_sim_route_waypoint(const herd_sim *sim, const float from[2], float ahead_m, float out[2]);
 
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);

@@ -121,6 +121,7 @@ static void place_steering(herd_sim *s) {
     a->mode = HERD_MODE_FOOD;
     memcpy(a->pos, sc->food.points.v[f], sizeof a->pos);
   }
+  for (uint32_t d = 0; d < n; ++d) s->steering[d].aim[0] = s->steering[d].aim[1] = s->steering[d].aim[2] = NAN;
   s->steering_count = n;
   publish_steering(s);
 }
@@ -308,6 +309,10 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   take_first_observation(s, &first);
   *out = s;
   return HERD_OK;
+}
+
+bool herd_sim_route_waypoint(const herd_sim *s, const float from[2], float ahead_m, float out[2]) {
+  return s->steer_ctx.dog.route && herd_route_waypoint(s->steer_ctx.dog.route, from, ahead_m, out);
 }
 
 void herd_sim_destroy(herd_sim *s) {

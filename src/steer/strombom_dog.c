@@ -67,6 +67,9 @@ void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observ
                             uint64_t seed, uint32_t step, herd_steering_state *dog) {
   herd_dog_aim aim = herd_strombom_dog_aim(p, obs, dog_index, dog->pos);
   dog->mode = aim.mode;
+  dog->aim[0] = aim.mode == HERD_MODE_WAIT ? NAN : aim.point[0];
+  dog->aim[1] = aim.mode == HERD_MODE_WAIT ? NAN : aim.point[1];
+  dog->aim[2] = aim.mode == HERD_MODE_WAIT ? NAN : 0.0f;
   if (aim.mode == HERD_MODE_WAIT) return;
   herd_rng4 bits = herd_rng_draw(seed, step, dog_index, HERD_STREAM_DOG_NOISE);
   herd_vec2 eps = herd_rng_direction(bits.v[0]);
