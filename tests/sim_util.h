@@ -1,6 +1,7 @@
 /* Running whole simulations in tests. */
 #ifndef HERD_TESTS_SIM_UTIL_H
 #define HERD_TESTS_SIM_UTIL_H
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,21 @@ static inline herd_sim *sim_start(const herd_scenario *sc, int threads) {
     exit(1);
   }
   return sim;
+}
+
+/* fn on each of `count` items of `size` bytes from `items`, two at a time (the machine has two
+ * cores): one on a second thread, one on this one (both here when no thread can start). */
+static inline void run_two_at_a_time(void *(*fn)(void *), void *items, size_t size, size_t count) {
+  char *at = items;
+  for (size_t i = 0; i < count; i += 2) {
+    pthread_t other;
+    bool threaded = i + 1 < count && pthread_create(&other, NULL, fn, at + (i + 1) * size) == 0;
+    fn(at + i * size);
+    if (threaded)
+      pthread_join(other, NULL);
+    else if (i + 1 < count)
+      fn(at + (i + 1) * size);
+  }
 }
 
 /* True when this machine has an OpenCL device for the backend to run on. */

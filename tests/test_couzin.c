@@ -238,17 +238,8 @@ static void *run_state(void *arg) {
 
 /* Seeds 1..10 of a shipped scenario, two at a time (the machine has two cores). */
 static void run_seeds(const char *file, state_run *runs) {
-  for (int s = 0; s < SEEDS; s += 2) {
-    pthread_t other;
-    runs[s] = (state_run){file, s + 1, 0, 0};
-    runs[s + 1] = (state_run){file, s + 2, 0, 0};
-    bool threaded = pthread_create(&other, NULL, run_state, &runs[s + 1]) == 0;
-    run_state(&runs[s]);
-    if (threaded)
-      pthread_join(other, NULL);
-    else
-      run_state(&runs[s + 1]);
-  }
+  for (int s = 0; s < SEEDS; ++s) runs[s] = (state_run){file, s + 1, 0, 0};
+  run_two_at_a_time(run_state, runs, sizeof runs[0], SEEDS);
 }
 
 /* The results of each shipped scenario, computed once. */

@@ -112,17 +112,12 @@ static void *run_shark(void *arg) {
 
 static void escape_keeps_the_shark_away_in_every_seed(void) {
   for (int s = 1; s <= SHARK_SEEDS; ++s) {
-    shark_run on = {s, "ban2008", 0}, off = {s, "none", 0};
-    pthread_t other;
-    bool threaded = pthread_create(&other, NULL, run_shark, &off) == 0;
-    run_shark(&on);
-    if (threaded)
-      pthread_join(other, NULL);
-    else
-      run_shark(&off);
-    printf("  seed %d: nearest fish beyond %.0f m in %.3f of steps with escape, %.3f without\n", s, SHARK_BOUND_M,
-           on.above, off.above);
-    CHECK_MSG(on.above >= 0.8 && off.above <= 0.2, "seed %d: %.3f with escape, %.3f without", s, on.above, off.above);
+    shark_run runs[2] = {{s, "ban2008", 0}, {s, "none", 0}};
+    run_two_at_a_time(run_shark, runs, sizeof runs[0], 2);
+    double on = runs[0].above, off = runs[1].above;
+    printf("  seed %d: nearest fish beyond %.0f m in %.3f of steps with escape, %.3f without\n", s, SHARK_BOUND_M, on,
+           off);
+    CHECK_MSG(on >= 0.8 && off <= 0.2, "seed %d: %.3f with escape, %.3f without", s, on, off);
   }
 }
 

@@ -160,15 +160,7 @@ static void levels_are_herded_with_waypoints_not_by_the_paper_alone(void) {
       level_run runs[SEEDS];
       for (int s = 0; s < SEEDS; ++s)
         runs[s] = (level_run){levels[l], published ? "published" : "waypoints", s + 1, false, false, 0};
-      for (int s = 0; s < SEEDS; s += 2) { /* two at a time: the machine has two cores */
-        pthread_t other;
-        bool threaded = pthread_create(&other, NULL, run_level, &runs[s + 1]) == 0;
-        run_level(&runs[s]);
-        if (threaded)
-          pthread_join(other, NULL);
-        else
-          run_level(&runs[s + 1]);
-      }
+      run_two_at_a_time(run_level, runs, sizeof runs[0], SEEDS);
       int herded = 0, inside = 0, sheep = 0;
       for (int s = 0; s < SEEDS; ++s)
         herded += runs[s].herded, inside += runs[s].dog_inside, sheep += runs[s].sheep_inside;
