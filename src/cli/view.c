@@ -28,16 +28,19 @@ static const char view_usage[] =
     "  --hud              draw the HUD text into the --screenshot too\n"
     "  --force            let --screenshot replace an existing file\n"
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
+    "  --route            show the routing field's arrows from the start (key A; in a world\n"
+    "                     with walls, water or pens; also in the --screenshot)\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
-    "F fit the view to the flock, M manual dog (follows the mouse), V start/stop recording\n"
-    "the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
+    "F fit the view to the flock, M manual dog (follows the mouse), A show/hide the routing\n"
+    "field's arrows, V start/stop recording the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
     "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
     "orbits the camera about the middle of the view, the wheel moves it nearer or farther.\n";
 
 static const char key_help[] =
     "\nSpace pause/resume   .  one step   + / -  steps per frame\n"
     "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
+    "A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
@@ -47,7 +50,7 @@ typedef struct view_opts {
   int width, height;
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *screenshot;
-  bool force, steps_given, hud;
+  bool force, steps_given, hud, route;
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
 } view_opts;
 
@@ -86,6 +89,8 @@ static int parse_view(int argc, char **argv, view_opts *o) {
       o->force = true;
     } else if (strcmp(arg, "--hud") == 0) {
       o->hud = true;
+    } else if (strcmp(arg, "--route") == 0) {
+      o->route = true;
     } else if (strcmp(arg, "--frames") == 0) {
       char *end;
       if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
@@ -232,6 +237,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     case GLFW_KEY_F: fit(v); break;
     case GLFW_KEY_H: v->help = !v->help; break;
     case GLFW_KEY_V: toggle_recording(v); break;
+    case GLFW_KEY_A: herd_renderer_show_route(v->g.renderer, !herd_renderer_route_shown(v->g.renderer)); break;
     case GLFW_KEY_M:
       v->manual = !v->manual;
       if (!v->manual) herd_sim_release(v->g.sim, 0);
@@ -360,6 +366,7 @@ static int open_view(viewer *v) {
   view_opts *o = v->opts;
   gl_session_desc d = {.backend = o->backend, .width = o->width, .height = o->height, .hidden = o->screenshot != NULL};
   int status = gl_session_open(&v->g, &d);
+  if (status == 0) herd_renderer_show_route(v->g.renderer, o->route);
   if (status == 0 && !o->screenshot)
     printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
   return status;

@@ -114,8 +114,29 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
 
 /* Draws the world box, the target, the obstacles (rocks, walls, fences, water, bridges), the
  * flock, the steering agents and `hud` text into the bound framebuffer (which needs a depth
- * buffer in 3D), through `cam`: a 2D camera for a 2D world, an orbit camera for a 3D one. */
+ * buffer in 3D), through `cam`: a 2D camera for a 2D world, an orbit camera for a 3D one.
+ * Where the scenario has walls, water or pens: each Strömbom dog's aim point (a ring in the
+ * dog's colour, with a line from the dog; none while it waits), the flock's waypoint (a
+ * diamond in the `waypoint` colour, with a line from the flock's centre G: the point
+ * herd_sim_route_waypoint gives r_a sqrt(N) metres ahead of G, as the dog drives), and, when
+ * herd_renderer_show_route is on, the routing field as arrows. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
+
+/* The aim's ring and the waypoint's diamond: their radius in pixels in a 2D picture. */
+#define HERD_ROUTE_MARK_PX 6.0f
+
+/* The routing field as arrows in the `route` colour (default off): from each point p of a
+ * lattice over the world, ((i + 1/2) s, (j + 1/2) s) with s = max(HERD_ROUTE_SPACING_M, the
+ * world's longer side / HERD_ROUTE_ARROWS_MAX), an arrow 0.5 s long toward
+ * herd_sim_route_waypoint(sim, p, HERD_ROUTE_AHEAD_M); none where that is false, where the
+ * waypoint lies within HERD_ROUTE_HOME_M of p (home: the goal), or where the arrow would touch
+ * a wall, fence or water. Computed once per sim and scenario, drawn when on. */
+#define HERD_ROUTE_SPACING_M 6.0f
+#define HERD_ROUTE_ARROWS_MAX 40
+#define HERD_ROUTE_AHEAD_M 3.0f
+#define HERD_ROUTE_HOME_M 0.5f
+void herd_renderer_show_route(herd_renderer *r, bool on);
+bool herd_renderer_route_shown(const herd_renderer *r);
 
 /* Renders one frame into the renderer's offscreen w x h framebuffer and leaves it bound
  * (for herd_recorder_capture). */
@@ -132,6 +153,8 @@ typedef struct herd_palette {
   uint8_t background[3], field[3], target[3], grazing[3], moved[3], delivered[3], dog[3], alert[3], hud[3];
   uint8_t obstacle[3], path[3], food[3];
   uint8_t water[3], bridge[3]; /* water polygons (filled); the passable strips of bridges over them */
+  uint8_t waypoint[3];         /* the flock's next waypoint on the route home, and the line to it */
+  uint8_t route[3];            /* the routing field's arrows (dim) */
 } herd_palette;
 extern const herd_palette herd_colors;
 

@@ -1,9 +1,10 @@
 /* Draws the simulation: the world's box (a rectangle in 2D, a wireframe in 3D), the target's
  * goal circle, the obstacles (rocks; walls, fences, water and bridges), every agent
  * instanced straight from the agent buffers (an oriented triangle in 2D; in 3D a lit cone,
- * depth-tested), the steering agents, and the HUD text. No work per agent on the host: the
- * buffers come from the backend by sharing or one copy each. What is drawn comes from the
- * scenario and the model table, never from a model's name. */
+ * depth-tested), the steering agents, and the HUD text; among walls, water and pens also the
+ * route: each dog's aim, the flock's next waypoint and (toggled) the routing field's arrows. No work per agent on the
+ * host: the buffers come from the backend by sharing or one copy each. What is drawn comes from the scenario and the
+ * model table, never from a model's name. */
 #include <GL/glew.h>
 #include <cglm/cglm.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/models/strombom.h"
 #include "../core/error.h"
 #include "../core/geometry.h"
 #include "render.h"
@@ -38,6 +40,10 @@ extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_sha
 #define CONE_INDICES (CONE_SEGMENTS * 6)      /* a side and a base triangle per segment */
 #define CAP_SEGMENTS 12                       /* a wall's round ends and joints: a 12-gon */
 #define GATE_POST 0.1f                        /* a gate post reaches this much of the gate's length */
+#define MARK_WORLD 0.01f     /* the aim and waypoint marks in 3D: this much of the world's longer side */
+#define ARROW_HEAD 0.3f      /* an arrow's head: this much of its length */
+#define ARROW_HEAD_RAD 0.45f /* each side of the head off the shaft (26 degrees) */
+#define ARROW_SAMPLE_M 0.25f /* an arrow is tested clear of obstacles this often */
 
 const herd_palette herd_colors = {
     .background = {28, 38, 30},
@@ -54,6 +60,8 @@ const herd_palette herd_colors = {
     .food = {120, 230, 255},
     .water = {40, 92, 170},
     .bridge = {200, 190, 160},
+    .waypoint = {255, 60, 200},
+    .route = {86, 106, 124},
 };
 
 /* A growing array of vertices (x, y, z). */
@@ -77,6 +85,15 @@ typedef struct geometry_cache {
   vertex_list fill[GEO_PARTS], outline[GEO_PARTS]; /* triangles; line segments */
 } geometry_cache;
 
+/* The routing field's arrows (line segments at z = 0), built the first time they are drawn
+ * for a sim and again only for another sim or scenario: the field is static. */
+typedef struct route_cache {
+  bool shown, built;
+  const herd_sim *sim; /* what they were built for */
+  herd_scenario sc;
+  vertex_list arrows;
+} route_cache;
+
 struct herd_renderer {
   uint32_t count, dims, stride; /* stride: floats per agent in the state buffers */
   GLsizei body_indices;         /* of the body mesh: a triangle (2D) or a cone (3D) */
@@ -90,6 +107,7 @@ struct herd_renderer {
   int fbo_w, fbo_h;
   float *hud_vertices;
   geometry_cache geometry;
+  route_cache route;
 };
 
 /* ---- Shaders ---------------------------------------------------------------------------- */
@@ -309,6 +327,7 @@ void herd_renderer_destroy(herd_renderer *r) {
   if (r->fbo_depth) glDeleteRenderbuffers(1, &r->fbo_depth);
   free(r->hud_vertices);
   for (int k = 0; k < GEO_PARTS; ++k) free(r->geometry.fill[k].v), free(r->geometry.outline[k].v);
+  free(r->route.arrows.v);
   free(r);
 }
 
@@ -626,7 +645,109 @@ static void draw_list(herd_renderer *r, const vertex_list *l, GLenum mode, const
   if (l->count && !l->failed) draw_shape(r, l->v, l->count, mode, rgb);
 }
 
-static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *view) {
+/* ---- The route: the routing field's arrows, the flock's waypoint, each dog's aim -------------- */
+
+void herd_renderer_show_route(herd_renderer *r, bool on) { r->route.shown = on; }
+
+bool herd_renderer_route_shown(const herd_renderer *r) { return r->route.shown; }
+
+/* True when segment ab keeps out of every wall, fence and water (each sample on it outside). */
+static bool segment_clear(const herd_scenario *sc, const float *a, const float *b) {
+  float dx = b[0] - a[0], dy = b[1] - a[1];
+  int n = 1 + (int)(hypotf(dx, dy) / ARROW_SAMPLE_M);
+  for (int k = 0; k <= n; ++k) {
+    float t = (float)k / (float)n;
+    if (herd_geometry_distance(sc, a[0] + t * dx, a[1] + t * dy, NULL) < 0.0) return false;
+  }
+  return true;
+}
+
+/* The end of a side of an arrow's head at tip, `side` (+1 or -1) of the shaft along u. */
+static void head_end(const float *tip, float ux, float uy, float back, float side, float out[2]) {
+  float c = cosf(ARROW_HEAD_RAD), s = side * sinf(ARROW_HEAD_RAD);
+  out[0] = tip[0] - back * (ux * c - uy * s);
+  out[1] = tip[1] - back * (uy * c + ux * s);
+}
+
+/* The arrows of herd_renderer_show_route (render.h says where they are and are not). */
+static void build_route(route_cache *c, const herd_sim *sim) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  vertex_list *l = &c->arrows;
+  l->count = 0, l->failed = false;
+  c->sim = sim, c->built = true;
+  memcpy(&c->sc, sc, sizeof c->sc); /* bytes, padding too, for the memcmp that finds a change */
+  if (!herd_geometry_any(sc)) return;
+  float spacing = fmaxf(HERD_ROUTE_SPACING_M, fmaxf(sc->world.size_m[0], sc->world.size_m[1]) / HERD_ROUTE_ARROWS_MAX);
+  float length = 0.5f * spacing, back = ARROW_HEAD * length;
+  for (float y = 0.5f * spacing; y < sc->world.size_m[1]; y += spacing)
+    for (float x = 0.5f * spacing; x < sc->world.size_m[0]; x += spacing) {
+      float p[2] = {x, y}, q[2];
+      if (!herd_sim_route_waypoint(sim, p, HERD_ROUTE_AHEAD_M, q)) continue;
+      float dx = q[0] - x, dy = q[1] - y, len = hypotf(dx, dy);
+      if (len < HERD_ROUTE_HOME_M) continue; /* home */
+      float ux = dx / len, uy = dy / len, tip[2] = {x + length * ux, y + length * uy}, left[2], right[2];
+      head_end(tip, ux, uy, back, 1.0f, left);
+      head_end(tip, ux, uy, back, -1.0f, right);
+      if (!segment_clear(sc, p, tip) || !segment_clear(sc, tip, left) || !segment_clear(sc, tip, right)) continue;
+      const float *ends[6] = {p, tip, tip, left, tip, right};
+      for (int k = 0; k < 6; ++k) add_vertex(l, ends[k][0], ends[k][1], 0.0f);
+    }
+}
+
+static void draw_route_arrows(herd_renderer *r, const herd_sim *sim) {
+  route_cache *c = &r->route;
+  if (!c->shown) return;
+  if (!c->built || c->sim != sim || memcmp(&c->sc, herd_sim_scenario(sim), sizeof c->sc) != 0) build_route(c, sim);
+  draw_list(r, &c->arrows, GL_LINES, herd_colors.route);
+}
+
+/* A ring of radius `size` about p with a line to it from `from`, in rgb (a dog's aim). */
+static void draw_ring(herd_renderer *r, const float *from, const float *p, float size, const uint8_t rgb[3]) {
+  float line[6] = {from[0], from[1], 0, p[0], p[1], 0}, ring[3 * 24];
+  for (int k = 0; k < 24; ++k) {
+    float a = 6.2831853f * (float)k / 24;
+    ring[3 * k] = p[0] + size * cosf(a), ring[3 * k + 1] = p[1] + size * sinf(a), ring[3 * k + 2] = 0;
+  }
+  draw_shape(r, line, 2, GL_LINES, rgb);
+  draw_shape(r, ring, 24, GL_LINE_LOOP, rgb);
+}
+
+/* A filled diamond of radius `size` at p with a line to it from `from`, in rgb (the waypoint). */
+static void draw_diamond(herd_renderer *r, const float *from, const float *p, float size, const uint8_t rgb[3]) {
+  float line[6] = {from[0], from[1], 0, p[0], p[1], 0};
+  float x = p[0], y = p[1],
+        d[18] = {x + size, y, 0, x, y + size, 0, x - size, y, 0, x - size, y, 0, x, y - size, 0, x + size, y, 0};
+  draw_shape(r, line, 2, GL_LINES, rgb);
+  draw_shape(r, d, 6, GL_TRIANGLES, rgb);
+}
+
+/* The flock's waypoint and each Strömbom dog's aim, where the scenario has walls, water or pens.
+ * The waypoint is taken r_a sqrt(N) ahead of G, N the sheep still in the flock, as the dog
+ * drives (src/steer/strombom_dog.c). */
+static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_camera *cam) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  if (!herd_geometry_any(sc)) return;
+  float size = cam->orbit ? MARK_WORLD * fmaxf(sc->world.size_m[0], sc->world.size_m[1])
+                          : HERD_ROUTE_MARK_PX * cam->metres_per_px;
+  const herd_observation *o = herd_sim_observation(sim);
+  double r_a = 0, success = 0;
+  if (herd_scenario_get(sc, "sheep.repulsion_radius_m", &r_a, NULL) == HERD_OK) {
+    herd_scenario_get(sc, "sheep.success", &success, NULL);
+    uint32_t n = o->count;
+    if (success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED) n = o->delivered < o->count ? o->count - o->delivered : 0;
+    float g[2] = {(float)o->centroid[0], (float)o->centroid[1]}, q[2];
+    if (n > 0 && herd_sim_route_waypoint(sim, g, (float)(r_a * sqrt((double)n)), q))
+      draw_diamond(r, g, q, size, herd_colors.waypoint);
+  }
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    bool aiming = a->mode == HERD_MODE_COLLECT || a->mode == HERD_MODE_DRIVE;
+    if (a->strategy == HERD_STRATEGY_DOG && aiming && isfinite(a->aim[0]) && isfinite(a->aim[1]))
+      draw_ring(r, a->pos, a->aim, size, herd_colors.dog);
+  }
+}
+
+static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, const float *view) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   glUseProgram(r->shapes_program);
   glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, view);
@@ -642,11 +763,13 @@ static void draw_overlays(herd_renderer *r, const herd_sim *sim, const float *vi
   if (r->dims == 3) glDisable(GL_DEPTH_TEST), glDisable(GL_CULL_FACE);
   for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->fill[k], GL_TRIANGLES, colors[k]);
   if (r->dims == 3) glEnable(GL_DEPTH_TEST), glEnable(GL_CULL_FACE);
+  draw_route_arrows(r, sim); /* dim, under everything but the floor */
   draw_world(r, sc);
   draw_goal(r, sc);
   draw_obstacles(r, sc);
   for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->outline[k], GL_LINES, colors[k]);
   draw_path(r, sc);
+  draw_route_marks(r, sim, cam);
 }
 
 /* The uniforms every agent shares: camera, colours by state, and the 3D light. */
@@ -746,7 +869,7 @@ void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera
   glDisable(GL_BLEND);
   float view[16];
   herd_camera_matrix(cam, w, h, view);
-  draw_overlays(r, sim, view);
+  draw_overlays(r, sim, cam, view);
   draw_agents(r, sim, view);
   glDisable(GL_DEPTH_TEST); /* the HUD lies over everything */
   glDisable(GL_CULL_FACE);
