@@ -133,6 +133,143 @@ static hit fence_hit(double x, double y, const herd_shape *s) {
   return h;
 }
 
+/* ---- Water less the bridges' strips, exactly -------------------------------------------- */
+
+/* A piece [t0, t1] of segment ab. */
+typedef struct piece {
+  double t0, t1;
+} piece;
+
+/* The parameter interval of segment ab inside the strip (a convex rectangle), by clipping
+ * against its four half-planes; false when it misses it. */
+static bool clip_to_strip(const float *a, const float *b, const herd_shape *s, double *t0, double *t1) {
+  double ax = s->v[0][0], ay = s->v[0][1], bx = s->v[1][0], by = s->v[1][1];
+  double ux = bx - ax, uy = by - ay, len = sqrt(ux * ux + uy * uy);
+  ux /= len, uy /= len;
+  double cx = 0.5 * (ax + bx), cy = 0.5 * (ay + by), half[2] = {0.5 * len, 0.5 * s->width_m};
+  double dir[2][2] = {{ux, uy}, {-uy, ux}};
+  *t0 = 0.0, *t1 = 1.0;
+  for (int k = 0; k < 2; ++k) {
+    double p0 = (a[0] - cx) * dir[k][0] + (a[1] - cy) * dir[k][1];
+    double dp = ((double)b[0] - a[0]) * dir[k][0] + ((double)b[1] - a[1]) * dir[k][1];
+    for (int side = -1; side <= 1; side += 2) { /* side * (p0 + t dp) <= half */
+      double num = half[k] - side * p0, den = side * dp;
+      if (den == 0.0) {
+        if (num < 0.0) return false;
+      } else if (den > 0.0) {
+        *t1 = fmin(*t1, num / den);
+      } else {
+        *t0 = fmax(*t0, num / den);
+      }
+    }
+  }
+  return *t0 < *t1;
+}
+
+/* Takes [c0, c1] out of the pieces in `p` (n of them, room for `room`); the new count. */
+static int cut_pieces(piece *p, int n, int room, double c0, double c1) {
+  int out = n;
+  for (int i = 0; i < n; ++i) {
+    if (c1 <= p[i].t0 || c0 >= p[i].t1) continue;
+    piece right = {c1, p[i].t1};
+    p[i].t1 = fmax(p[i].t0, c0);
+    if (right.t1 > right.t0 && out < room) p[out++] = right;
+  }
+  return out;
+}
+
+static bool in_any_water(const herd_shape_list *water, double x, double y) {
+  for (uint32_t k = 0; k < water->count; ++k)
+    if (polygon_contains(&water->s[k], x, y)) return true;
+  return false;
+}
+
+static bool in_any_strip(const herd_shape_list *bridges, double x, double y) {
+  for (uint32_t b = 0; b < bridges->count; ++b)
+    if (strip_hit(x, y, &bridges->s[b]).d < 0.0) return true;
+  return false;
+}
+
+/* The nearest of the pieces of segment ab to (x, y). */
+static hit nearest_piece(hit h, double x, double y, const float *a, const float *b, const piece *p, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (p[i].t1 <= p[i].t0) continue;
+    float q0[2] = {(float)(a[0] + p[i].t0 * ((double)b[0] - a[0])), (float)(a[1] + p[i].t0 * ((double)b[1] - a[1]))};
+    float q1[2] = {(float)(a[0] + p[i].t1 * ((double)b[0] - a[0])), (float)(a[1] + p[i].t1 * ((double)b[1] - a[1]))};
+    h = keep_nearer(h, segment_hit(x, y, q0, q1));
+  }
+  return h;
+}
+
+#define MAX_PIECES 64
+
+/* The boundary of water less strips: each water edge less every strip, and each strip edge
+ * where it runs inside water and inside no other strip (cut where it crosses a water edge).
+ * The distance to the nearest point of it, negative inside the water that is left: exact,
+ * where max(water, -strip) is only a bound (0 across a bridge's mouth, where the strip meets
+ * the bank). */
+static hit water_less_strips_hit(const herd_shape_list *water, const herd_shape_list *bridges, double x, double y) {
+  hit h = {FAR_M, 1.0, 0.0};
+  piece p[MAX_PIECES];
+  for (uint32_t w = 0; w < water->count; ++w) {
+    const herd_shape *s = &water->s[w];
+    for (uint32_t k = 0; k < s->count; ++k) {
+      const float *a = s->v[k], *b = s->v[(k + 1) % s->count];
+      int n = 1;
+      p[0] = (piece){0.0, 1.0};
+      for (uint32_t r = 0; r < bridges->count; ++r) {
+        double c0, c1;
+        if (clip_to_strip(a, b, &bridges->s[r], &c0, &c1)) n = cut_pieces(p, n, MAX_PIECES, c0, c1);
+      }
+      h = nearest_piece(h, x, y, a, b, p, n);
+    }
+  }
+  for (uint32_t r = 0; r < bridges->count; ++r) {
+    const herd_shape *s = &bridges->s[r];
+    double ax = s->v[0][0], ay = s->v[0][1], ux = s->v[1][0] - ax, uy = s->v[1][1] - ay;
+    double len = sqrt(ux * ux + uy * uy), nx = -uy / len * 0.5 * s->width_m, ny = ux / len * 0.5 * s->width_m;
+    float c[4][2] = {{(float)(ax + nx), (float)(ay + ny)},
+                     {(float)(ax + ux + nx), (float)(ay + uy + ny)},
+                     {(float)(ax + ux - nx), (float)(ay + uy - ny)},
+                     {(float)(ax - nx), (float)(ay - ny)}};
+    for (int e = 0; e < 4; ++e) {
+      const float *a = c[e], *b = c[(e + 1) % 4];
+      /* Cut at every crossing with a water edge; keep the parts whose middle is in water and
+       * in no strip but this one (a point of the edge itself is on its own strip's rim). */
+      double cuts[MAX_PIECES];
+      int m = 0;
+      cuts[m++] = 0.0, cuts[m++] = 1.0;
+      for (uint32_t w = 0; w < water->count; ++w)
+        for (uint32_t k = 0; k < water->s[w].count && m < MAX_PIECES; ++k) {
+          const float *q0 = water->s[w].v[k], *q1 = water->s[w].v[(k + 1) % water->s[w].count];
+          double rx = (double)b[0] - a[0], ry = (double)b[1] - a[1], sx = (double)q1[0] - q0[0],
+                 sy = (double)q1[1] - q0[1], den = rx * sy - ry * sx;
+          if (den == 0.0) continue;
+          double t = (((double)q0[0] - a[0]) * sy - ((double)q0[1] - a[1]) * sx) / den;
+          double u = (((double)q0[0] - a[0]) * ry - ((double)q0[1] - a[1]) * rx) / den;
+          if (t > 0.0 && t < 1.0 && u >= 0.0 && u <= 1.0) cuts[m++] = t;
+        }
+      for (int i = 1; i < m; ++i) /* sort the cuts (few) */
+        for (int j = i; j > 0 && cuts[j - 1] > cuts[j]; --j) {
+          double t = cuts[j];
+          cuts[j] = cuts[j - 1], cuts[j - 1] = t;
+        }
+      for (int i = 0; i + 1 < m; ++i) {
+        double mid = 0.5 * (cuts[i] + cuts[i + 1]);
+        double mx = a[0] + mid * ((double)b[0] - a[0]), my = a[1] + mid * ((double)b[1] - a[1]);
+        bool other = false;
+        for (uint32_t o = 0; o < bridges->count && !other; ++o)
+          other = o != r && strip_hit(mx, my, &bridges->s[o]).d < 0.0;
+        if (other || !in_any_water(water, mx, my)) continue;
+        piece one = {cuts[i], cuts[i + 1]};
+        h = nearest_piece(h, x, y, a, b, &one, 1);
+      }
+    }
+  }
+  if (in_any_water(water, x, y) && !in_any_strip(bridges, x, y)) h.d = -h.d, h.gx = -h.gx, h.gy = -h.gy;
+  return h;
+}
+
 static hit geometry_hit(const herd_scenario *sc, double x, double y) {
   hit h = {FAR_M, 1.0, 0.0};
   const herd_shape_list *walls = &sc->obstacles.walls, *water = &sc->obstacles.water, *pens = &sc->obstacles.pens;
@@ -144,11 +281,11 @@ static hit geometry_hit(const herd_scenario *sc, double x, double y) {
     if (s->count == 1) h = keep_nearer(h, capsule_hit(x, y, s->v[0], s->v[0], 0.5 * s->width_m));
   }
   for (uint32_t p = 0; p < pens->count; ++p) h = keep_nearer(h, fence_hit(x, y, &pens->s[p]));
-  if (water->count) {
-    hit wet = {FAR_M, 1.0, 0.0}, dry = {FAR_M, 1.0, 0.0};
+  if (water->count && bridges->count) {
+    h = keep_nearer(h, water_less_strips_hit(water, bridges, x, y));
+  } else if (water->count) {
+    hit wet = {FAR_M, 1.0, 0.0};
     for (uint32_t k = 0; k < water->count; ++k) wet = keep_nearer(wet, polygon_hit(x, y, &water->s[k]));
-    for (uint32_t b = 0; b < bridges->count; ++b) dry = keep_nearer(dry, strip_hit(x, y, &bridges->s[b]));
-    if (-dry.d > wet.d) wet = (hit){-dry.d, -dry.gx, -dry.gy}; /* water less the strips: max(wet, -dry) */
     h = keep_nearer(h, wet);
   }
   return h;
