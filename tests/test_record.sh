@@ -15,6 +15,10 @@ probe() { # FILE FIELD: one stream field, frames counted by decoding
 }
 md5s() { ffmpeg -v error -i "$1" -f framemd5 - | grep -v '^#'; }
 
+# ---- Help -------------------------------------------------------------------------------------
+run record --help
+check "record --help exits 0 and prints its usage" eval 'is "$rc" 0 && grep -q "usage: herd record" "$tmp/out"'
+
 # ---- A recording ----------------------------------------------------------------------------
 run record -o "$tmp/a.mp4" --steps 59 --size 320x240 --seed 3
 check "record exits 0" is "$rc" 0

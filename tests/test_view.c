@@ -2,7 +2,8 @@
  * background where they should be, pictures that change as the flock moves, and the copy
  * path from an OpenCL device without buffer sharing; in 3D, lit agents inside the wireframe
  * box, perspective, depth, an orbiting camera, and the steering agent where the camera
- * projects it. Skipped (exit 77) without a display. */
+ * projects it; among walls, water and pens the flock's waypoint, the dog's aim and the routing
+ * field's arrows where the sim puts them. Skipped (exit 77) without a display. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,6 +20,10 @@
   X(walls_and_the_pen_are_drawn_but_the_gate)   \
   X(water_is_filled_and_bridges_cross_it)       \
   X(a_concave_lake_is_filled_as_it_is)          \
+  X(the_waypoint_is_drawn_where_the_route_says) \
+  X(the_dogs_aim_is_drawn_where_it_aims)        \
+  X(route_arrows_follow_the_field_when_on)      \
+  X(no_route_marks_without_geometry)            \
   X(flock_3d_is_lit_agents_in_the_box)          \
   X(nearer_agents_are_drawn_larger)             \
   X(the_nearer_agent_hides_the_farther)         \
@@ -329,7 +334,9 @@ static void check_water(const picture *p, const herd_scenario *sc) {
       herd_camera_to_world(&p->cam, x + 0.5, y + 0.5, W, H, w);
       const uint8_t *px = p->rgba + 4 * ((size_t)y * W + x);
       water += is(px, herd_colors.water);
-      bool other = is(px, herd_colors.obstacle) || is(px, herd_colors.field);
+      /* a dog's line to its aim and the flock's to its waypoint may cross water */
+      bool other = is(px, herd_colors.obstacle) || is(px, herd_colors.field) || is(px, herd_colors.dog) ||
+                   is(px, herd_colors.waypoint);
       for (uint32_t b = 0; b < sc->obstacles.bridges.count; ++b) {
         if (!on_bridge(&sc->obstacles.bridges.s[b], w[0], w[1], (float)tol)) continue;
         ++bridge;
@@ -367,6 +374,212 @@ static void a_concave_lake_is_filled_as_it_is(void) {
   CHECK(shows(&p, 60, 70, 0, herd_colors.background, "the lake's dry notch"));
   check_water(&p, &sc);
   free(p.rgba);
+}
+
+/* ---- The route: waypoint, aim, arrows --------------------------------------------------------------- */
+
+static herd_sim *start_sim(const herd_scenario *sc, uint32_t steps) {
+  herd_error err;
+  herd_sim *sim;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = sc, .backend = "cpu"}, &sim, &err) == HERD_OK);
+  for (uint32_t s = 0; s < steps; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  return sim;
+}
+
+/* The sim as it stands, as herd view --screenshot draws it, the route's arrows on or off. */
+static picture render_sim(const herd_sim *sim, bool arrows) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  herd_renderer_destroy(renderer);
+  herd_error err;
+  if (herd_renderer_create(sc->flock.count, sc->world.dims, &renderer, &err) != HERD_OK) {
+    fprintf(stderr, "%s\n", err.message);
+    exit(1);
+  }
+  CHECK(!herd_renderer_route_shown(renderer)); /* off unless asked */
+  herd_renderer_show_route(renderer, arrows);
+  picture p = {malloc((size_t)W * H * 4), herd_camera_for_sim(sim, W, H)};
+  CHECK(herd_renderer_update(renderer, (herd_sim *)sim, &err) == HERD_OK);
+  CHECK(herd_renderer_snapshot(renderer, sim, &p.cam, W, H, NULL, p.rgba, &err) == HERD_OK);
+  return p;
+}
+
+static long count_color(const picture *p, const uint8_t rgb[3]) {
+  long n = 0;
+  for (size_t i = 0; i < (size_t)W * H; ++i) n += is(p->rgba + 4 * i, rgb);
+  return n;
+}
+
+/* The distance in pixels from pixel (x, y) to the segment between pixels a and b. */
+static double to_segment(double x, double y, const double *a, const double *b) {
+  double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+  double t = len2 > 0 ? ((x - a[0]) * dx + (y - a[1]) * dy) / len2 : 0;
+  t = t < 0 ? 0 : (t > 1 ? 1 : t);
+  return hypot(x - a[0] - t * dx, y - a[1] - t * dy);
+}
+
+/* The flock's waypoint as the dog takes it: r_a sqrt(N) ahead of G, N the sheep not yet
+ * delivered (pen-with-gate removes them). */
+static bool flock_waypoint(const herd_sim *sim, float g[2], float q[2]) {
+  const herd_observation *o = herd_sim_observation(sim);
+  double r_a;
+  CHECK(herd_scenario_get(herd_sim_scenario(sim), "sheep.repulsion_radius_m", &r_a, NULL) == HERD_OK);
+  g[0] = (float)o->centroid[0], g[1] = (float)o->centroid[1];
+  return herd_sim_route_waypoint(sim, g, (float)(r_a * sqrt((double)(o->count - o->delivered))), q);
+}
+
+/* scenarios/pen-with-gate.json at step 200: the diamond in the waypoint colour about where
+ * the camera projects the waypoint, the line from G to it, and that colour nowhere else. */
+static void the_waypoint_is_drawn_where_the_route_says(void) {
+  herd_scenario sc = shipped("pen-with-gate.json", NULL, 0);
+  herd_sim *sim = start_sim(&sc, 200);
+  float g[2], q[2];
+  CHECK(flock_waypoint(sim, g, q));
+  picture p = render_sim(sim, false);
+  double at[2], from[2];
+  CHECK(herd_camera_to_pixel(&p.cam, (const float[3]){q[0], q[1], 0}, W, H, at));
+  CHECK(herd_camera_to_pixel(&p.cam, (const float[3]){g[0], g[1], 0}, W, H, from));
+  double r = HERD_ROUTE_MARK_PX;
+  long inside = 0, core = 0, stray = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      if (!is(p.rgba + 4 * ((size_t)y * W + x), herd_colors.waypoint)) continue;
+      double dx = fabs(x + 0.5 - at[0]), dy = fabs(y + 0.5 - at[1]);
+      inside += dx + dy <= r + 1.5;
+      core += dx + dy <= 0.5 * r;
+      stray += dx + dy > r + 1.5 && to_segment(x + 0.5, y + 0.5, from, at) > 2;
+    }
+  double line_px = hypot(at[0] - from[0], at[1] - from[1]);
+  printf("  waypoint (%.1f, %.1f) m, %.0f px from G: %ld pixels in its diamond, %ld elsewhere\n", q[0], q[1], line_px,
+         inside, stray);
+  /* The diamond covers 2 r^2 pixels; its inner half all of its r^2 / 2 (less what sheep cover). */
+  CHECK_MSG(inside >= r * r, "%ld waypoint pixels about (%.0f, %.0f), expected about %.0f", inside, at[0], at[1],
+            2 * r * r);
+  CHECK_MSG(core >= 0.3 * r * r, "the waypoint's diamond is not filled (%ld pixels at its middle)", core);
+  CHECK_MSG(stray == 0, "%ld waypoint-coloured pixels off the diamond and the line from G", stray);
+  if (line_px > 4 * r)
+    CHECK_MSG(near(&p, 0.5f * (g[0] + q[0]), 0.5f * (g[1] + q[1]), 0, 2, herd_colors.waypoint) > 0,
+              "no line from G to the waypoint");
+  free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Steps until the first dog aims somewhere (not NAN) more than `gap` metres from where it
+ * stands, up to step 1000. */
+static void step_until_aiming(herd_sim *sim, float gap) {
+  herd_error err;
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  while (herd_sim_step_index(sim) < 1000 &&
+         (!isfinite(dog->aim[0]) || hypotf(dog->aim[0] - dog->pos[0], dog->aim[1] - dog->pos[1]) < gap))
+    CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK_MSG(isfinite(dog->aim[0]), "the dog never aims anywhere in 1000 steps");
+}
+
+/* scenarios/pen-with-gate.json at the first step from 100 on where the dog aims somewhere (not
+ * NAN) well away from where it stands: a ring in the dog's colour round the aim and a line to
+ * it from the dog. */
+static void the_dogs_aim_is_drawn_where_it_aims(void) {
+  herd_scenario sc = shipped("pen-with-gate.json", NULL, 0);
+  herd_sim *sim = start_sim(&sc, 100);
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  CHECK(dog->strategy == HERD_STRATEGY_DOG);
+  double body_m = HERD_STEERING_BODY_SCALE * herd_model_body_m(sc.model);
+  herd_camera cam = herd_camera_for_sim(sim, W, H);
+  float gap = (float)(body_m + 4 * HERD_ROUTE_MARK_PX * cam.metres_per_px);
+  step_until_aiming(sim, gap);
+  float aim[2] = {dog->aim[0], dog->aim[1]}, pos[2] = {dog->pos[0], dog->pos[1]};
+  picture p = render_sim(sim, false);
+  double r_m = HERD_ROUTE_MARK_PX * p.cam.metres_per_px;
+  int on_ring = 0;
+  for (int k = 0; k < 8; ++k) {
+    float a = 6.2831853f * k / 8;
+    on_ring += near(&p, aim[0] + (float)r_m * cosf(a), aim[1] + (float)r_m * sinf(a), 0, 1, herd_colors.dog) > 0;
+  }
+  long middle = near(&p, aim[0], aim[1], 0, 1, herd_colors.dog);
+  printf("  step %u: the dog at (%.1f, %.1f) aims at (%.1f, %.1f): %d of 8 ring points drawn\n",
+         herd_sim_step_index(sim), pos[0], pos[1], aim[0], aim[1], on_ring);
+  CHECK_MSG(on_ring >= 6, "only %d of 8 points of the aim's ring are in the dog's colour", on_ring);
+  CHECK_MSG(middle == 0 || on_ring == 8, "the aim's ring is not a ring");
+  CHECK_MSG(near(&p, 0.5f * (aim[0] + pos[0]), 0.5f * (aim[1] + pos[1]), 0, 2, herd_colors.dog) > 0,
+            "no line from the dog to its aim");
+  free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Pixels in `rgb` whose world point lies more than tol_px pixels inside a wall, fence or water. */
+static long drawn_inside_geometry(const picture *p, const herd_scenario *sc, const uint8_t rgb[3], double tol_px) {
+  long inside = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      if (!is(p->rgba + 4 * ((size_t)y * W + x), rgb)) continue;
+      float w[3];
+      herd_camera_to_world(&p->cam, x + 0.5, y + 0.5, W, H, w);
+      inside += herd_geometry_distance(sc, w[0], w[1], NULL) < -tol_px * p->cam.metres_per_px;
+    }
+  return inside;
+}
+
+/* With the arrows on: at every lattice point (render.h) where the route gives a way and the
+ * arrow certainly clears every obstacle, the route colour at the point and a third of the way
+ * along the arrow, toward herd_sim_route_waypoint's point (up to a few points under a sheep
+ * or another mark); none inside the water, walls or fences; none with the arrows off. */
+static void check_arrows(const char *file, uint32_t steps) {
+  herd_scenario sc = shipped(file, NULL, 0);
+  herd_sim *sim = start_sim(&sc, steps);
+  picture on = render_sim(sim, true), off = render_sim(sim, false);
+  float spacing = fmaxf(HERD_ROUTE_SPACING_M, fmaxf(sc.world.size_m[0], sc.world.size_m[1]) / HERD_ROUTE_ARROWS_MAX);
+  long expected = 0, missing = 0, wrong_way = 0, cut_off = 0;
+  for (float y = 0.5f * spacing; y < sc.world.size_m[1]; y += spacing)
+    for (float x = 0.5f * spacing; x < sc.world.size_m[0]; x += spacing) {
+      float q[2];
+      if (!herd_sim_route_waypoint(sim, (const float[2]){x, y}, HERD_ROUTE_AHEAD_M, q)) {
+        ++cut_off;
+        continue;
+      }
+      float dx = q[0] - x, dy = q[1] - y, len = hypotf(dx, dy);
+      if (len < HERD_ROUTE_HOME_M || herd_geometry_distance(&sc, x, y, NULL) < 0.5 * spacing + 1) continue;
+      ++expected;
+      missing += near(&on, x, y, 0, 2, herd_colors.route) == 0;
+      float t = spacing / 6;
+      wrong_way += near(&on, x + t * dx / len, y + t * dy / len, 0, 2, herd_colors.route) == 0;
+    }
+  long total = count_color(&on, herd_colors.route), inside = drawn_inside_geometry(&on, &sc, herd_colors.route, 2.0);
+  printf("  %s: %ld arrows expected (%ld points cut off), %ld missing, %ld not toward the waypoint, %ld route pixels\n",
+         file, expected, cut_off, missing, wrong_way, total);
+  CHECK(expected >= 200);
+  CHECK_MSG(missing <= expected / 50, "%s: %ld of %ld arrows missing", file, missing, expected);
+  CHECK_MSG(wrong_way <= expected / 50, "%s: %ld of %ld arrows not toward the waypoint", file, wrong_way, expected);
+  CHECK_MSG(inside == 0, "%s: %ld route-coloured pixels inside water, a wall or a fence", file, inside);
+  CHECK_MSG(count_color(&off, herd_colors.route) == 0, "%s: arrows drawn with the toggle off", file);
+  free(on.rgba);
+  free(off.rgba);
+  herd_sim_destroy(sim);
+}
+
+static void route_arrows_follow_the_field_when_on(void) {
+  check_arrows("pen-with-gate.json", 100);
+  check_arrows("river-with-bridge.json", 0);
+}
+
+/* The default scenario (no walls, water or pens) with the arrows on, once the dog aims well
+ * away from itself: no waypoint, no arrows, and the dog's colour only on the dog. */
+static void no_route_marks_without_geometry(void) {
+  herd_scenario sc = scenario_with(NULL, 0);
+  herd_sim *sim = start_sim(&sc, 100);
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  step_until_aiming(sim, 20.0f);
+  picture p = render_sim(sim, true);
+  double at[2];
+  CHECK(herd_camera_to_pixel(&p.cam, dog->pos, W, H, at));
+  double reach = HERD_STEERING_BODY_SCALE * herd_model_body_m(sc.model) / p.cam.metres_per_px + 2;
+  long far = 0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      far += is(p.rgba + 4 * ((size_t)y * W + x), herd_colors.dog) && hypot(x - at[0], y - at[1]) > reach;
+  CHECK_MSG(count_color(&p, herd_colors.waypoint) == 0, "a waypoint drawn without geometry");
+  CHECK_MSG(count_color(&p, herd_colors.route) == 0, "route arrows drawn without geometry");
+  CHECK_MSG(far == 0, "%ld dog-coloured pixels away from the dog (an aim?) without geometry", far);
+  free(p.rgba);
+  herd_sim_destroy(sim);
 }
 
 /* ---- 3D --------------------------------------------------------------------------------------- */

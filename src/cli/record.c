@@ -154,13 +154,15 @@ int cmd_record(int argc, char **argv) {
   /* Everything that can fail is checked before the simulation starts. */
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  bool started = false; /* status 0 from parsing means done (--help): nothing to record */
   if (status == -1) {
     gl_session_desc d = {.backend = o.backend, .width = 64, .height = 64, .hidden = true};
     status = gl_session_open(&g, &d);
+    started = status == 0;
   }
   herd_recorder *rec = NULL;
-  if (status == 0 && herd_recorder_open(&rd, &rec, &err) != HERD_OK) status = cli_fail(1, "%s", err.message);
-  if (status == 0) {
+  if (started && herd_recorder_open(&rd, &rec, &err) != HERD_OK) status = cli_fail(1, "%s", err.message);
+  if (started && status == 0) {
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
