@@ -75,7 +75,7 @@ HERD_INLINE herd_vec3 herd_steer_pos(const herd_flock_view *v, herd_u32 d) {
   return herd_v3(v->steer[at], v->steer[at + 1u], v->steer[at + 2u]);
 }
 
-/* Its velocity in m per step (its heading times its speed). */
+/* Its velocity in m per step: its last move (0 for food, and before it first moved). */
 HERD_INLINE herd_vec3 herd_steer_vel(const herd_flock_view *v, herd_u32 d) {
   herd_u32 at = HERD_STEER_FLOATS * d + 4u;
   return herd_v3(v->steer[at], v->steer[at + 1u], v->steer[at + 2u]);
