@@ -418,6 +418,10 @@ void herd_sim_release(herd_sim *sim, uint32_t index);
  * point is cut off from the goal. */
 bool herd_sim_route_waypoint(const herd_sim *sim, const float from[2], float ahead_m, float out[2]);
 
+/* The waypoint the dogs drive the flock toward now (from its centre, as far ahead as they
+ * drive it); false when they drive toward none (no route, or dogs.rules = published). */
+bool herd_sim_flock_waypoint(const herd_sim *sim, float out[2]);
+
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);
 

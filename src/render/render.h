@@ -115,10 +115,10 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
 /* Draws the world box, the target, the obstacles (rocks, walls, fences, water, bridges), the
  * flock, the steering agents and `hud` text into the bound framebuffer (which needs a depth
  * buffer in 3D), through `cam`: a 2D camera for a 2D world, an orbit camera for a 3D one.
- * Where the scenario has walls, water or pens: each Strömbom dog's aim point (a ring in the
- * dog's colour, with a line from the dog; none while it waits), the flock's waypoint (a
- * diamond in the `waypoint` colour, with a line from the flock's centre G: the point
- * herd_sim_route_waypoint gives r_a sqrt(N) metres ahead of G, as the dog drives), and, when
+ * Where the scenario has walls, water or pens: each dog's aim point (a ring in the dog's
+ * colour, with a line from the dog; none while it waits), the flock's waypoint (a diamond in
+ * the `waypoint` colour, with a line from the flock's centre G: herd_sim_flock_waypoint, where
+ * the dogs drive it), and, when
  * herd_renderer_show_route is on, the routing field as arrows. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
 

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernels/models/strombom.h"
 #include "../core/error.h"
 #include "../core/geometry.h"
 #include "render.h"
@@ -721,24 +720,16 @@ static void draw_diamond(herd_renderer *r, const float *from, const float *p, fl
   draw_shape(r, d, 6, GL_TRIANGLES, rgb);
 }
 
-/* The flock's waypoint and each Strömbom dog's aim, where the scenario has walls, water or pens.
- * The waypoint is taken r_a sqrt(N) ahead of G, N the sheep still in the flock, as the dog
- * drives (src/steer/strombom_dog.c). */
+/* The flock's waypoint (herd_sim_flock_waypoint: where the dogs drive it) and each dog's aim,
+ * where the scenario has walls, water or pens. */
 static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_camera *cam) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   if (!herd_geometry_any(sc)) return;
   float size = cam->orbit ? MARK_WORLD * fmaxf(sc->world.size_m[0], sc->world.size_m[1])
                           : HERD_ROUTE_MARK_PX * cam->metres_per_px;
   const herd_observation *o = herd_sim_observation(sim);
-  double r_a = 0, success = 0;
-  if (herd_scenario_get(sc, "sheep.repulsion_radius_m", &r_a, NULL) == HERD_OK) {
-    herd_scenario_get(sc, "sheep.success", &success, NULL);
-    uint32_t n = o->count;
-    if (success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED) n = o->delivered < o->count ? o->count - o->delivered : 0;
-    float g[2] = {(float)o->centroid[0], (float)o->centroid[1]}, q[2];
-    if (n > 0 && herd_sim_route_waypoint(sim, g, (float)(r_a * sqrt((double)n)), q))
-      draw_diamond(r, g, q, size, herd_colors.waypoint);
-  }
+  float g[2] = {(float)o->centroid[0], (float)o->centroid[1]}, q[2];
+  if (herd_sim_flock_waypoint(sim, q)) draw_diamond(r, g, q, size, herd_colors.waypoint);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
     bool aiming = a->mode == HERD_MODE_COLLECT || a->mode == HERD_MODE_DRIVE;

@@ -315,6 +315,10 @@ bool herd_sim_route_waypoint(const herd_sim *s, const float from[2], float ahead
   return s->steer_ctx.dog.route && herd_route_waypoint(s->steer_ctx.dog.route, from, ahead_m, out);
 }
 
+bool herd_sim_flock_waypoint(const herd_sim *s, float out[2]) {
+  return herd_strombom_dog_waypoint(&s->steer_ctx.dog, &s->obs, out);
+}
+
 void herd_sim_destroy(herd_sim *s) {
   if (!s) return;
   if (s->backend && !s->in_batch) s->ops->destroy(s->backend);

@@ -28,6 +28,12 @@ static bool dog_waits(const herd_strombom_dog_params *p, const herd_observation 
   return sqrt(dx * dx + dy * dy) < (double)herd_strombom_dog_gathered_m(p, obs);
 }
 
+bool herd_strombom_dog_waypoint(const herd_strombom_dog_params *p, const herd_observation *obs, float out[2]) {
+  float n = flock_size(p, obs), g[2] = {(float)obs->centroid[0], (float)obs->centroid[1]};
+  return p->route && p->waypoints && n > 0.0f &&
+         herd_route_waypoint(p->route, g, p->repulsion_radius_m * sqrtf(n), out);
+}
+
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                                    const float pos[2]) {
   herd_dog_aim aim;
@@ -44,7 +50,7 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
   if (obs->farthest_dist_m < gathered) {
     float toward[2] = {p->target_m[0], p->target_m[1]};
-    if (route) herd_route_waypoint(p->route, g, behind, toward); /* [ours] the next waypoint, not T */
+    if (route) herd_strombom_dog_waypoint(p, obs, toward); /* [ours] the next waypoint, not T */
     herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
     aim.mode = HERD_MODE_DRIVE;
     aim.point[0] = gx + behind * away.x;

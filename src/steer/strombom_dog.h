@@ -29,6 +29,10 @@ typedef struct herd_dog_aim {
  * dog sees in `obs` (the sheep not yet removed, with count_remaining). */
 float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd_observation *obs);
 
+/* The route's waypoint the dogs drive the flock toward now: r_a sqrt(N) down the field from G
+ * (dogs.rules = waypoints, among walls, water or pens); false when there is none. */
+bool herd_strombom_dog_waypoint(const herd_strombom_dog_params *p, const herd_observation *obs, float out[2]);
+
 /* `pos`: the dog's own position (for dogs.stop = near_sheep_or_centre). */
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                                    const float pos[2]);
