@@ -44,8 +44,7 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
     return aim;
   }
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = r_a * sqrtf(n);
-  float g[2] = {gx, gy}, f[2] = {obs->farthest_pos[0], obs->farthest_pos[1]},
-        gathered = herd_strombom_dog_gathered_m(p, obs);
+  float f[2] = {obs->farthest_pos[0], obs->farthest_pos[1]}, gathered = herd_strombom_dog_gathered_m(p, obs);
   bool route = p->route && p->waypoints;
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
   if (obs->farthest_dist_m < gathered) {
