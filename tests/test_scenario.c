@@ -488,6 +488,18 @@ static void dump_reads_back_identically(void) {
       "-100]], \"fence_m\": 0.3}]",
       "obstacles.bridges=[{\"points_m\": [[310, 290], [310, 340]], \"width_m\": 2.5, \"water\": 0}]",
       "obstacles.resolution_m=0.5",
+      "groups.observe=always",
+      "groups.max=7",
+      "groups.view_radius_m=12.5",
+      "groups.member_radius_m=0",
+      "shepherds.formation=line",
+      "shepherds.assignment=hungarian",
+      "shepherds.approach=straight",
+      "shepherds.turn_angle_deg=45",
+      "shepherds.margin_m=2.5",
+      "shepherds.side_amplitude_m=4",
+      "shepherds.side_period_steps=33",
+      "shepherds.safe_margin_m=7.5",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;

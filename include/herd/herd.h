@@ -61,6 +61,7 @@ const char *herd_build_commit(void);
 #define HERD_MAX_SHAPES 16          /* obstacles.walls, .water, .pens, .bridges: each list at most */
 #define HERD_MAX_SHAPE_POINTS 32    /* the points of one wall, water or pen */
 #define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
+#define HERD_MAX_GROUPS 32          /* groups.max at most: flock groups tracked in the observation */
 
 /* Flock models, in the order of the model table (kernels/models/models.h). */
 #define HERD_MODEL_STROMBOM 0u
@@ -73,11 +74,12 @@ bool herd_model_supports_dims(uint32_t model, uint32_t dims); /* 2 or 3 */
 
 /* Steering strategies: how a steering agent moves (src/steer/). */
 typedef enum herd_strategy {
-  HERD_STRATEGY_DOG = 0, /* Strömbom's sheepdog: collect or drive (the "dogs" group) */
-  HERD_STRATEGY_CRUISER, /* straight on at its speed (through the wrap of a torus) */
-  HERD_STRATEGY_PURSUER, /* toward the nearest flock agent at its speed */
-  HERD_STRATEGY_MANUAL,  /* stands still until the user steers it */
-  HERD_STRATEGY_FOOD,    /* a food particle (food.points_m): stays put until a flock agent eats it */
+  HERD_STRATEGY_DOG = 0,  /* Strömbom's sheepdog: collect or drive (the "dogs" group) */
+  HERD_STRATEGY_CRUISER,  /* straight on at its speed (through the wrap of a torus) */
+  HERD_STRATEGY_PURSUER,  /* toward the nearest flock agent at its speed */
+  HERD_STRATEGY_MANUAL,   /* stands still until the user steers it */
+  HERD_STRATEGY_FOOD,     /* a food particle (food.points_m): stays put until a flock agent eats it */
+  HERD_STRATEGY_SHEPHERD, /* Lien et al.'s shepherd: formations, assignment, merging (shepherds.*) */
   HERD_STRATEGY_COUNT
 } herd_strategy;
 const char *herd_strategy_name(herd_strategy strategy);
@@ -93,6 +95,32 @@ typedef enum herd_dog_rules {
   HERD_DOG_RULES_WAYPOINTS = 0, /* "waypoints": drive toward the route's next waypoint, sweep stragglers along it */
   HERD_DOG_RULES_PUBLISHED      /* "published": the paper's dog alone (straight at the target) */
 } herd_dog_rules;
+
+/* How Lien's shepherds place their steering points behind a group (shepherds.formation). */
+typedef enum herd_formation {
+  HERD_FORMATION_LINE = 0, /* "line": perpendicular to centre -> milestone, behind the group */
+  HERD_FORMATION_ARC       /* "arc": a semicircle behind the group about its centre */
+} herd_formation;
+
+/* How each shepherd picks its steering point, on its own (shepherds.assignment). */
+typedef enum herd_assignment {
+  HERD_ASSIGN_PROJECTION = 0, /* "projection": rank along the line perpendicular to centre -> milestone */
+  HERD_ASSIGN_GREEDY,         /* "greedy": the paper's Algorithm 1, shortest pair first */
+  HERD_ASSIGN_HUNGARIAN       /* "hungarian": the least total distance (optimal matching) */
+} herd_assignment;
+
+/* How a shepherd reaches its steering point (shepherds.approach). */
+typedef enum herd_approach {
+  HERD_APPROACH_STRAIGHT = 0, /* "straight": straight at it */
+  HERD_APPROACH_SAFE_ZONE     /* "safe_zone": around a circle about the group, never through it */
+} herd_approach;
+
+/* When the backend finds the flock's groups (groups.observe). */
+typedef enum herd_groups_observe {
+  HERD_GROUPS_WITH_SHEPHERDS = 0, /* "with_shepherds": every step when the scenario has a shepherd */
+  HERD_GROUPS_ALWAYS,             /* "always": every step */
+  HERD_GROUPS_NEVER               /* "never" */
+} herd_groups_observe;
 
 /* A scenario's list of points: each world.dims coordinates (z = 0 in 2D) and, for spheres, the
  * radius in v[k][3]. */
@@ -171,6 +199,22 @@ typedef struct herd_scenario {
     herd_shape_list bridges; /* passable strips across a water polygon */
     float resolution_m;      /* the signed-distance field's grid spacing (at least) */
   } obstacles;
+  struct {                 /* the flock's groups (docs/models/lien-shepherds.md "Groups") */
+    uint32_t observe;      /* herd_groups_observe */
+    uint32_t max;          /* the largest groups tracked in the observation (at most HERD_MAX_GROUPS) */
+    float view_radius_m;   /* agents this close see each other: they are in one group */
+    float member_radius_m; /* R_f: a group's compact area is R_c = R_f sqrt(2 N_f); 0: no compact area */
+  } groups;
+  struct {                   /* Lien et al.'s shepherds (agents entries of strategy "shepherd") */
+    uint32_t formation;      /* herd_formation */
+    uint32_t assignment;     /* herd_assignment */
+    uint32_t approach;       /* herd_approach */
+    float turn_angle_deg;    /* theta_t: below it steer straight, to 90 deg turn, beyond stop */
+    float margin_m;          /* epsilon: the formation this far outside the group's enclosing circle */
+    float side_amplitude_m;  /* side-to-side steering of a lone shepherd: half the sweep */
+    float side_period_steps; /* and the steps of one full sweep */
+    float safe_margin_m;     /* the safe zone: the group's enclosing circle plus this */
+  } shepherds;
   struct {                  /* food particles a foraging model seeks (steering agents of HERD_STRATEGY_FOOD) */
     herd_point_list points; /* where they lie; none: no food */
     float eat_radius_m;     /* an agent this close to a particle eats it */
@@ -232,6 +276,20 @@ uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 
 /* ---- Observation: what the backend reduces from the flock each step ---------------- */
 
+/* One group of the flock: agents linked by chains of agents within groups.view_radius_m of
+ * each other, less those outside its compact area (which form groups of their own). Groups
+ * are ordered by size, largest first; ties by the smaller id. */
+typedef struct herd_group {
+  uint32_t count;
+  uint32_t first_id;      /* its smallest agent id: names the group while it holds together */
+  double centroid[3];     /* its centre of mass */
+  float radius_m;         /* its enclosing circle about the centroid: the farthest member's distance */
+  float compact_radius_m; /* R_c = R_f sqrt(2 N_f) (groups.member_radius_m) */
+  uint32_t farthest_id;   /* the member farthest from the centroid (ties: the smaller id) */
+  float farthest_pos[3];
+  float heading[3]; /* the members' mean unit velocity (its length: the group's polarisation) */
+} herd_group;
+
 typedef struct herd_observation {
   uint32_t count;      /* flock agents */
   uint32_t in_goal;    /* agents within target.goal_radius_m of the target now */
@@ -242,10 +300,13 @@ typedef struct herd_observation {
   uint32_t farthest_id; /* the agent farthest from G */
   float farthest_pos[3];
   float farthest_dist_m;
-  float polarisation;    /* |mean unit velocity|: 1 all aligned, about 0 disordered */
-  float milling;         /* |mean of unit(r - G) x unit(v)|: 1 a perfect mill about G */
-  float path_distance_m; /* the agents' mean distance from the world's path (0 without one) */
-  uint32_t path_end;     /* agents whose closest path point lies in the path's last 5 % (arc length) */
+  float polarisation;      /* |mean unit velocity|: 1 all aligned, about 0 disordered */
+  float milling;           /* |mean of unit(r - G) x unit(v)|: 1 a perfect mill about G */
+  float path_distance_m;   /* the agents' mean distance from the world's path (0 without one) */
+  uint32_t path_end;       /* agents whose closest path point lies in the path's last 5 % (arc length) */
+  uint32_t group_count;    /* groups found this step (0 when groups are not observed) */
+  uint32_t groups_tracked; /* of them in group[]: the largest, at most groups.max */
+  herd_group group[HERD_MAX_GROUPS];
   uint32_t steering_count;
   struct {
     uint32_t id; /* the flock agent nearest to this steering agent (through the wrap) */
@@ -306,16 +367,25 @@ typedef enum herd_steering_mode {
   HERD_MODE_IDLE,        /* a manual agent nobody steers */
   HERD_MODE_FOOD,        /* a food particle not yet eaten */
   HERD_MODE_FOOD_BEST,   /* the food particle nearest to any agent, once one senses it: the flock's best find */
-  HERD_MODE_EATEN        /* a food particle an agent reached */
+  HERD_MODE_EATEN,       /* a food particle an agent reached */
+  HERD_MODE_APPROACH,    /* a shepherd on its way to its steering point */
+  HERD_MODE_STEER,       /* shepherds in formation pushing a group straight on toward its milestone */
+  HERD_MODE_SIDE,        /* a lone shepherd steering its group side to side */
+  HERD_MODE_TURN,        /* shepherds turning a group: the formation rotated about its centre */
+  HERD_MODE_STOP,        /* shepherds stopping a group: the formation mirrored about its heading */
+  HERD_MODE_MERGE,       /* shepherds bringing a separated group to the others (states 2 and 3) */
+  HERD_MODE_HOLD         /* shepherds holding the dominant group while the others are brought to it */
 } herd_steering_mode;
 
 typedef struct herd_steering_state {
   herd_strategy strategy;
   herd_steering_mode mode;
   float pos[3];
-  float heading[3];  /* unit vector of its last move */
-  float velocity[3]; /* its last move (m per step, through the wrap); 0 before it moved */
-  float aim[3];      /* where a dog is heading this step (its collect or drive point); NAN: nowhere */
+  float heading[3];     /* unit vector of its last move */
+  float velocity[3];    /* its last move (m per step, through the wrap); 0 before it moved */
+  float aim[3];         /* where a dog or shepherd is heading this step (its steering point); NAN: nowhere */
+  int32_t group;        /* a shepherd: the observation's group it works on; -1 none */
+  uint32_t flock_state; /* a shepherd: Lien's state as it sees it: 1 one group, 2 groups <= shepherds, 3 more groups */
   float speed_m_per_step;
 } herd_steering_state;
 
@@ -402,6 +472,12 @@ const char *herd_sim_backend_note(const herd_sim *sim);
  * this call. For drawing without buffer sharing. */
 herd_status herd_sim_map_state(herd_sim *sim, const float **pos, const float **vel, const uint32_t **agent,
                                herd_error *err);
+
+/* Each agent's group, in the order of herd_sim_map_state: an index into the observation's
+ * group[] (below groups_tracked), or HERD_GROUP_UNTRACKED. NULL when groups are not observed.
+ * Valid until the next step. */
+#define HERD_GROUP_UNTRACKED 0xffffffffu
+herd_status herd_sim_map_groups(herd_sim *sim, const uint32_t **group, herd_error *err);
 
 /* True when the flock lives in the GL buffers of desc.gl_share. */
 bool herd_sim_shares_gl(const herd_sim *sim);

@@ -103,9 +103,10 @@ static int parse_run(int argc, char **argv, run_opts *o) {
 static void steering_label(const herd_sim *sim, uint32_t d, char *out, size_t size) {
   herd_strategy strategy = herd_sim_steering(sim, d)->strategy;
   snprintf(out, size, "%s%u",
-           strategy == HERD_STRATEGY_DOG    ? "dog"
-           : strategy == HERD_STRATEGY_FOOD ? "food"
-                                            : "agent",
+           strategy == HERD_STRATEGY_DOG        ? "dog"
+           : strategy == HERD_STRATEGY_FOOD     ? "food"
+           : strategy == HERD_STRATEGY_SHEPHERD ? "shepherd"
+                                                : "agent",
            d);
 }
 

@@ -420,11 +420,11 @@ static herd_status store_model(load_ctx *c, const char *path, const json_t *v, u
 
 /* The strategies an "agents" entry may take (dogs are the "dogs" group's). */
 static herd_status store_strategy(load_ctx *c, const char *path, const json_t *v, uint32_t *at) {
-  static const char allowed[] = "\"cruiser\", \"pursuer\", \"manual\"";
+  static const char allowed[] = "\"cruiser\", \"pursuer\", \"manual\", \"shepherd\"";
   if (!json_is_string(v))
-    return type_error(c, path, "a strategy name (allowed: \"cruiser\", \"pursuer\", \"manual\")", v);
-  for (uint32_t k = HERD_STRATEGY_CRUISER; k <= HERD_STRATEGY_MANUAL; ++k) {
-    if (strcmp(json_string_value(v), herd_strategy_name((herd_strategy)k)) != 0) continue;
+    return type_error(c, path, "a strategy name (allowed: \"cruiser\", \"pursuer\", \"manual\", \"shepherd\")", v);
+  for (uint32_t k = HERD_STRATEGY_CRUISER; k < HERD_STRATEGY_COUNT; ++k) {
+    if (k == HERD_STRATEGY_FOOD || strcmp(json_string_value(v), herd_strategy_name((herd_strategy)k)) != 0) continue;
     *at = k;
     return HERD_OK;
   }
@@ -727,6 +727,17 @@ static herd_status check_steering_total(const herd_scenario *sc, const char *whe
   return HERD_OK;
 }
 
+/* Lien's shepherds herd toward the target of a model with a goal: Strömbom's sheep. */
+static herd_status check_shepherds(const herd_scenario *sc, const char *where, herd_error *err) {
+  for (uint32_t e = 0; e < sc->agents.entries; ++e)
+    if (sc->agents.entry[e].strategy == HERD_STRATEGY_SHEPHERD && sc->model != HERD_MODEL_STROMBOM)
+      return herd_fail(err, HERD_E_INPUT,
+                       "%s: agents[%u].strategy: shepherds herd a flock to its target, which only the strombom model "
+                       "has (allowed here: \"cruiser\", \"pursuer\", \"manual\")",
+                       where, e);
+  return HERD_OK;
+}
+
 /* True when p (dims coordinates) lies inside sphere k of the obstacles. */
 static bool inside_sphere(const herd_scenario *sc, const float *p, uint32_t k) {
   const float *c = sc->obstacles.spheres.v[k];
@@ -796,6 +807,7 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
                      hi, section, k, lo);
   }
   herd_status s = check_steering_total(sc, where, err);
+  if (s == HERD_OK) s = check_shepherds(sc, where, err);
   if (s == HERD_OK) s = check_geometry(sc, where, err);
   if (s == HERD_OK) s = check_food(sc, where, err);
   if (s != HERD_OK) return s;
@@ -888,7 +900,7 @@ static void validate_field(const scenario_field *f, void *arg) {
         case FIELD_MODEL: x = *(const uint32_t *)at < herd_model_total ? 0 : NAN; break;
         case FIELD_STRATEGY: {
           uint32_t s = *(const uint32_t *)at;
-          x = s > HERD_STRATEGY_DOG && s <= HERD_STRATEGY_MANUAL ? 0 : NAN;
+          x = (s > HERD_STRATEGY_DOG && s <= HERD_STRATEGY_MANUAL) || s == HERD_STRATEGY_SHEPHERD ? 0 : NAN;
           break;
         }
         case FIELD_WRAP: x = ((const uint32_t *)at)[k] <= 1u ? 0 : NAN; break;

@@ -417,6 +417,12 @@ const herd_steering_state *herd_sim_steering(const herd_sim *s, uint32_t index) 
   return index < s->steering_count ? &s->steering[index] : NULL;
 }
 
+herd_status herd_sim_map_groups(herd_sim *s, const uint32_t **group, herd_error *err) {
+  (void)s, (void)err;
+  *group = NULL; /* [placeholder until the backends find groups] */
+  return HERD_OK;
+}
+
 const char *herd_steering_mode_name(herd_steering_mode mode) {
   switch (mode) {
     case HERD_MODE_COLLECT: return "collect";
@@ -428,6 +434,13 @@ const char *herd_steering_mode_name(herd_steering_mode mode) {
     case HERD_MODE_IDLE: return "idle";
     case HERD_MODE_FOOD: return "food";
     case HERD_MODE_FOOD_BEST: return "best";
+    case HERD_MODE_APPROACH: return "approach";
+    case HERD_MODE_STEER: return "steer";
+    case HERD_MODE_SIDE: return "side";
+    case HERD_MODE_TURN: return "turn";
+    case HERD_MODE_STOP: return "stop";
+    case HERD_MODE_MERGE: return "merge";
+    case HERD_MODE_HOLD: return "hold";
     case HERD_MODE_EATEN: return "eaten";
   }
   return "?";

@@ -3,6 +3,7 @@
 
 #include "../../kernels/grid.h"
 #include "../../kernels/models/strombom.h"
+#include "lien.h"
 #include "steer.h"
 
 void herd_steer_wrap(const herd_scenario *sc, float pos[3]) {
@@ -80,7 +81,7 @@ static void manual_step(const herd_steer_context *ctx, uint32_t index, herd_stee
 const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
     [HERD_STRATEGY_DOG] = dog_step,         [HERD_STRATEGY_CRUISER] = cruiser_step,
     [HERD_STRATEGY_PURSUER] = pursuer_step, [HERD_STRATEGY_MANUAL] = manual_step,
-    [HERD_STRATEGY_FOOD] = food_step,
+    [HERD_STRATEGY_FOOD] = food_step,       [HERD_STRATEGY_SHEPHERD] = herd_lien_shepherd_step,
 };
 
 /* A Strömbom parameter by its path (the scenario is valid: the field exists). */
