@@ -8,12 +8,16 @@ layout(location = 1) in vec3 pos;
 layout(location = 2) in vec3 heading;
 layout(location = 3) in uint agent; // id and flags (kernels/agent.h)
 layout(location = 4) in vec3 normal;
+layout(location = 5) in uint group; // the agent's tracked group (herd_sim_map_groups), 0xffffffff untracked
 
 uniform mat4 view;           // world metres -> clip space
 uniform float body_m;        // body length in metres
 uniform vec3 state_color[4]; // still, moved this step, delivered, reacting to a steering agent
 uniform bool use_fixed;      // steering agents: one colour for all
 uniform vec3 fixed_color;
+uniform bool by_group;       // groups observed and shown: the group's colour instead of the state's
+uniform vec3 group_color[16]; // HERD_GROUP_COLORS, cycled by the group index
+uniform vec3 untracked_color;
 uniform bool lit;            // 3D: one directional light (Lambert) plus ambient, so a cone reads as a solid
 uniform vec3 light;          // unit vector toward the light, world frame
 uniform float ambient;       // the darkest a surface gets, as a fraction of its colour
@@ -38,5 +42,7 @@ void main() {
   float shade = 1.0;
   vec3 facing = normal.x * ahead + normal.y * left + normal.z * up; // the normal in the world frame
   if (lit) shade = ambient + (1.0 - ambient) * max(dot(facing, light), 0.0);
-  color = (use_fixed ? fixed_color : state_color_of(agent)) * shade;
+  vec3 flock_color = by_group ? (group == 0xffffffffu ? untracked_color : group_color[group % 16u])
+                              : state_color_of(agent);
+  color = (use_fixed ? fixed_color : flock_color) * shade;
 }

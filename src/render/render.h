@@ -109,7 +109,8 @@ void herd_renderer_destroy(herd_renderer *r);
 /* The renderer's agent buffers, for herd_sim_desc.gl_share. */
 herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w);
 
-/* Brings the flock into the agent buffers: a copy unless the sim shares them. */
+/* Brings the flock into the agent buffers: a copy unless the sim shares them; and, while
+ * groups are shown, each agent's group (a copy either way). */
 herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err);
 
 /* Draws the world box, the target, the obstacles (rocks, walls, fences, water, bridges), the
@@ -119,7 +120,10 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
  * colour, with a line from the dog; none while it waits), the flock's waypoint (a diamond in
  * the `waypoint` colour, with a line from the flock's centre G: herd_sim_flock_waypoint, where
  * the dogs drive it), and, when
- * herd_renderer_show_route is on, the routing field as arrows. */
+ * herd_renderer_show_route is on, the routing field as arrows. Lien's shepherds in the
+ * `shepherd` colour, each with its steering point (a ring) and a line to it from the shepherd:
+ * its assignment (none while it has no aim or is steered by hand). The groups and the selected
+ * steering agent as herd_renderer_show_groups and herd_renderer_select say. */
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud);
 
 /* The aim's ring and the waypoint's diamond: their radius in pixels in a 2D picture. */
@@ -138,6 +142,19 @@ void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera
 void herd_renderer_show_route(herd_renderer *r, bool on);
 bool herd_renderer_route_shown(const herd_renderer *r);
 
+/* The flock's groups (default on; only where the sim observes groups: herd_sim_map_groups is
+ * not NULL): each agent in its group's colour (herd_group_color) instead of its state's, and
+ * for each tracked group its enclosing circle (radius_m, solid) and its compact area
+ * (compact_radius_m, dashed) about its centroid, in the group's colour (in 3D level at the
+ * centroid's height). Each frame herd_renderer_update copies the per-agent group array into a
+ * GL buffer of its own, on the shared path too (4 bytes per agent). */
+void herd_renderer_show_groups(herd_renderer *r, bool on);
+bool herd_renderer_groups_shown(const herd_renderer *r);
+
+/* Steering agent `index` (-1: none) is ringed in the `selected` colour: the one the viewer's
+ * keys act on. */
+void herd_renderer_select(herd_renderer *r, int index);
+
 /* Renders one frame into the renderer's offscreen w x h framebuffer and leaves it bound
  * (for herd_recorder_capture). */
 herd_status herd_renderer_render_offscreen(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h,
@@ -155,8 +172,16 @@ typedef struct herd_palette {
   uint8_t water[3], bridge[3]; /* water polygons (filled); the passable strips of bridges over them */
   uint8_t waypoint[3];         /* the flock's next waypoint on the route home, and the line to it */
   uint8_t route[3];            /* the routing field's arrows (dim) */
+  uint8_t shepherd[3];         /* Lien's shepherds, their steering points and the lines to them */
+  uint8_t selected[3];         /* the ring round the selected steering agent */
+  uint8_t untracked[3];        /* a flock agent in no tracked group, while groups are shown */
 } herd_palette;
 extern const herd_palette herd_colors;
+
+/* Group g's colour: one of HERD_GROUP_COLORS fixed colours, cycled (g mod HERD_GROUP_COLORS),
+ * none of them another colour of the palette; `untracked` for HERD_GROUP_UNTRACKED. */
+#define HERD_GROUP_COLORS 16
+const uint8_t *herd_group_color(uint32_t group);
 
 /* A steering agent is drawn this many times as long as a flock agent (herd_model_body_m). */
 #define HERD_STEERING_BODY_SCALE 2.5f

@@ -30,7 +30,7 @@
 extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_shader_hud_vert[],
     herd_shader_color_frag[];
 
-#define HUD_MAX_QUADS 6000
+#define HUD_MAX_QUADS 16000 /* a line per steering agent: some 2500 characters */
 #define CIRCLE_SEGMENTS 96
 #define HUD_SCALE 2.0f
 #define SHAPE_VERTICES (CIRCLE_SEGMENTS + 24) /* the goal circle, or the box's 12 edges */
@@ -61,7 +61,22 @@ const herd_palette herd_colors = {
     .bridge = {200, 190, 160},
     .waypoint = {255, 60, 200},
     .route = {86, 106, 124},
+    .shepherd = {30, 230, 230},
+    .selected = {255, 255, 255},
+    .untracked = {128, 128, 128},
 };
+
+/* Distinguishable on the dark background and from each other (after Kelly's and Okabe and
+ * Ito's lists), none equal to a colour of herd_colors, so a picture tells them apart. */
+static const uint8_t group_colors[HERD_GROUP_COLORS][3] = {
+    {243, 195, 0},   {86, 180, 233},  {243, 132, 0},   {230, 143, 172}, {0, 158, 115},   {200, 120, 255},
+    {255, 255, 140}, {194, 178, 128}, {141, 182, 0},   {90, 120, 255},  {249, 147, 121}, {179, 68, 108},
+    {160, 255, 200}, {255, 90, 150},  {180, 180, 255}, {255, 200, 200},
+};
+
+const uint8_t *herd_group_color(uint32_t group) {
+  return group == HERD_GROUP_UNTRACKED ? herd_colors.untracked : group_colors[group % HERD_GROUP_COLORS];
+}
 
 /* A growing array of vertices (x, y, z). */
 typedef struct vertex_list {
@@ -98,6 +113,10 @@ struct herd_renderer {
   GLsizei body_indices;         /* of the body mesh: a triangle (2D) or a cone (3D) */
   GLuint agents_program, shapes_program, hud_program;
   GLuint body_vbo, body_ebo, pos_vbo, vel_vbo, agent_vbo;
+  GLuint group_vbo;  /* each agent's group, in the agent buffers' order */
+  bool groups_shown; /* herd_renderer_show_groups */
+  bool have_groups;  /* group_vbo holds this frame's groups (the sim observes them) */
+  int selected;      /* herd_renderer_select */
   GLuint steer_pos_vbo, steer_heading_vbo;
   GLuint shape_vbo, hud_vbo, hud_ebo;
   int shape_capacity; /* vertices shape_vbo holds */
@@ -249,6 +268,10 @@ static void make_agent_arrays(herd_renderer *r) {
   glEnableVertexAttribArray(3);
   glVertexAttribIPointer(3, 1, GL_UNSIGNED_INT, 0, NULL);
   glVertexAttribDivisor(3, 1);
+  r->group_vbo = make_buffer(GL_ARRAY_BUFFER, n * sizeof(uint32_t), NULL, GL_DYNAMIC_DRAW);
+  glEnableVertexAttribArray(5);
+  glVertexAttribIPointer(5, 1, GL_UNSIGNED_INT, 0, NULL);
+  glVertexAttribDivisor(5, 1);
 
   /* Steering agents in the flock's layout, so the same vertex array set-up draws them. */
   size_t steer_bytes = HERD_MAX_STEERING * r->stride * sizeof(float);
@@ -290,6 +313,8 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
   r->count = count;
   r->dims = dims;
   r->stride = dims == 3 ? 4 : 2;
+  r->groups_shown = true;
+  r->selected = -1;
   r->hud_vertices = malloc(HUD_MAX_QUADS * 4 * 16);
   herd_status st = r->hud_vertices ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory for the HUD");
   if (st == HERD_OK) st = link_program(herd_shader_agents_vert, "agents.vert", &r->agents_program, err);
@@ -313,7 +338,7 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
 
 void herd_renderer_destroy(herd_renderer *r) {
   if (!r) return;
-  GLuint buffers[] = {r->body_vbo,      r->body_ebo,          r->pos_vbo,   r->vel_vbo, r->agent_vbo,
+  GLuint buffers[] = {r->body_vbo,      r->body_ebo,          r->pos_vbo,   r->vel_vbo, r->agent_vbo, r->group_vbo,
                       r->steer_pos_vbo, r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
   glDeleteBuffers(sizeof buffers / sizeof buffers[0], buffers);
   GLuint arrays[] = {r->agents_vao, r->dogs_vao, r->shapes_vao, r->hud_vao};
@@ -338,11 +363,33 @@ herd_gl_share herd_renderer_share(herd_renderer *r, herd_window *w) {
   return s;
 }
 
+void herd_renderer_show_groups(herd_renderer *r, bool on) { r->groups_shown = on; }
+
+bool herd_renderer_groups_shown(const herd_renderer *r) { return r->groups_shown; }
+
+void herd_renderer_select(herd_renderer *r, int index) { r->selected = index; }
+
+/* Each agent's group into group_vbo while groups are shown and observed. A host array even
+ * when the flock is shared with OpenCL (the backend keeps the groups apart from the agent
+ * buffers): one 4-byte copy per agent, the simplest thing that stays in the agents' order. */
+static herd_status upload_groups(herd_renderer *r, herd_sim *sim, herd_error *err) {
+  const uint32_t *group = NULL;
+  r->have_groups = false;
+  if (!r->groups_shown) return HERD_OK;
+  herd_status st = herd_sim_map_groups(sim, &group, err);
+  if (st != HERD_OK || !group) return st;
+  glBindBuffer(GL_ARRAY_BUFFER, r->group_vbo);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(r->count * sizeof(uint32_t)), group);
+  r->have_groups = true;
+  return HERD_OK;
+}
+
 herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *err) {
-  if (herd_sim_shares_gl(sim)) return HERD_OK; /* OpenCL wrote the buffers and finished */
+  herd_status st = upload_groups(r, sim, err);
+  if (st != HERD_OK || herd_sim_shares_gl(sim)) return st; /* shared: OpenCL wrote the buffers and finished */
   const float *pos, *vel;
   const uint32_t *agent;
-  herd_status st = herd_sim_map_state(sim, &pos, &vel, &agent, err);
+  st = herd_sim_map_state(sim, &pos, &vel, &agent, err);
   if (st != HERD_OK) return st;
   size_t n = r->count;
   glBindBuffer(GL_ARRAY_BUFFER, r->pos_vbo);
@@ -393,18 +440,26 @@ static void draw_world(herd_renderer *r, const herd_scenario *sc) {
   draw_shape(r, edges, n, GL_LINES, herd_colors.field);
 }
 
+/* World point v (3 floats) as drawn: z is 0 in 2D. */
+static void drawn_point(const herd_renderer *r, const float *v, float out[3]) {
+  out[0] = v[0], out[1] = v[1], out[2] = r->dims == 3 ? v[2] : 0.0f;
+}
+
+/* n points round the level circle of `radius` about c (x, y, z). */
+static void circle_points(float *out, int n, const float *c, float radius) {
+  for (int k = 0; k < n; ++k) {
+    float a = 6.2831853f * (float)k / (float)n;
+    out[3 * k] = c[0] + radius * cosf(a), out[3 * k + 1] = c[1] + radius * sinf(a), out[3 * k + 2] = c[2];
+  }
+}
+
 /* The goal circle and a cross at the target, level at the target's height in 3D. */
 static void draw_goal(herd_renderer *r, const herd_scenario *sc) {
   float radius = sc->target.goal_radius_m, tx = sc->target.position_m[0], ty = sc->target.position_m[1];
   float tz = r->dims == 3 ? sc->target.position_m[2] : 0.0f;
   if (radius < 0.0f) return; /* no goal in this scenario */
   float circle[3 * CIRCLE_SEGMENTS];
-  for (int k = 0; k < CIRCLE_SEGMENTS; ++k) {
-    float a = 6.2831853f * (float)k / CIRCLE_SEGMENTS;
-    circle[3 * k] = tx + radius * cosf(a);
-    circle[3 * k + 1] = ty + radius * sinf(a);
-    circle[3 * k + 2] = tz;
-  }
+  circle_points(circle, CIRCLE_SEGMENTS, (const float[3]){tx, ty, tz}, radius);
   draw_shape(r, circle, CIRCLE_SEGMENTS, GL_LINE_LOOP, herd_colors.target);
   float cross = radius * 0.15f;
   float mark[12] = {tx - cross, ty, tz, tx + cross, ty, tz, tx, ty - cross, tz, tx, ty + cross, tz};
@@ -700,15 +755,22 @@ static void draw_route_arrows(herd_renderer *r, const herd_sim *sim) {
   draw_list(r, &c->arrows, GL_LINES, herd_colors.route);
 }
 
-/* A ring of radius `size` about p with a line to it from `from`, in rgb (a dog's aim). */
+/* A ring of radius `size` about p with a line to it from `from` (both 3 floats; z is 0 in 2D),
+ * in rgb: a dog's aim, a shepherd's steering point. */
 static void draw_ring(herd_renderer *r, const float *from, const float *p, float size, const uint8_t rgb[3]) {
-  float line[6] = {from[0], from[1], 0, p[0], p[1], 0}, ring[3 * 24];
-  for (int k = 0; k < 24; ++k) {
-    float a = 6.2831853f * (float)k / 24;
-    ring[3 * k] = p[0] + size * cosf(a), ring[3 * k + 1] = p[1] + size * sinf(a), ring[3 * k + 2] = 0;
-  }
+  float line[6], ring[3 * 24];
+  drawn_point(r, from, line);
+  drawn_point(r, p, line + 3);
+  circle_points(ring, 24, line + 3, size);
   draw_shape(r, line, 2, GL_LINES, rgb);
   draw_shape(r, ring, 24, GL_LINE_LOOP, rgb);
+}
+
+/* The aim's ring and the waypoint's diamond: HERD_ROUTE_MARK_PX in 2D, in 3D a small part of
+ * the world. */
+static float mark_size(const herd_scenario *sc, const herd_camera *cam) {
+  return cam->orbit ? MARK_WORLD * fmaxf(sc->world.size_m[0], sc->world.size_m[1])
+                    : HERD_ROUTE_MARK_PX * cam->metres_per_px;
 }
 
 /* A filled diamond of radius `size` at p with a line to it from `from`, in rgb (the waypoint). */
@@ -725,8 +787,7 @@ static void draw_diamond(herd_renderer *r, const float *from, const float *p, fl
 static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_camera *cam) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   if (!herd_geometry_any(sc)) return;
-  float size = cam->orbit ? MARK_WORLD * fmaxf(sc->world.size_m[0], sc->world.size_m[1])
-                          : HERD_ROUTE_MARK_PX * cam->metres_per_px;
+  float size = mark_size(sc, cam);
   const herd_observation *o = herd_sim_observation(sim);
   float g[2] = {(float)o->centroid[0], (float)o->centroid[1]}, q[2];
   if (herd_sim_flock_waypoint(sim, q)) draw_diamond(r, g, q, size, herd_colors.waypoint);
@@ -736,6 +797,48 @@ static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_c
     if (a->strategy == HERD_STRATEGY_DOG && aiming && isfinite(a->aim[0]) && isfinite(a->aim[1]))
       draw_ring(r, a->pos, a->aim, size, herd_colors.dog);
   }
+}
+
+/* ---- Groups, shepherds' steering points, the selected steering agent ------------------------ */
+
+/* Each tracked group's enclosing circle (solid) and compact area (dashed: every other
+ * segment), in its colour, where groups are shown and observed. */
+static void draw_groups(herd_renderer *r, const herd_sim *sim) {
+  if (!r->have_groups) return;
+  const herd_observation *o = herd_sim_observation(sim);
+  for (uint32_t g = 0; g < o->groups_tracked && g < HERD_MAX_GROUPS; ++g) {
+    const herd_group *grp = &o->group[g];
+    float c[3] = {(float)grp->centroid[0], (float)grp->centroid[1], r->dims == 3 ? (float)grp->centroid[2] : 0.0f};
+    float circle[3 * CIRCLE_SEGMENTS];
+    circle_points(circle, CIRCLE_SEGMENTS, c, grp->radius_m);
+    draw_shape(r, circle, CIRCLE_SEGMENTS, GL_LINE_LOOP, herd_group_color(g));
+    if (grp->compact_radius_m <= 0.0f) continue;
+    circle_points(circle, CIRCLE_SEGMENTS, c, grp->compact_radius_m);
+    draw_shape(r, circle, CIRCLE_SEGMENTS, GL_LINES, herd_group_color(g));
+  }
+}
+
+/* Each shepherd's steering point and its assignment: a line from the shepherd to that point
+ * (none while it aims nowhere or the user steers it). */
+static void draw_shepherd_aims(herd_renderer *r, const herd_sim *sim, float size) {
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    bool aiming = a->mode != HERD_MODE_MANUAL && isfinite(a->aim[0]) && isfinite(a->aim[1]) &&
+                  (r->dims != 3 || isfinite(a->aim[2]));
+    if (a->strategy == HERD_STRATEGY_SHEPHERD && aiming) draw_ring(r, a->pos, a->aim, size, herd_colors.shepherd);
+  }
+}
+
+/* A ring round the selected steering agent, a little wider than its body (and than an aim's
+ * ring, however far the view is zoomed out). */
+static void draw_selection(herd_renderer *r, const herd_sim *sim, float size) {
+  const herd_steering_state *a = r->selected >= 0 ? herd_sim_steering(sim, (uint32_t)r->selected) : NULL;
+  if (!a) return;
+  float body = HERD_STEERING_BODY_SCALE * herd_model_body_m(herd_sim_scenario(sim)->model);
+  float c[3], ring[3 * CIRCLE_SEGMENTS];
+  drawn_point(r, a->pos, c);
+  circle_points(ring, CIRCLE_SEGMENTS, c, fmaxf(0.9f * body, 2.0f * size));
+  draw_shape(r, ring, CIRCLE_SEGMENTS, GL_LINE_LOOP, herd_colors.selected);
 }
 
 static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, const float *view) {
@@ -760,7 +863,10 @@ static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_came
   draw_obstacles(r, sc);
   for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->outline[k], GL_LINES, colors[k]);
   draw_path(r, sc);
+  draw_groups(r, sim);
   draw_route_marks(r, sim, cam);
+  draw_shepherd_aims(r, sim, mark_size(sc, cam));
+  draw_selection(r, sim, mark_size(sc, cam));
 }
 
 /* The uniforms every agent shares: camera, colours by state, and the 3D light. */
@@ -773,6 +879,12 @@ static void agent_uniforms(const herd_renderer *r, const float *view) {
   for (int s = 0; s < 4; ++s)
     for (int c = 0; c < 3; ++c) colors[3 * s + c] = states[s][c] / 255.0f;
   glUniform3fv(glGetUniformLocation(p, "state_color"), 4, colors);
+  float groups[3 * HERD_GROUP_COLORS];
+  for (uint32_t g = 0; g < HERD_GROUP_COLORS; ++g)
+    for (int c = 0; c < 3; ++c) groups[3 * g + c] = herd_group_color(g)[c] / 255.0f;
+  glUniform3fv(glGetUniformLocation(p, "group_color"), HERD_GROUP_COLORS, groups);
+  set_color(p, "untracked_color", herd_colors.untracked);
+  glUniform1i(glGetUniformLocation(p, "by_group"), r->have_groups);
   /* The 3D light comes from above, a little toward the side the default camera looks from;
    * fixed in the world, so what faces up stays bright as the camera orbits. */
   vec3 light = {-0.10f, -0.50f, 0.86f};
@@ -782,14 +894,24 @@ static void agent_uniforms(const herd_renderer *r, const float *view) {
   glUniform1i(glGetUniformLocation(p, "lit"), r->dims == 3);
 }
 
-/* The positions and headings of the steering agents that are food (`food` true: those not yet
- * eaten) or not into their buffers, in the flock's layout; returns how many. */
-static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim, bool food) {
+/* How a steering agent is drawn: in the dog's colour (dogs, cruisers, pursuers, the manual
+ * agent), the shepherd's, or as a food particle (as large as a flock agent); eaten food not. */
+typedef enum steering_look { LOOK_PLAIN, LOOK_SHEPHERD, LOOK_FOOD, LOOK_COUNT, LOOK_NONE = LOOK_COUNT } steering_look;
+
+static steering_look look_of(const herd_steering_state *a) {
+  if (a->strategy == HERD_STRATEGY_FOOD) return a->mode == HERD_MODE_EATEN ? LOOK_NONE : LOOK_FOOD;
+  return a->strategy == HERD_STRATEGY_SHEPHERD ? LOOK_SHEPHERD : LOOK_PLAIN;
+}
+
+/* The positions and headings of the steering agents drawn with `look` into their buffers, in
+ * the flock's layout; returns how many. */
+static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim, steering_look look) {
   uint32_t count = 0, dims = r->dims, stride = r->stride;
+  bool food = look == LOOK_FOOD;
   float pos[4 * HERD_MAX_STEERING] = {0}, heading[4 * HERD_MAX_STEERING] = {0};
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
-    if ((a->strategy == HERD_STRATEGY_FOOD) != food || a->mode == HERD_MODE_EATEN) continue;
+    if (look_of(a) != look) continue;
     for (uint32_t k = 0; k < dims; ++k) pos[stride * count + k] = a->pos[k];
     heading[stride * count] = 1.0f; /* food has no heading: any will do */
     for (uint32_t k = 0; !food && k < dims; ++k) heading[stride * count + k] = a->heading[k];
@@ -811,16 +933,15 @@ static void draw_agents(herd_renderer *r, const herd_sim *sim, const float *view
   glBindVertexArray(r->agents_vao);
   glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)r->count);
 
-  uint32_t steering = upload_steering(r, sim, false);
-  glUniform1f(glGetUniformLocation(p, "body_m"), HERD_STEERING_BODY_SCALE * body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 1);
-  set_color(p, "fixed_color", herd_colors.dog);
   glBindVertexArray(r->dogs_vao);
-  glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)steering);
-  uint32_t food = upload_steering(r, sim, true); /* food particles not yet eaten, as large as an agent */
-  glUniform1f(glGetUniformLocation(p, "body_m"), body_m);
-  set_color(p, "fixed_color", herd_colors.food);
-  glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)food);
+  const uint8_t *colors[LOOK_COUNT] = {herd_colors.dog, herd_colors.shepherd, herd_colors.food};
+  for (int look = 0; look < LOOK_COUNT; ++look) {
+    uint32_t count = upload_steering(r, sim, (steering_look)look);
+    glUniform1f(glGetUniformLocation(p, "body_m"), look == LOOK_FOOD ? body_m : HERD_STEERING_BODY_SCALE * body_m);
+    set_color(p, "fixed_color", colors[look]);
+    glDrawElementsInstanced(GL_TRIANGLES, r->body_indices, GL_UNSIGNED_SHORT, NULL, (GLsizei)count);
+  }
 }
 
 static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
