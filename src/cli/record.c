@@ -110,8 +110,8 @@ static void progress(const herd_sim *sim, uint32_t frames, uint32_t max_steps, d
 /* One frame of the present state, camera fitted to the flock, into the recorder. */
 static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o, herd_error *err) {
   herd_camera cam = herd_camera_for_sim(s->sim, o->width, o->height);
-  char hud[800] = "";
-  if (o->hud) gl_session_status(s, "", hud, sizeof hud);
+  char hud[HUD_TEXT_MAX] = "";
+  if (o->hud) gl_session_status(s, "", NULL, hud, sizeof hud);
   herd_status st = herd_renderer_update(s->renderer, s->sim, err);
   if (st == HERD_OK) st = herd_renderer_render_offscreen(s->renderer, s->sim, &cam, o->width, o->height, hud, err);
   if (st == HERD_OK) st = herd_recorder_capture(rec, err);

@@ -13,6 +13,7 @@
 #include "../core/outfile.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "steering_ui.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -170,11 +171,11 @@ static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) 
   fprintf(stderr, "\rstep %u/%u  %.0f steps/s", step, max_steps, elapsed_s > 0 ? step / elapsed_s : 0.0);
   if (herd_sim_scenario(sim)->target.goal_radius_m >= 0.0f)
     fprintf(stderr, "  delivered %u/%u", o->delivered, o->count);
-  fprintf(stderr, "  polarisation %.2f", o->polarisation);
-  if (herd_sim_steering_count(sim))
-    fprintf(stderr, "  %s %s", herd_strategy_name(herd_sim_steering(sim, 0)->strategy),
-            herd_steering_mode_name(herd_sim_steering(sim, 0)->mode));
-  fputs("   ", stderr);
+  char groups[160], steering[512];
+  steering_ui_groups(sim, true, groups, sizeof groups);
+  steering_ui_progress(sim, steering, sizeof steering);
+  fprintf(stderr, "  polarisation %.2f%s%s%s%s   ", o->polarisation, *groups ? "  " : "", groups, *steering ? "  " : "",
+          steering);
   fflush(stderr);
 }
 

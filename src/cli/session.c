@@ -40,19 +40,18 @@ void gl_session_close(gl_session *s) {
   s->sim = NULL, s->renderer = NULL, s->win = NULL;
 }
 
-void gl_session_status(const gl_session *s, const char *rates, char *out, size_t size) {
+void gl_session_status(const gl_session *s, const char *rates, const steering_pick *pick, char *out, size_t size) {
   const herd_observation *o = herd_sim_observation(s->sim);
   const herd_scenario *sc = herd_sim_scenario(s->sim);
   const char *outcome = herd_sim_outcome(s->sim) == HERD_SUCCEEDED    ? "  HERDED"
                         : herd_sim_outcome(s->sim) == HERD_STEP_LIMIT ? "  step limit"
                                                                       : "";
-  char goal[64] = "", steer[64] = "";
+  char goal[64] = "", groups[160], steering[HUD_TEXT_MAX / 2];
   if (sc->target.goal_radius_m >= 0.0f) snprintf(goal, sizeof goal, "  delivered %u", o->delivered);
-  if (herd_sim_steering_count(s->sim)) {
-    const herd_steering_state *a = herd_sim_steering(s->sim, 0);
-    snprintf(steer, sizeof steer, "  %s %s", herd_strategy_name(a->strategy), herd_steering_mode_name(a->mode));
-  }
-  snprintf(out, size, "%s  step %u%s  N %u%s  pol %.2f  mill %.2f%s%s\n%s (%s)  %s", herd_model_name(sc->model),
-           herd_sim_step_index(s->sim), rates, o->count, goal, o->polarisation, o->milling, steer, outcome,
-           herd_sim_backend(s->sim), herd_sim_device(s->sim), s->share_why);
+  steering_ui_groups(s->sim, false, groups, sizeof groups);
+  steering_ui_hud(s->sim, pick ? pick->selected : -1, pick && pick->manual, steering, sizeof steering);
+  snprintf(out, size, "%s  step %u%s  N %u%s  pol %.2f  mill %.2f%s\n%s%s%s%s%s (%s)  %s", herd_model_name(sc->model),
+           herd_sim_step_index(s->sim), rates, o->count, goal, o->polarisation, o->milling, outcome, groups,
+           *groups ? "\n" : "", steering, *steering ? "\n" : "", herd_sim_backend(s->sim), herd_sim_device(s->sim),
+           s->share_why);
 }

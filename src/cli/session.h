@@ -5,6 +5,10 @@
 #define HERD_CLI_SESSION_H
 #include "../render/render.h"
 #include "cli.h"
+#include "steering_ui.h"
+
+/* Room for the HUD's text: a line per steering agent at most. */
+#define HUD_TEXT_MAX 4096
 
 typedef struct gl_session_desc {
   backend_args backend;
@@ -33,8 +37,10 @@ int gl_session_start_sim(gl_session *s);
 
 void gl_session_close(gl_session *s);
 
-/* The HUD's lines that depend only on the simulation (so recordings stay reproducible):
- * step, N, delivered, dog mode, outcome; backend, device and buffer path. */
-void gl_session_status(const gl_session *s, const char *rates, char *out, size_t size);
+/* The HUD's lines that depend only on the simulation and the viewer's keys (so recordings stay
+ * reproducible): step, N, delivered, outcome; the groups and the shepherds' flock state; every
+ * steering agent's strategy and mode, `pick`'s selection marked (NULL: none); backend, device
+ * and buffer path. */
+void gl_session_status(const gl_session *s, const char *rates, const steering_pick *pick, char *out, size_t size);
 
 #endif

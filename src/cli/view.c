@@ -32,15 +32,18 @@ static const char view_usage[] =
     "                     with walls, water or pens; also in the --screenshot)\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
-    "F fit the view to the flock, M manual dog (follows the mouse), A show/hide the routing\n"
-    "field's arrows, V start/stop recording the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
+    "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
+    "its number in the HUD), M hand the selected agent to the mouse and back to its strategy,\n"
+    "G show/hide the flock's groups (colours, circles), A show/hide the routing field's arrows,\n"
+    "V start/stop recording the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
     "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
     "orbits the camera about the middle of the view, the wheel moves it nearer or farther.\n";
 
 static const char key_help[] =
     "\nSpace pause/resume   .  one step   + / -  steps per frame\n"
-    "R restart (new seed)   F fit view   M manual dog (follows mouse)\n"
-    "A routing field's arrows on/off\n"
+    "R restart (new seed)   F fit view\n"
+    "Tab / Shift+Tab / 0-9 select a steering agent   M it follows the mouse / back to its strategy\n"
+    "G groups' colours and circles on/off   A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
@@ -58,7 +61,8 @@ typedef struct viewer {
   view_opts *opts;
   gl_session g;
   herd_camera cam;
-  bool paused, step_once, manual, help, dragging;
+  bool paused, step_once, help, dragging;
+  steering_pick pick; /* the steering agent the keys act on; whether the mouse steers it */
   int steps_per_frame;
   double drag_x, drag_y;
   double fps, steps_per_s, meter_start;
@@ -115,9 +119,9 @@ static int run_steps(viewer *v, uint32_t steps) {
 }
 
 static void hud_text(const viewer *v, char *out, size_t size) {
-  char rates[80] = "", status[600];
+  char rates[80] = "", status[HUD_TEXT_MAX - sizeof key_help - 100];
   if (v->fps > 0) snprintf(rates, sizeof rates, "  %.0f steps/s  %.0f fps", v->steps_per_s, v->fps);
-  gl_session_status(&v->g, rates, status, sizeof status);
+  gl_session_status(&v->g, rates, &v->pick, status, sizeof status);
   snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s", status, (unsigned long long)v->g.sc.seed,
            v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
            v->help ? key_help : "H help");
@@ -148,7 +152,7 @@ static int screenshot(viewer *v) {
   if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
   herd_camera cam = herd_camera_for_sim(v->g.sim, w, h);
   herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
-  char hud[1024] = "";
+  char hud[HUD_TEXT_MAX] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
   if (st == HERD_OK) st = herd_renderer_snapshot(v->g.renderer, v->g.sim, &cam, w, h, hud, rgba, &err);
   if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
@@ -174,6 +178,7 @@ static void restart(viewer *v) {
     glfwSetWindowShouldClose(herd_window_glfw(v->g.win), GLFW_TRUE);
     return;
   }
+  steering_pick_restart(&v->pick, v->g.sim);
   printf("herd view: restarted with seed %llu\n", (unsigned long long)v->g.sc.seed);
 }
 
@@ -222,9 +227,10 @@ static void capture_window(viewer *v) {
 }
 
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
-  (void)scancode, (void)mods;
+  (void)scancode;
   viewer *v = glfwGetWindowUserPointer(w);
   if (action == GLFW_RELEASE) return;
+  if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) steering_pick_select(&v->pick, v->g.sim, key - GLFW_KEY_0);
   switch (key) {
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
     case GLFW_KEY_SPACE: v->paused = !v->paused; break;
@@ -238,10 +244,9 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     case GLFW_KEY_H: v->help = !v->help; break;
     case GLFW_KEY_V: toggle_recording(v); break;
     case GLFW_KEY_A: herd_renderer_show_route(v->g.renderer, !herd_renderer_route_shown(v->g.renderer)); break;
-    case GLFW_KEY_M:
-      v->manual = !v->manual;
-      if (!v->manual) herd_sim_release(v->g.sim, 0);
-      break;
+    case GLFW_KEY_G: herd_renderer_show_groups(v->g.renderer, !herd_renderer_groups_shown(v->g.renderer)); break;
+    case GLFW_KEY_TAB: steering_pick_next(&v->pick, v->g.sim, mods & GLFW_MOD_SHIFT ? -1 : 1); break;
+    case GLFW_KEY_M: steering_pick_toggle_manual(&v->pick, v->g.sim); break;
     default: break;
   }
 }
@@ -277,8 +282,8 @@ static void on_cursor(GLFWwindow *w, double x, double y) {
   v->drag_x = x, v->drag_y = y;
 }
 
-/* The manual dog heads for the world point under the cursor (in 3D, on the plane through the
- * middle of the view that faces the camera). */
+/* The agent under hand control heads for the world point under the cursor (in 3D, on the plane
+ * through the middle of the view that faces the camera). */
 static void steer_to_cursor(viewer *v) {
   GLFWwindow *w = herd_window_glfw(v->g.win);
   double x, y;
@@ -288,7 +293,7 @@ static void steer_to_cursor(viewer *v) {
   glfwGetWindowSize(w, &ww, &wh);
   float world[3];
   herd_camera_to_world(&v->cam, x * (ww ? (double)fw / ww : 1.0), y * (wh ? (double)fh / wh : 1.0), fw, fh, world);
-  herd_sim_steer(v->g.sim, 0, world);
+  steering_pick_steer(&v->pick, v->g.sim, world);
 }
 
 static int advance(viewer *v) {
@@ -299,7 +304,7 @@ static int advance(viewer *v) {
   if (!go || herd_sim_outcome(v->g.sim) != HERD_RUNNING) return 0;
   if (v->g.share) glFinish(); /* OpenCL may take the shared buffers only once GL is done with them */
   for (int k = 0; k < steps && herd_sim_outcome(v->g.sim) == HERD_RUNNING; ++k) {
-    if (v->manual) steer_to_cursor(v);
+    if (v->pick.manual) steer_to_cursor(v);
     if (herd_sim_step(v->g.sim, &err) != HERD_OK) return err.status == HERD_E_INTERRUPTED ? 0 : cli_error(&err);
     ++v->meter_steps;
   }
@@ -332,7 +337,7 @@ static int interact(viewer *v) {
   v->cam = herd_camera_for_sim(v->g.sim, fw, fh);
   v->meter_start = glfwGetTime();
   herd_error err;
-  char hud[1024];
+  char hud[HUD_TEXT_MAX];
   double start = glfwGetTime();
   uint32_t first_step = herd_sim_step_index(v->g.sim);
   for (long frame = 0; !glfwWindowShouldClose(w) && !cli_stop && (v->opts->frames == 0 || frame < v->opts->frames);
@@ -341,6 +346,7 @@ static int interact(viewer *v) {
     if (status) return status;
     if (herd_renderer_update(v->g.renderer, v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     glfwGetFramebufferSize(w, &fw, &fh);
+    herd_renderer_select(v->g.renderer, v->pick.selected);
     hud_text(v, hud, sizeof hud);
     herd_renderer_draw(v->g.renderer, v->g.sim, &v->cam, fw, fh, hud);
     capture_window(v);
@@ -367,6 +373,7 @@ static int open_view(viewer *v) {
   gl_session_desc d = {.backend = o->backend, .width = o->width, .height = o->height, .hidden = o->screenshot != NULL};
   int status = gl_session_open(&v->g, &d);
   if (status == 0) herd_renderer_show_route(v->g.renderer, o->route);
+  if (status == 0 && !o->screenshot) steering_pick_start(&v->pick, v->g.sim); /* a screenshot selects none */
   if (status == 0 && !o->screenshot)
     printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
   return status;
@@ -374,7 +381,7 @@ static int open_view(viewer *v) {
 
 int cmd_view(int argc, char **argv) {
   view_opts o = {.width = 1280, .height = 800};
-  viewer v = {.opts = &o, .steps_per_frame = 1};
+  viewer v = {.opts = &o, .steps_per_frame = 1, .pick = {.selected = -1}};
   cli_catch_signals();
   int status = parse_view(argc, argv, &o);
   herd_error err;
