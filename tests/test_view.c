@@ -24,6 +24,8 @@
   X(the_dogs_aim_is_drawn_where_it_aims)        \
   X(route_arrows_follow_the_field_when_on)      \
   X(no_route_marks_without_geometry)            \
+  X(shepherds_have_a_colour_of_their_own)       \
+  X(the_selected_agent_is_ringed)               \
   X(flock_3d_is_lit_agents_in_the_box)          \
   X(nearer_agents_are_drawn_larger)             \
   X(the_nearer_agent_hides_the_farther)         \
@@ -386,8 +388,15 @@ static herd_sim *start_sim(const herd_scenario *sc, uint32_t steps) {
   return sim;
 }
 
-/* The sim as it stands, as herd view --screenshot draws it, the route's arrows on or off. */
-static picture render_sim(const herd_sim *sim, bool arrows) {
+/* What a picture shows besides what herd view --screenshot draws. */
+typedef struct render_opts {
+  bool arrows;    /* the routing field's arrows */
+  bool no_groups; /* the groups hidden (key G) */
+  int selected;   /* the steering agent ringed; -1 none */
+} render_opts;
+
+/* The sim as it stands, as herd view --screenshot draws it with `o`. */
+static picture render_sim_with(const herd_sim *sim, render_opts o) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   herd_renderer_destroy(renderer);
   herd_error err;
@@ -396,11 +405,18 @@ static picture render_sim(const herd_sim *sim, bool arrows) {
     exit(1);
   }
   CHECK(!herd_renderer_route_shown(renderer)); /* off unless asked */
-  herd_renderer_show_route(renderer, arrows);
+  CHECK(herd_renderer_groups_shown(renderer)); /* on unless hidden */
+  herd_renderer_show_route(renderer, o.arrows);
+  herd_renderer_show_groups(renderer, !o.no_groups);
+  herd_renderer_select(renderer, o.selected);
   picture p = {malloc((size_t)W * H * 4), herd_camera_for_sim(sim, W, H)};
   CHECK(herd_renderer_update(renderer, (herd_sim *)sim, &err) == HERD_OK);
   CHECK(herd_renderer_snapshot(renderer, sim, &p.cam, W, H, NULL, p.rgba, &err) == HERD_OK);
   return p;
+}
+
+static picture render_sim(const herd_sim *sim, bool arrows) {
+  return render_sim_with(sim, (render_opts){.arrows = arrows, .selected = -1});
 }
 
 static long count_color(const picture *p, const uint8_t rgb[3]) {
@@ -579,6 +595,61 @@ static void no_route_marks_without_geometry(void) {
   CHECK_MSG(count_color(&p, herd_colors.route) == 0, "route arrows drawn without geometry");
   CHECK_MSG(far == 0, "%ld dog-coloured pixels away from the dog (an aim?) without geometry", far);
   free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* ---- Shepherds, groups, the selected steering agent ---------------------------------------------- */
+
+/* A cruiser (agent 0) and a shepherd (agent 1) far apart, at step 0 (no aims yet). */
+static const char *const two_steering[] = {"dogs.count=0", "agents[0].strategy=cruiser",
+                                           "agents[0].position_m=[40,100]", "agents[1].strategy=shepherd",
+                                           "agents[1].position_m=[100,40]"};
+
+/* The steering agents' body length in pixels through p's camera. */
+static double steering_px(const picture *p, const herd_scenario *sc) {
+  return HERD_STEERING_BODY_SCALE * herd_model_body_m(sc->model) / p->cam.metres_per_px;
+}
+
+/* The shepherd in the shepherd's colour, the cruiser in the dog's, neither in the other's. */
+static void shepherds_have_a_colour_of_their_own(void) {
+  herd_scenario sc = scenario_with(two_steering, 5);
+  herd_sim *sim = start_sim(&sc, 0);
+  picture p = render_sim(sim, false);
+  double body_px = steering_px(&p, &sc), area = 0.3 * body_px * body_px;
+  int reach = (int)body_px + 2;
+  long shepherd = near(&p, 100, 40, 0, reach, herd_colors.shepherd),
+       cruiser = near(&p, 40, 100, 0, reach, herd_colors.dog);
+  printf("  shepherd %ld pixels, cruiser %ld (a body: %.0f)\n", shepherd, cruiser, area);
+  CHECK_MSG(shepherd >= 0.5 * area, "%ld shepherd-coloured pixels at the shepherd", shepherd);
+  CHECK_MSG(cruiser >= 0.5 * area, "%ld dog-coloured pixels at the cruiser", cruiser);
+  CHECK(count_color(&p, herd_colors.shepherd) == shepherd && count_color(&p, herd_colors.dog) == cruiser);
+  free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Selecting agent 1 rings it (a circle a little wider than its body) in the selected colour,
+ * and nothing else; selecting none draws no ring; selecting 0 rings the other. A line one pixel
+ * wide round a circle of radius R covers about 4 sqrt(2) R pixels (one a row or a column). */
+static void the_selected_agent_is_ringed(void) {
+  herd_scenario sc = scenario_with(two_steering, 5);
+  herd_sim *sim = start_sim(&sc, 0);
+  picture none = render_sim_with(sim, (render_opts){.selected = -1});
+  picture one = render_sim_with(sim, (render_opts){.selected = 1}),
+          zero = render_sim_with(sim, (render_opts){.selected = 0});
+  double body_px = steering_px(&one, &sc), radius_px = fmax(0.9 * body_px, 2 * HERD_ROUTE_MARK_PX);
+  int reach = (int)radius_px + 3;
+  long ring = near(&one, 100, 40, 0, reach, herd_colors.selected),
+       other = near(&zero, 40, 100, 0, reach, herd_colors.selected);
+  printf("  ring of %.0f pixels: %ld pixels\n", radius_px, ring);
+  CHECK_MSG(ring >= 5 * radius_px, "%ld selected-coloured pixels round agent 1", ring);
+  CHECK_MSG(near(&one, 100, 40, 0, (int)(0.5 * radius_px), herd_colors.selected) == 0, "the ring is not hollow");
+  CHECK_MSG(count_color(&one, herd_colors.selected) == ring, "selected-coloured pixels away from agent 1");
+  CHECK_MSG(other >= 5 * radius_px && count_color(&zero, herd_colors.selected) == other,
+            "agent 0 selected: %ld pixels round it", other);
+  CHECK_MSG(count_color(&none, herd_colors.selected) == 0, "a ring with nothing selected");
+  free(none.rgba);
+  free(one.rgba);
+  free(zero.rgba);
   herd_sim_destroy(sim);
 }
 
