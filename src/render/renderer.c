@@ -67,11 +67,13 @@ const herd_palette herd_colors = {
 };
 
 /* Distinguishable on the dark background and from each other (after Kelly's and Okabe and
- * Ito's lists), none equal to a colour of herd_colors, so a picture tells them apart. */
+ * Ito's lists), none equal to a colour of herd_colors, so a picture tells them apart; the
+ * first four far from the states' white, yellow, green and orange, so that a few groups never
+ * read as agent states. */
 static const uint8_t group_colors[HERD_GROUP_COLORS][3] = {
-    {243, 195, 0},   {86, 180, 233},  {243, 132, 0},   {230, 143, 172}, {0, 158, 115},   {200, 120, 255},
-    {255, 255, 140}, {194, 178, 128}, {141, 182, 0},   {90, 120, 255},  {249, 147, 121}, {179, 68, 108},
-    {160, 255, 200}, {255, 90, 150},  {180, 180, 255}, {255, 200, 200},
+    {230, 143, 172}, {86, 180, 233},  {200, 120, 255}, {160, 255, 200}, {243, 195, 0},   {0, 158, 115},
+    {243, 132, 0},   {180, 180, 255}, {141, 182, 0},   {90, 120, 255},  {249, 147, 121}, {179, 68, 108},
+    {255, 255, 140}, {194, 178, 128}, {255, 90, 150},  {255, 200, 200},
 };
 
 const uint8_t *herd_group_color(uint32_t group) {
