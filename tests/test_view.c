@@ -24,6 +24,7 @@
   X(the_dogs_aim_is_drawn_where_it_aims)        \
   X(route_arrows_follow_the_field_when_on)      \
   X(no_route_marks_without_geometry)            \
+  X(a_flock_all_removed_still_shows_the_field)  \
   X(shepherds_have_a_colour_of_their_own)       \
   X(the_selected_agent_is_ringed)               \
   X(flock_3d_is_lit_agents_in_the_box)          \
@@ -594,6 +595,26 @@ static void no_route_marks_without_geometry(void) {
   CHECK_MSG(count_color(&p, herd_colors.waypoint) == 0, "a waypoint drawn without geometry");
   CHECK_MSG(count_color(&p, herd_colors.route) == 0, "route arrows drawn without geometry");
   CHECK_MSG(far == 0, "%ld dog-coloured pixels away from the dog (an aim?) without geometry", far);
+  free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Every sheep removed on delivery leaves no flock extent: the picture still shows the field
+ * (it was blank, the camera infinitely far out), and F fits the scene. */
+static void a_flock_all_removed_still_shows_the_field(void) {
+  const char *sets[] = {"sheep.success=remove_delivered"};
+  herd_scenario sc = scenario_with(sets, 1);
+  herd_sim *sim = start_sim(&sc, 0);
+  herd_error err;
+  while (herd_sim_outcome(sim) == HERD_RUNNING) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK(herd_sim_outcome(sim) == HERD_SUCCEEDED);
+  picture p = render_sim(sim, false);
+  herd_camera fitted = p.cam;
+  herd_camera_fit_flock(&fitted, sim, W, H);
+  printf("  step %u, all removed: %g m per pixel, F: %g\n", herd_sim_step_index(sim), p.cam.metres_per_px,
+         fitted.metres_per_px);
+  CHECK(isfinite(p.cam.metres_per_px) && p.cam.metres_per_px < 1 && fitted.metres_per_px == p.cam.metres_per_px);
+  CHECK_MSG(count_color(&p, herd_colors.field) > W, "the field's outline is not drawn");
   free(p.rgba);
   herd_sim_destroy(sim);
 }

@@ -172,12 +172,17 @@ static void grow(float lo[3], float hi[3], const float p[3]) {
   for (int k = 0; k < 3; ++k) lo[k] = fminf(lo[k], p[k]), hi[k] = fmaxf(hi[k], p[k]);
 }
 
+/* False when no agent is left to have an extent (every one removed on delivery: the reduction
+ * leaves it +inf to -inf, which would stretch a fit to infinity). */
+static bool has_extent(const herd_observation *o) { return o->extent_min[0] <= o->extent_max[0]; }
+
 /* The world box and the flock's extent (in 2D z is 0 throughout). */
 static void world_and_flock(const herd_sim *sim, float lo[3], float hi[3]) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   const herd_observation *o = herd_sim_observation(sim);
   bool flat = sc->world.dims != 3;
   for (int k = 0; k < 3; ++k) lo[k] = 0.0f, hi[k] = flat && k == 2 ? 0.0f : sc->world.size_m[k];
+  if (!has_extent(o)) return;
   grow(lo, hi, (const float[3]){o->extent_min[0], o->extent_min[1], flat ? 0.0f : o->extent_min[2]});
   grow(lo, hi, (const float[3]){o->extent_max[0], o->extent_max[1], flat ? 0.0f : o->extent_max[2]});
 }
@@ -208,6 +213,10 @@ herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h) {
 
 void herd_camera_fit_flock(herd_camera *c, const herd_sim *sim, int w, int h) {
   const herd_observation *o = herd_sim_observation(sim);
+  if (!c->orbit && !has_extent(o)) {
+    *c = herd_camera_for_sim(sim, w, h); /* no flock left: the scene */
+    return;
+  }
   if (!c->orbit) {
     *c = herd_camera_fit(o->extent_min, o->extent_max, w, h);
     return;
