@@ -1,0 +1,430 @@
+/* The flock's groups (Lien et al. 2004, section 6.1), written once for both backends: the
+ * per-agent steps of finding them and of reducing them, over agents sorted by bucket with a
+ * grid of their current positions (kernels/grid.h).
+ *
+ * Two agents are linked when they are within the view radius of each other (through the wrap).
+ * The raw groups are the connected components of the links. Each member farther than
+ * R_c = R_f sqrt(2 N_f) from its raw group's centre is outside that group's compact area; the
+ * final groups are the components of the links that join two agents on the same side (both
+ * inside or both outside). Removed agents (kernels/agent.h) are in no group.
+ *
+ * Components by concurrent union-find (as in ECL-CC, Jaiganesh and Burtscher 2018): each
+ * agent hooks the root of every lower-indexed agent it is linked to and its own root together,
+ * the larger root under the smaller by an atomic compare-and-swap, and a second pass points
+ * every agent at its root. Roots only ever move to a smaller index, so however the hooks
+ * interleave, the result is the one fixed point: each agent labelled with the smallest sorted
+ * index of its component. One pass over the links, no iteration to convergence.
+ *
+ * Sums are integers (positions in 2^-16 m, unit velocities in 2^-30, each one 64-bit number
+ * added as two 32-bit atomics), so they come out the same whatever the order of the adds:
+ * the same on both backends and for any number of threads. Each pass that sums takes a run of
+ * consecutive sorted agents, which mostly share a group, and adds once per run.
+ *
+ * Needs only 32-bit atomics (core OpenCL 1.2) and doubles (cl_khr_fp64, which the backend
+ * requires already): double division and square root are correctly rounded in both C and
+ * OpenCL C, so the decisions made in double (inside or outside, the farthest member) are the
+ * same on every device. */
+#ifndef HERD_KERNELS_GROUPS_H
+#define HERD_KERNELS_GROUPS_H
+#include "grid.h"
+
+#ifdef HERD_OPENCL
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define HERD_GROUP_NONE 0xffffffffu        /* the label of a removed agent: in no group */
+#define HERD_GROUP_OUTSIDE 0x80000000u     /* raw label: outside its raw group's compact area */
+#define HERD_GROUP_SPLIT 0x40000000u       /* raw label: its raw group has members outside */
+#define HERD_GROUP_SPLIT_COUNT 0x80000000u /* the same flag in the raw group's count */
+#define HERD_GROUP_MAX_TRACKED 32u         /* = HERD_MAX_GROUPS in herd.h (checked there) */
+#define HERD_GROUP_POS_SCALE 65536.0       /* fixed point of position offsets: 2^-16 m */
+#define HERD_GROUP_HEAD_SCALE 1073741824.0 /* fixed point of unit velocities: 2^-30 */
+
+/* ---- Atomics and shared reads: 32-bit only ----------------------------------------------- */
+
+#ifdef HERD_OPENCL
+#define herd_atomic_cas(p, expected, desired) atomic_cmpxchg((p), (expected), (desired))
+#define herd_atomic_add(p, v) atomic_add((p), (v))
+#define herd_atomic_min(p, v) atomic_min((p), (v))
+#define herd_atomic_max(p, v) atomic_max((p), (v))
+#define herd_atomic_or(p, v) atomic_or((p), (v))
+/* Values other work-items change while this one runs: read each time, never kept. */
+#define herd_shared_load(p) (*(volatile __global const uint *)(p))
+#define herd_shared_store(p, v) (*(volatile __global uint *)(p) = (v))
+#define herd_floor_d(x) floor(x)
+HERD_INLINE herd_u32 herd_float_bits(float x) { return as_uint(x); }
+#else
+static inline herd_u32 herd_atomic_cas(herd_u32 *p, herd_u32 expected, herd_u32 desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return expected; /* the value seen: `expected` itself when the swap took place */
+}
+#define herd_atomic_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define herd_atomic_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_RELAXED)
+static inline void herd_atomic_min(herd_u32 *p, herd_u32 v) {
+  herd_u32 seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < seen && !__atomic_compare_exchange_n(p, &seen, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+static inline void herd_atomic_max(herd_u32 *p, herd_u32 v) {
+  herd_u32 seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > seen && !__atomic_compare_exchange_n(p, &seen, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+#define herd_shared_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define herd_shared_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define herd_floor_d(x) floor(x)
+static inline herd_u32 herd_float_bits(float x) {
+  union {
+    float f;
+    herd_u32 u;
+  } b;
+  b.f = x;
+  return b.u;
+}
+#endif
+
+/* Adds v to the 64-bit integer held in at[0] (low word) and at[1] (high word). Integer
+ * addition commutes, so the total is exact whatever the order of the adds. */
+HERD_INLINE void herd_atomic_add_i64(HERD_GLOBAL herd_u32 *at, herd_i64 v) {
+  herd_u64 u = (herd_u64)v;
+  herd_u32 lo = (herd_u32)u, hi = (herd_u32)(u >> 32);
+  if (lo != 0u) {
+    herd_u32 before = herd_atomic_add(&at[0], lo);
+    if ((herd_u32)(before + lo) < before) hi += 1u; /* the low word carried */
+  }
+  if (hi != 0u) herd_atomic_add(&at[1], hi);
+}
+
+HERD_INLINE herd_i64 herd_i64_at(HERD_GLOBAL const herd_u32 *at) {
+  return (herd_i64)(((herd_u64)at[1] << 32) | (herd_u64)at[0]);
+}
+
+/* x rounded to the nearest integer (halves up): the same operations in C and OpenCL C. */
+HERD_INLINE herd_i64 herd_group_fix(double x) { return (herd_i64)herd_floor_d(x + 0.5); }
+
+/* ---- The flock as the group passes read it -------------------------------------------------- */
+
+typedef struct herd_group_view {
+  const herd_grid *grid;
+  HERD_GLOBAL const float *pos, *vel; /* sorted by bucket for the grid of these positions */
+  HERD_GLOBAL const herd_u32 *agent;
+  HERD_GLOBAL const herd_u32 *cell_end;
+} herd_group_view;
+
+HERD_INLINE herd_vec3 herd_group_pos(const herd_group_view *v, herd_u32 s) {
+  return herd_load_vec(v->pos, s, v->grid->dims);
+}
+
+/* The offset of agent s from agent `from` through the wrap, in fixed point. */
+HERD_INLINE void herd_group_offset(const herd_group_view *v, herd_u32 from, herd_u32 s, herd_i64 *out) {
+  herd_vec3 d = herd_world_delta(v->grid, herd_group_pos(v, from), herd_group_pos(v, s));
+  out[0] = herd_group_fix((double)d.x * HERD_GROUP_POS_SCALE);
+  out[1] = herd_group_fix((double)d.y * HERD_GROUP_POS_SCALE);
+  out[2] = herd_group_fix((double)d.z * HERD_GROUP_POS_SCALE);
+}
+
+/* Agent s's unit velocity in fixed point (zero for a zero velocity), computed in double. */
+HERD_INLINE void herd_group_heading(const herd_group_view *v, herd_u32 s, herd_i64 *out) {
+  herd_vec3 u = herd_load_vec(v->vel, s, v->grid->dims);
+  double x = (double)u.x, y = (double)u.y, z = (double)u.z, len2 = x * x + y * y + z * z;
+  double scale = len2 > 0.0 ? HERD_GROUP_HEAD_SCALE / sqrt(len2) : 0.0;
+  out[0] = herd_group_fix(x * scale);
+  out[1] = herd_group_fix(y * scale);
+  out[2] = herd_group_fix(z * scale);
+}
+
+/* ---- Components -------------------------------------------------------------------------- */
+
+HERD_INLINE herd_u32 herd_group_start_label(HERD_GLOBAL const herd_u32 *agent, herd_u32 s) {
+  return herd_agent_removed(agent[s]) ? HERD_GROUP_NONE : s;
+}
+
+/* The root of x's tree, halving the path on the way (every value a parent ever holds is an
+ * ancestor, so a stale read or a lost halving only costs a step). */
+HERD_INLINE herd_u32 herd_group_find(HERD_GLOBAL herd_u32 *parent, herd_u32 x) {
+  for (;;) {
+    herd_u32 p = herd_shared_load(&parent[x]);
+    if (p == x) return x;
+    herd_u32 g = herd_shared_load(&parent[p]);
+    if (g == p) return p;
+    herd_shared_store(&parent[x], g);
+    x = g;
+  }
+}
+
+/* Joins the trees of a and b: the larger root hooked under the smaller. A failed swap means
+ * that root was hooked meanwhile; climb on from what it holds now. */
+HERD_INLINE void herd_group_union(HERD_GLOBAL herd_u32 *parent, herd_u32 a, herd_u32 b) {
+  herd_u32 ra = herd_group_find(parent, a), rb = herd_group_find(parent, b);
+  while (ra != rb) {
+    herd_u32 hi = ra > rb ? ra : rb, lo = ra > rb ? rb : ra;
+    herd_u32 seen = herd_atomic_cas(&parent[hi], hi, lo);
+    if (seen == hi) return;
+    herd_u32 climbed = herd_group_find(parent, seen);
+    ra = lo;
+    rb = climbed;
+  }
+}
+
+/* Links s with j < s unless j is removed or (by_side) on the other side of the compact area. */
+HERD_INLINE void herd_group_link(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
+                                 HERD_GLOBAL herd_u32 *parent, herd_u32 s, herd_u32 j) {
+  if (j > s || herd_agent_removed(v->agent[j])) return;
+  if (by_side && raw[j] != raw[s]) return;
+  herd_group_union(parent, s, j);
+}
+
+/* Whether a radius query visits more cells than there are agents (a view radius far larger
+ * than the grid's cells, over a spread flock): then a scan of every agent is cheaper. */
+HERD_INLINE int herd_group_query_too_wide(const herd_grid *g, const herd_radius_query *q) {
+  return (float)q->span[0] * (float)q->span[1] * (float)q->span[2] > (float)g->count + 64.0f;
+}
+
+/* Hooks agent s with every agent j < s within r of it (the same test as the radius query's,
+ * on the same floats). by_side: the final pass, in a raw group with members outside only,
+ * joining agents of one raw group on one side; raw holds the raw labels (HERD_GROUP_*). */
+HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL const herd_u32 *raw, int by_side,
+                                 HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
+  if (herd_agent_removed(v->agent[s])) return;
+  if (by_side && !(raw[s] & HERD_GROUP_SPLIT)) return; /* one group already: the raw one */
+  const herd_grid *g = v->grid;
+  herd_radius_query q;
+  herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
+  if (herd_group_query_too_wide(g, &q)) {
+    for (herd_u32 j = 0; j < s; ++j)
+      if (herd_v3_len2(herd_world_delta(g, q.p, herd_group_pos(v, j))) <= q.r2)
+        herd_group_link(v, raw, by_side, parent, s, j);
+    return;
+  }
+  herd_u32 j;
+  herd_vec3 d;
+  float d2;
+  while (herd_radius_next(&q, g, v->pos, v->cell_end, &j, &d, &d2)) herd_group_link(v, raw, by_side, parent, s, j);
+}
+
+/* After every hook: agent s labelled with its root. */
+HERD_INLINE void herd_group_compress(HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
+  if (herd_shared_load(&parent[s]) != HERD_GROUP_NONE) herd_shared_store(&parent[s], herd_group_find(parent, s));
+}
+
+/* ---- The compact area ----------------------------------------------------------------------- */
+
+/* Each raw group's member count and the sum of its members' offsets from its root (six words
+ * per root: three 64-bit sums), over sorted agents [begin, end): added once per run of agents
+ * of one group. */
+HERD_INLINE void herd_group_raw_add(HERD_GLOBAL herd_u32 *count, HERD_GLOBAL herd_u32 *sums, herd_u32 root, herd_u32 n,
+                                    const herd_i64 *sum) {
+  if (root == HERD_GROUP_NONE) return;
+  herd_atomic_add(&count[root], n);
+  for (herd_u32 k = 0; k < 3u; ++k) herd_atomic_add_i64(&sums[6u * root + 2u * k], sum[k]);
+}
+
+HERD_INLINE void herd_group_raw_sums(const herd_group_view *v, HERD_GLOBAL const herd_u32 *parent,
+                                     HERD_GLOBAL herd_u32 *count, HERD_GLOBAL herd_u32 *sums, herd_u32 begin,
+                                     herd_u32 end) {
+  herd_u32 root = HERD_GROUP_NONE, n = 0u;
+  herd_i64 sum[3], off[3];
+  sum[0] = sum[1] = sum[2] = 0;
+  for (herd_u32 s = begin; s < end; ++s) {
+    herd_u32 r = parent[s];
+    if (r != root) {
+      herd_group_raw_add(count, sums, root, n, sum);
+      root = r, n = 0u;
+      sum[0] = sum[1] = sum[2] = 0;
+    }
+    if (r == HERD_GROUP_NONE) continue;
+    herd_group_offset(v, root, s, off);
+    sum[0] += off[0], sum[1] += off[1], sum[2] += off[2];
+    n += 1u;
+  }
+  herd_group_raw_add(count, sums, root, n, sum);
+}
+
+/* Whether agent s lies outside its raw group's compact area: farther than
+ * R_c = R_f sqrt(2 N_f) from the group's centre (all in fixed-point units, in double). */
+HERD_INLINE int herd_group_outside(const herd_group_view *v, HERD_GLOBAL const herd_u32 *count,
+                                   HERD_GLOBAL const herd_u32 *sums, float member_radius_m, herd_u32 root, herd_u32 s) {
+  double n = (double)(herd_shared_load(&count[root]) & ~HERD_GROUP_SPLIT_COUNT), d2 = 0.0;
+  herd_i64 off[3];
+  herd_group_offset(v, root, s, off);
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    double d = (double)off[k] - (double)herd_i64_at(&sums[6u * root + 2u * k]) / n;
+    d2 += d * d;
+  }
+  double rf = (double)member_radius_m * HERD_GROUP_POS_SCALE;
+  return d2 > rf * rf * 2.0 * n;
+}
+
+/* Marks agent s's raw label with HERD_GROUP_OUTSIDE when it is outside, and its raw group's
+ * count with HERD_GROUP_SPLIT_COUNT. */
+HERD_INLINE void herd_group_mark_outside(const herd_group_view *v, HERD_GLOBAL herd_u32 *parent,
+                                         HERD_GLOBAL herd_u32 *count, HERD_GLOBAL const herd_u32 *sums,
+                                         float member_radius_m, herd_u32 s) {
+  herd_u32 root = parent[s];
+  if (root == HERD_GROUP_NONE || !herd_group_outside(v, count, sums, member_radius_m, root, s)) return;
+  parent[s] = root | HERD_GROUP_OUTSIDE;
+  herd_atomic_or(&count[root], HERD_GROUP_SPLIT_COUNT);
+}
+
+/* Once every member is marked: the raw label gets HERD_GROUP_SPLIT when its group has members
+ * outside, and the final pass starts from each agent alone there, from the raw root elsewhere
+ * (a raw group with no member outside is a final group as it is). */
+HERD_INLINE void herd_group_start_final(HERD_GLOBAL herd_u32 *raw, HERD_GLOBAL const herd_u32 *count,
+                                        HERD_GLOBAL herd_u32 *label, herd_u32 s) {
+  herd_u32 r = raw[s];
+  if (r == HERD_GROUP_NONE) {
+    label[s] = HERD_GROUP_NONE;
+    return;
+  }
+  herd_u32 root = r & HERD_AGENT_ID_MASK;
+  int split = (count[root] & HERD_GROUP_SPLIT_COUNT) != 0u;
+  raw[s] = split ? r | HERD_GROUP_SPLIT : r;
+  label[s] = split ? s : root;
+}
+
+/* ---- Counting and naming the final groups ------------------------------------------------- */
+
+/* Each final group's member count and smallest agent id, at its root, over sorted agents
+ * [begin, end). */
+HERD_INLINE void herd_group_count_add(HERD_GLOBAL herd_u32 *count, HERD_GLOBAL herd_u32 *first_id, herd_u32 root,
+                                      herd_u32 n, herd_u32 lowest) {
+  if (root == HERD_GROUP_NONE) return;
+  herd_atomic_add(&count[root], n);
+  herd_atomic_min(&first_id[root], lowest);
+}
+
+HERD_INLINE void herd_group_count(HERD_GLOBAL const herd_u32 *agent, HERD_GLOBAL const herd_u32 *label,
+                                  HERD_GLOBAL herd_u32 *count, HERD_GLOBAL herd_u32 *first_id, herd_u32 begin,
+                                  herd_u32 end) {
+  herd_u32 root = HERD_GROUP_NONE, n = 0u, lowest = HERD_GROUP_NONE;
+  for (herd_u32 s = begin; s < end; ++s) {
+    herd_u32 r = label[s], id = herd_agent_id(agent[s]);
+    if (r != root) {
+      herd_group_count_add(count, first_id, root, n, lowest);
+      root = r, n = 0u, lowest = HERD_GROUP_NONE;
+    }
+    lowest = id < lowest ? id : lowest;
+    n += 1u;
+  }
+  herd_group_count_add(count, first_id, root, n, lowest);
+}
+
+/* ---- The tracked groups' reductions --------------------------------------------------------- */
+
+/* The groups the host picked (the largest; kernels get it by value), in observation order. */
+typedef struct herd_group_pick {
+  herd_u32 tracked;
+  herd_u32 root[HERD_GROUP_MAX_TRACKED];  /* each group's root: its label */
+  herd_u32 count[HERD_GROUP_MAX_TRACKED]; /* its members */
+  herd_u32 first_id[HERD_GROUP_MAX_TRACKED];
+} herd_group_pick;
+
+/* What the passes sum for one tracked group. 4-byte fields only: one layout in C and OpenCL C. */
+typedef struct herd_group_acc {
+  herd_u32 sum[6];  /* members' offsets from the root (2^-16 m): three 64-bit sums, low word first */
+  herd_u32 head[6]; /* members' unit velocities (2^-30): the same */
+  herd_u32 far_d2;  /* the bits of the largest squared distance from the centre (a float >= 0) */
+  herd_u32 far_id;  /* the smallest id at that distance */
+  float root_pos[3];
+  float far_pos[3];
+} herd_group_acc;
+
+/* The tracked group labelled `label`: its index in the pick, or HERD_GROUP_NONE. */
+HERD_INLINE herd_u32 herd_group_slot(const herd_group_pick *pick, herd_u32 label) {
+  for (herd_u32 k = 0; k < pick->tracked; ++k)
+    if (pick->root[k] == label) return k;
+  return HERD_GROUP_NONE;
+}
+
+/* Adds a run's offset and heading sums to its tracked group. */
+HERD_INLINE void herd_group_acc_add(HERD_GLOBAL herd_group_acc *acc, herd_u32 slot, const herd_i64 *sum) {
+  if (slot == HERD_GROUP_NONE) return;
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    herd_atomic_add_i64(&acc[slot].sum[2u * k], sum[k]);
+    herd_atomic_add_i64(&acc[slot].head[2u * k], sum[3u + k]);
+  }
+}
+
+/* Pass A over sorted agents [begin, end): each agent's slot by its id (slot_by_id, for
+ * herd_sim_map_groups), and the tracked groups' offset and heading sums; the root records its
+ * position, from which the offsets are measured. */
+HERD_INLINE void herd_group_sum_tracked(const herd_group_view *v, HERD_GLOBAL const herd_u32 *label,
+                                        const herd_group_pick *pick, HERD_GLOBAL herd_u32 *slot_by_id,
+                                        HERD_GLOBAL herd_group_acc *acc, herd_u32 begin, herd_u32 end) {
+  herd_u32 slot = HERD_GROUP_NONE, run = HERD_GROUP_NONE;
+  herd_i64 sum[6], part[6];
+  for (herd_u32 k = 0; k < 6u; ++k) sum[k] = 0;
+  for (herd_u32 s = begin; s < end; ++s) {
+    herd_u32 l = label[s];
+    if (l != run) {
+      herd_group_acc_add(acc, slot, sum);
+      for (herd_u32 k = 0; k < 6u; ++k) sum[k] = 0;
+      run = l;
+      slot = l == HERD_GROUP_NONE ? HERD_GROUP_NONE : herd_group_slot(pick, l);
+    }
+    slot_by_id[herd_agent_id(v->agent[s])] = slot;
+    if (slot == HERD_GROUP_NONE) continue;
+    if (s == l) {
+      herd_vec3 p = herd_group_pos(v, s);
+      acc[slot].root_pos[0] = p.x, acc[slot].root_pos[1] = p.y, acc[slot].root_pos[2] = p.z;
+    }
+    herd_group_offset(v, l, s, part);
+    herd_group_heading(v, s, part + 3);
+    for (herd_u32 k = 0; k < 6u; ++k) sum[k] += part[k];
+  }
+  herd_group_acc_add(acc, slot, sum);
+}
+
+/* Agent s's squared distance from its tracked group's centre, as the bits of a float. */
+HERD_INLINE herd_u32 herd_group_far_bits(const herd_group_view *v, const herd_group_pick *pick,
+                                         HERD_GLOBAL const herd_group_acc *acc, herd_u32 slot, herd_u32 root,
+                                         herd_u32 s) {
+  double n = (double)pick->count[slot], d2 = 0.0;
+  herd_i64 off[3];
+  herd_group_offset(v, root, s, off);
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    double d = (double)off[k] - (double)herd_i64_at(&acc[slot].sum[2u * k]) / n;
+    d2 += d * d;
+  }
+  return herd_float_bits((float)(d2 / (HERD_GROUP_POS_SCALE * HERD_GROUP_POS_SCALE)));
+}
+
+/* Pass B over sorted agents [begin, end): each tracked group's largest squared distance from
+ * its centre. Floats >= 0 order as their bits do. */
+HERD_INLINE void herd_group_far_max(const herd_group_view *v, HERD_GLOBAL const herd_u32 *label,
+                                    const herd_group_pick *pick, HERD_GLOBAL herd_group_acc *acc, herd_u32 begin,
+                                    herd_u32 end) {
+  herd_u32 slot = HERD_GROUP_NONE, run = HERD_GROUP_NONE, best = 0u;
+  for (herd_u32 s = begin; s < end; ++s) {
+    herd_u32 l = label[s];
+    if (l != run) {
+      if (slot != HERD_GROUP_NONE) herd_atomic_max(&acc[slot].far_d2, best);
+      best = 0u;
+      run = l;
+      slot = l == HERD_GROUP_NONE ? HERD_GROUP_NONE : herd_group_slot(pick, l);
+    }
+    if (slot == HERD_GROUP_NONE) continue;
+    herd_u32 bits = herd_group_far_bits(v, pick, acc, slot, l, s);
+    best = bits > best ? bits : best;
+  }
+  if (slot != HERD_GROUP_NONE) herd_atomic_max(&acc[slot].far_d2, best);
+}
+
+/* Pass C, per agent: among the members at the largest distance, the smallest id. */
+HERD_INLINE void herd_group_far_id(const herd_group_view *v, HERD_GLOBAL const herd_u32 *label,
+                                   const herd_group_pick *pick, HERD_GLOBAL herd_group_acc *acc, herd_u32 s) {
+  herd_u32 l = label[s], slot = l == HERD_GROUP_NONE ? HERD_GROUP_NONE : herd_group_slot(pick, l);
+  if (slot == HERD_GROUP_NONE || herd_group_far_bits(v, pick, acc, slot, l, s) != acc[slot].far_d2) return;
+  herd_atomic_min(&acc[slot].far_id, herd_agent_id(v->agent[s]));
+}
+
+/* Pass D, per agent: the farthest member records its position. */
+HERD_INLINE void herd_group_far_pos(const herd_group_view *v, HERD_GLOBAL const herd_u32 *slot_by_id,
+                                    HERD_GLOBAL herd_group_acc *acc, herd_u32 s) {
+  herd_u32 id = herd_agent_id(v->agent[s]), slot = slot_by_id[id];
+  if (slot == HERD_GROUP_NONE || herd_agent_removed(v->agent[s]) || acc[slot].far_id != id) return;
+  herd_vec3 p = herd_group_pos(v, s);
+  acc[slot].far_pos[0] = p.x, acc[slot].far_pos[1] = p.y, acc[slot].far_pos[2] = p.z;
+}
+
+#endif
