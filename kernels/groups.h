@@ -166,12 +166,14 @@ HERD_INLINE void herd_group_union(HERD_GLOBAL herd_u32 *parent, herd_u32 a, herd
   }
 }
 
-/* Links s with j < s unless j is removed or (by_side) on the other side of the compact area. */
-HERD_INLINE void herd_group_link(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
-                                 HERD_GLOBAL herd_u32 *parent, herd_u32 s, herd_u32 j) {
-  if (j > s || herd_agent_removed(v->agent[j])) return;
-  if (by_side && raw[j] != raw[s]) return;
+/* Links s with j < s unless j is removed or (by_side) on the other side of the compact area;
+ * returns whether it did. */
+HERD_INLINE int herd_group_link(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
+                                HERD_GLOBAL herd_u32 *parent, herd_u32 s, herd_u32 j) {
+  if (herd_agent_removed(v->agent[j])) return 0;
+  if (by_side && raw[j] != raw[s]) return 0;
   herd_group_union(parent, s, j);
+  return 1;
 }
 
 /* Whether a radius query visits more cells than there are agents (a view radius far larger
@@ -180,9 +182,41 @@ HERD_INLINE int herd_group_query_too_wide(const herd_grid *g, const herd_radius_
   return (float)q->span[0] * (float)q->span[1] * (float)q->span[2] > (float)g->count + 64.0f;
 }
 
-/* Hooks agent s with every agent j < s within r of it (the same test as the radius query's,
- * on the same floats). by_side: the final pass, in a raw group with members outside only,
- * joining agents of one raw group on one side; raw holds the raw labels (HERD_GROUP_*). */
+/* A cell's side along axis k: cell_m, or a little more along a wrapping axis (grid.h). */
+HERD_INLINE float herd_group_cell_side(const herd_grid *g, herd_u32 k) {
+  return herd_axis_wraps(g, k) ? 1.0f / g->wrap_inv_cell_m[k] : g->cell_m;
+}
+
+/* Whether any two points of one cell are within r of each other (with room for rounding).
+ * Then every cell's agents of one kind (same side, same raw group) are joined by the links of
+ * each to the first of them, and one link from an agent into a cell's agents of its kind is
+ * as good as all: the hook takes one per cell, which makes dense flocks cheap. */
+HERD_INLINE int herd_group_cells_linked(const herd_grid *g, float r) {
+  float diagonal2 = 0.0f;
+  for (herd_u32 k = 0; k < g->dims; ++k) diagonal2 += herd_group_cell_side(g, k) * herd_group_cell_side(g, k);
+  return r * r > 1.001f * diagonal2;
+}
+
+/* Whether the query's current cell lies wholly beyond r of its centre (with room for rounding
+ * in the cells' bounds): nothing in it to link. Not decided along a wrapping axis the query
+ * spans whole, where a cell's nearest image may not be the one its index names. */
+HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_query *q) {
+  float c[3], gap2 = 0.0f, r = herd_sqrtf(q->r2);
+  c[0] = q->p.x, c[1] = q->p.y, c[2] = q->p.z;
+  for (herd_u32 k = 0; k < g->dims; ++k) {
+    if (herd_axis_wraps(g, k) && q->span[k] >= g->wrap_cells[k]) return 0;
+    float side = herd_group_cell_side(g, k), lo = (float)(q->lo[k] + q->at[k]) * side;
+    float slack = ((c[k] < 0.0f ? -c[k] : c[k]) + r + 2.0f * side) * 1.0e-5f;
+    float below = lo - c[k], above = c[k] - (lo + side);
+    float gap = (below > above ? below : above) - slack;
+    if (gap > 0.0f) gap2 += gap * gap;
+  }
+  return gap2 > q->r2;
+}
+
+/* Hooks agent s with the agents j < s within r of it (the radius query's test, on the same
+ * floats). by_side: the final pass, in a raw group with members outside only, joining agents
+ * of one raw group on one side; raw holds the raw labels (HERD_GROUP_*). */
 HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL const herd_u32 *raw, int by_side,
                                  HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
   if (herd_agent_removed(v->agent[s])) return;
@@ -196,10 +230,17 @@ HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL 
         herd_group_link(v, raw, by_side, parent, s, j);
     return;
   }
-  herd_u32 j;
-  herd_vec3 d;
-  float d2;
-  while (herd_radius_next(&q, g, v->pos, v->cell_end, &j, &d, &d2)) herd_group_link(v, raw, by_side, parent, s, j);
+  int one_per_cell = herd_group_cells_linked(g, r);
+  while (herd_radius_advance(&q, g, v->pos, v->cell_end)) {
+    if (herd_group_cell_beyond(g, &q)) continue;
+    /* A bucket lists its agents in index order: past s, none is left to link. */
+    for (herd_u32 j = q.j; j < q.end && j < s; ++j) {
+      herd_vec3 at = herd_group_pos(v, j);
+      if (q.check && !herd_same_cell(herd_cell_of(g, at), q.cell)) continue;
+      if (herd_v3_len2(herd_world_delta(g, q.p, at)) > q.r2) continue;
+      if (herd_group_link(v, raw, by_side, parent, s, j) && one_per_cell) break;
+    }
+  }
 }
 
 /* After every hook: agent s labelled with its root. */

@@ -249,13 +249,18 @@ static const herd_groups_params compact = {32, 10.0f, 2.0f}; /* the defaults */
 /* ---- Definition -------------------------------------------------------------------------- */
 
 static void random_flocks_match_brute_force(void) {
-  /* Sparse (mostly alone), near the percolation threshold, and dense (nearly one group). */
+  /* Sparse (mostly alone), near the percolation threshold, and dense (nearly one group); with
+   * the defaults, no compact area, a view radius below a cell's diagonal (every link tried,
+   * not one per cell) and one wider than the flock (every agent scanned). */
   static const float sides[] = {2000.0f, 400.0f, 150.0f};
+  static const herd_groups_params params[] = {
+      {32, 10.0f, 2.0f}, {32, 10.0f, 0.0f}, {32, 3.0f, 0.5f}, {32, 2500.0f, 0.0f}};
   for (int k = 0; k < 3; ++k) {
     flock f = uniform_flock(2500, 2, sides[k], -300.0f, 11u + (uint32_t)k);
-    for (int c = 0; c < 2; ++c) {
-      found g = cpu_groups(&f, c ? &compact : &plain);
-      check_groups(&f, c ? &compact : &plain, &g);
+    for (int c = 0; c < 4; ++c) {
+      found g = cpu_groups(&f, &params[c]);
+      check_groups(&f, &params[c], &g);
+      if (c == 3) CHECK(g.obs.group_count == 1);
       found_free(&g);
     }
     flock_free(&f);
