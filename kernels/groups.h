@@ -166,20 +166,11 @@ HERD_INLINE void herd_group_union(HERD_GLOBAL herd_u32 *parent, herd_u32 a, herd
   }
 }
 
-/* Links s with j < s unless j is removed or (by_side) on the other side of the compact area;
- * returns whether it did. */
-HERD_INLINE int herd_group_link(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
-                                HERD_GLOBAL herd_u32 *parent, herd_u32 s, herd_u32 j) {
-  if (herd_agent_removed(v->agent[j])) return 0;
-  if (by_side && raw[j] != raw[s]) return 0;
-  herd_group_union(parent, s, j);
-  return 1;
-}
-
-/* Whether a radius query visits more cells than there are agents (a view radius far larger
- * than the grid's cells, over a spread flock): then a scan of every agent is cheaper. */
-HERD_INLINE int herd_group_query_too_wide(const herd_grid *g, const herd_radius_query *q) {
-  return (float)q->span[0] * (float)q->span[1] * (float)q->span[2] > (float)g->count + 64.0f;
+/* Whether agent j may be joined with s: not removed and, in the final pass (by_side), of the
+ * same raw group on the same side of its compact area. */
+HERD_INLINE int herd_group_kin(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side, herd_u32 s,
+                               herd_u32 j) {
+  return !herd_agent_removed(v->agent[j]) && (!by_side || raw[j] == raw[s]);
 }
 
 /* A cell's side along axis k: cell_m, or a little more along a wrapping axis (grid.h). */
@@ -188,13 +179,26 @@ HERD_INLINE float herd_group_cell_side(const herd_grid *g, herd_u32 k) {
 }
 
 /* Whether any two points of one cell are within r of each other (with room for rounding).
- * Then every cell's agents of one kind (same side, same raw group) are joined by the links of
- * each to the first of them, and one link from an agent into a cell's agents of its kind is
- * as good as all: the hook takes one per cell, which makes dense flocks cheap. */
+ * Then a cell's agents of one kind (herd_group_kin) are joined by the link of each to the first
+ * of them, and one link from an agent into a cell's agents of its kind is as good as all: the
+ * hook takes one per cell, and none into a cell already in its tree, which makes a dense flock
+ * cost a few finds per cell instead of a distance per neighbour. */
 HERD_INLINE int herd_group_cells_linked(const herd_grid *g, float r) {
   float diagonal2 = 0.0f;
   for (herd_u32 k = 0; k < g->dims; ++k) diagonal2 += herd_group_cell_side(g, k) * herd_group_cell_side(g, k);
   return r * r > 1.001f * diagonal2;
+}
+
+/* Whether p lies well inside the range where herd_cell_coord files points in cells of their
+ * own (far beyond it, cells are clamped and one holds points any distance apart). */
+HERD_INLINE int herd_group_cells_exact(const herd_grid *g, herd_vec3 p) {
+  float c[3];
+  c[0] = p.x, c[1] = p.y, c[2] = p.z;
+  for (herd_u32 k = 0; k < g->dims; ++k) {
+    float cells = c[k] * g->inv_cell_m;
+    if (!(cells < 1.0e8f && cells > -1.0e8f)) return 0;
+  }
+  return 1;
 }
 
 /* Whether the query's current cell lies wholly beyond r of its centre (with room for rounding
@@ -214,6 +218,17 @@ HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_que
   return gap2 > q->r2;
 }
 
+/* The first agent of the query's current cell below s that may be joined with s (the centre of
+ * that cell's star when one_per_cell); HERD_GROUP_NONE if there is none. */
+HERD_INLINE herd_u32 herd_group_first_kin(const herd_group_view *v, const herd_radius_query *q,
+                                          HERD_GLOBAL const herd_u32 *raw, int by_side, herd_u32 s) {
+  for (herd_u32 j = q->j; j < q->end && j < s; ++j) {
+    if (q->check && !herd_same_cell(herd_cell_of(v->grid, herd_group_pos(v, j)), q->cell)) continue;
+    if (herd_group_kin(v, raw, by_side, s, j)) return j;
+  }
+  return HERD_GROUP_NONE;
+}
+
 /* Hooks agent s with the agents j < s within r of it (the radius query's test, on the same
  * floats). by_side: the final pass, in a raw group with members outside only, joining agents
  * of one raw group on one side; raw holds the raw labels (HERD_GROUP_*). */
@@ -224,21 +239,20 @@ HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL 
   const herd_grid *g = v->grid;
   herd_radius_query q;
   herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
-  if (herd_group_query_too_wide(g, &q)) {
-    for (herd_u32 j = 0; j < s; ++j)
-      if (herd_v3_len2(herd_world_delta(g, q.p, herd_group_pos(v, j))) <= q.r2)
-        herd_group_link(v, raw, by_side, parent, s, j);
-    return;
-  }
-  int one_per_cell = herd_group_cells_linked(g, r);
+  int one_per_cell = herd_group_cells_linked(g, r) && herd_group_cells_exact(g, q.p);
   while (herd_radius_advance(&q, g, v->pos, v->cell_end)) {
     if (herd_group_cell_beyond(g, &q)) continue;
     /* A bucket lists its agents in index order: past s, none is left to link. */
-    for (herd_u32 j = q.j; j < q.end && j < s; ++j) {
+    herd_u32 first = herd_group_first_kin(v, &q, raw, by_side, s);
+    if (first == HERD_GROUP_NONE) continue;
+    /* The cell's kin all join its first (one_per_cell): nothing to add once s is in its tree. */
+    if (one_per_cell && herd_group_find(parent, first) == herd_group_find(parent, s)) continue;
+    for (herd_u32 j = first; j < q.end && j < s; ++j) {
       herd_vec3 at = herd_group_pos(v, j);
       if (q.check && !herd_same_cell(herd_cell_of(g, at), q.cell)) continue;
-      if (herd_v3_len2(herd_world_delta(g, q.p, at)) > q.r2) continue;
-      if (herd_group_link(v, raw, by_side, parent, s, j) && one_per_cell) break;
+      if (herd_v3_len2(herd_world_delta(g, q.p, at)) > q.r2 || !herd_group_kin(v, raw, by_side, s, j)) continue;
+      herd_group_union(parent, s, j);
+      if (one_per_cell) break;
     }
   }
 }

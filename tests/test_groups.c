@@ -14,6 +14,7 @@
   X(clustered_flock_matches_brute_force)       \
   X(a_chain_is_one_group)                      \
   X(a_group_across_the_wrap_is_one)            \
+  X(small_tori_match_brute_force)              \
   X(the_compact_area_splits_off_stragglers)    \
   X(reductions_match_brute_force)              \
   X(groups_are_ordered_and_truncated)          \
@@ -250,8 +251,7 @@ static const herd_groups_params compact = {32, 10.0f, 2.0f}; /* the defaults */
 
 static void random_flocks_match_brute_force(void) {
   /* Sparse (mostly alone), near the percolation threshold, and dense (nearly one group); with
-   * the defaults, no compact area, a view radius below a cell's diagonal (every link tried,
-   * not one per cell) and one wider than the flock (every agent scanned). */
+   * the defaults, no compact area, a small view radius and one wider than the flock. */
   static const float sides[] = {2000.0f, 400.0f, 150.0f};
   static const herd_groups_params params[] = {
       {32, 10.0f, 2.0f}, {32, 10.0f, 0.0f}, {32, 3.0f, 0.5f}, {32, 2500.0f, 0.0f}};
@@ -297,6 +297,35 @@ static void a_chain_is_one_group(void) {
   g = cpu_groups(&f, &compact);
   CHECK(g.obs.group_count == 3);
   check_groups(&f, &compact, &g);
+  found_free(&g);
+  flock_free(&f);
+}
+
+/* A torus a few view radii across: cells along a wrapping axis are stretched to fit the period
+ * whole, past the view radius's reach (so every link is tried, not one per cell), and a query
+ * may span the whole period. (No compact area: the centre of a group that goes round the
+ * torus depends on where it is measured from.) */
+static void small_tori_match_brute_force(void) {
+  static const float radii[] = {1.5f, 3.0f, 6.5f, 14.0f};
+  flock f = flock_new(120, 2, 20.0f, true);
+  for (uint32_t i = 0; i < f.n; ++i) place(&f, i, (float[]){20.0f * unit(12, i, 0), 20.0f * unit(12, i, 1)}, 13);
+  for (int k = 0; k < 4; ++k) {
+    herd_groups_params p = {32, radii[k], 0.0f};
+    found g = cpu_groups(&f, &p);
+    check_groups(&f, &p, &g);
+    found_free(&g);
+  }
+  flock_free(&f);
+  /* Two agents at opposite corners of one stretched cell (2.22 m wide for a 3 m view radius),
+   * too far apart to see each other, both seen by a third in the next cell: one group. */
+  f = flock_new(3, 2, 20.0f, true);
+  place(&f, 0, (float[]){0.02f, 0.02f}, 1);
+  place(&f, 1, (float[]){2.2f, 2.2f}, 1);
+  place(&f, 2, (float[]){2.3f, 0.0f}, 1);
+  herd_groups_params p = {32, 3.0f, 0.0f};
+  found g = cpu_groups(&f, &p);
+  CHECK(g.obs.group_count == 1);
+  check_groups(&f, &p, &g);
   found_free(&g);
   flock_free(&f);
 }

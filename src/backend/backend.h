@@ -148,6 +148,11 @@ uint32_t herd_grid_table_size(uint32_t count);
 /* The grid for a backend: cells from the model's largest radius, the world's wrap. */
 herd_grid herd_grid_for(const herd_backend_desc *desc);
 
+/* The grid the groups are found on (kernels/groups.h): the model's, with cells whose diagonal
+ * is just inside the view radius, so that a cell's agents all see each other and a query
+ * spans at most a few cells along each axis whatever the model's cells. */
+herd_grid herd_groups_grid(const herd_grid *model, float view_radius_m);
+
 /* Floats per agent in a state array: 2 in 2D, 4 in 3D. */
 static inline uint32_t herd_state_stride(uint32_t dims) { return dims == 3u ? 4u : 2u; }
 

@@ -153,6 +153,7 @@ struct herd_backend {
    * sums, then each group's first id and the list of groups; slot_by_id is kept to the next
    * groups call for map_groups. */
   cl_mem group_sums, slot_by_id, group_acc, group_map;
+  herd_grid group_grid;                             /* the groups' (herd_groups_grid), for the call under way */
   herd_group_acc acc_start[HERD_GROUP_MAX_TRACKED]; /* what group_acc starts from (read by a non-blocking write) */
   herd_group_acc acc[HERD_GROUP_MAX_TRACKED];
   uint32_t *group_list, group_list_room; /* the list of groups as read back */
@@ -672,20 +673,23 @@ static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *er
   return s;
 }
 
-/* Bin, stable sort by bucket into [1-cur], cell ranges: the grid of this step. */
-static herd_status build_grid(herd_backend *b, herd_error *err) {
+/* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
+static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err) {
   uint32_t n = b->desc.count;
   int src = b->cur, dst = 1 - b->cur;
   herd_status s = clear_counts(b, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(b->grid), MEM(b->key),
+    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(*g), MEM(b->key),
                    MEM(b->count));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(b->grid),
+    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(*g),
                    MEM(b->cell_end));
   return s;
 }
+
+/* The grid of this step. */
+static herd_status build_grid(herd_backend *b, herd_error *err) { return build_grid_on(b, &b->grid, err); }
 
 /* Agents per launch of the step kernel. One launch for the whole flock, unless a Ctrl-C
  * could wait long for it: then slices of about SLICE_S seconds (from the last step's time;
@@ -797,7 +801,7 @@ static herd_status alloc_groups(herd_backend *b, herd_error *err) {
 static herd_status run_on_sorted(herd_backend *b, enum kernel_id id, size_t items, herd_error *err, int n_args, ...) {
   int sorted = 1 - b->cur;
   herd_status s = set_args(b, id, err, 5, MEM(b->pos[sorted]), MEM(b->vel[sorted]), MEM(b->agent[sorted]),
-                           MEM(b->cell_end), VAL(b->grid));
+                           MEM(b->cell_end), VAL(b->group_grid));
   va_list ap;
   va_start(ap, n_args);
   if (s == HERD_OK) s = set_args_v(b, id, err, 5, n_args, ap);
@@ -840,7 +844,8 @@ static herd_status split_groups(herd_backend *b, const herd_groups_params *p, he
 static herd_status label_groups(herd_backend *b, const herd_groups_params *p, cl_mem *label, herd_error *err) {
   uint32_t n = b->desc.count;
   cl_int by_side = 0;
-  herd_status s = build_grid(b, err); /* the grid of where the flock is now */
+  b->group_grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  herd_status s = build_grid_on(b, &b->group_grid, err); /* the grid of where the flock is now */
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_START, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 3, MEM(b->agent[1 - b->cur]), VAL(n),
                    MEM(b->key));
@@ -918,7 +923,7 @@ static herd_status find_groups(herd_backend *b, const herd_groups_params *p, her
   if (s != HERD_OK) return s;
   herd_groups_pick(b->group_list + 1, found, p->max, &pick);
   s = reduce_tracked(b, label, &pick, err);
-  if (s == HERD_OK) herd_groups_fill(&pick, b->acc, found, p, &b->grid, obs);
+  if (s == HERD_OK) herd_groups_fill(&pick, b->acc, found, p, &b->group_grid, obs);
   return s;
 }
 

@@ -145,6 +145,7 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
 /* What the parallel passes of a step read and write. */
 typedef struct pass_ctx {
   herd_backend *b;
+  const herd_grid *grid; /* the sort's */
   const float *pos;
   herd_flock_view view; /* the model step */
   float *out_pos, *out_vel;
@@ -158,7 +159,7 @@ typedef struct pass_ctx {
  * bucket is mixed exactly when two neighbours in sorted order share it but not a cell. */
 static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
-  const herd_grid *g = &c->b->grid;
+  const herd_grid *g = c->grid;
   for (uint32_t i = begin > 0 ? begin : 1; i < end; ++i) {
     herd_cell here = herd_cell_of(g, herd_load_vec(c->pos, i, g->dims));
     herd_cell before = herd_cell_of(g, herd_load_vec(c->pos, i - 1u, g->dims));
@@ -170,7 +171,7 @@ static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
 
 static void bin_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
-  const herd_grid *g = &c->b->grid;
+  const herd_grid *g = c->grid;
   for (uint32_t i = begin; i < end; ++i) c->b->bucket[i] = herd_bucket_at(g, herd_load_vec(c->pos, i, g->dims));
 }
 
@@ -180,12 +181,13 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
   if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
-/* Bin, then a stable counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
-static void cpu_sort(herd_backend *b) {
-  uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u, stride = b->stride;
+/* Bin on grid g (the model's, or the groups'), then a stable counting sort by bucket from
+ * [cur] into [1-cur]; leaves cell_end. */
+static void cpu_sort_on(herd_backend *b, const herd_grid *g) {
+  uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
   double clock = b->desc.profile ? now_s() : 0.0;
-  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .pos = b->pos[b->cur]});
+  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[b->cur]});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
   memset(cursor, 0, buckets * sizeof *cursor);
@@ -205,9 +207,11 @@ static void cpu_sort(herd_backend *b) {
   }
   lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
-  herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .pos = b->pos[dst]});
+  herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[dst]});
   lap(b, HERD_STAGE_RANGES, &clock);
 }
+
+static void cpu_sort(herd_backend *b) { cpu_sort_on(b, &b->grid); }
 
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   cpu_sort(b);
@@ -445,7 +449,8 @@ static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd
   herd_status st = alloc_groups(b, err);
   if (st != HERD_OK) return st;
   b->in_groups = true;
-  cpu_sort(b); /* the grid of where the flock is now, in the scratch half */
+  herd_grid grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  cpu_sort_on(b, &grid); /* the grid of where the flock is now, in the scratch half */
   double clock = b->desc.profile ? now_s() : 0.0;
   int sorted = 1 - b->cur;
   group_ctx *c = malloc(sizeof *c);
@@ -454,7 +459,7 @@ static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd
     return herd_fail(err, HERD_E_MEMORY, "out of memory finding groups");
   }
   c->b = b, c->p = p, c->raw = b->bucket;
-  c->view = (herd_group_view){&b->grid, b->pos[sorted], b->vel[sorted], b->agent[sorted], b->cell_end};
+  c->view = (herd_group_view){&grid, b->pos[sorted], b->vel[sorted], b->agent[sorted], b->cell_end};
   find_components(c);
   uint32_t *roots, found = list_groups(c, &roots);
   herd_groups_pick(roots, found, p->max, &c->pick);
@@ -463,7 +468,7 @@ static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd
   group_pass_run(c, PASS_FAR_MAX);
   group_pass_run(c, PASS_FAR_ID);
   group_pass_run(c, PASS_FAR_POS);
-  herd_groups_fill(&c->pick, c->acc, found, p, &b->grid, obs);
+  herd_groups_fill(&c->pick, c->acc, found, p, &grid, obs);
   free(c);
   lap(b, HERD_STAGE_GROUPS, &clock);
   b->in_groups = false;
