@@ -538,6 +538,16 @@ static void the_simulation_observes_groups_when_asked(void) {
     CHECK(herd_sim_observation(sim)->group_count == 0 && herd_sim_observation(sim)->groups_tracked == 0);
     herd_sim_destroy(sim);
   }
+  /* Finding groups changes nothing else: the same run, bit for bit, as without. */
+  const char *on[] = {"sheep.count=3000", "groups.observe=always"}, *off[] = {"sheep.count=3000"};
+  herd_scenario a = scenario_with(on, 2), b = scenario_with(off, 1);
+  herd_sim *sa = sim_start(&a, 2), *sb = sim_start(&b, 2);
+  for (int s = 0; s < 10; ++s) CHECK(herd_sim_step(sa, &err) == HERD_OK && herd_sim_step(sb, &err) == HERD_OK);
+  flock_copy fa = read_flock(sa), fb = read_flock(sb);
+  CHECK(memcmp(fa.pos, fb.pos, (size_t)fa.n * 2 * sizeof *fa.pos) == 0);
+  CHECK(memcmp(fa.vel, fb.vel, (size_t)fa.n * 2 * sizeof *fa.vel) == 0);
+  free_flock(&fa), free_flock(&fb);
+  herd_sim_destroy(sa), herd_sim_destroy(sb);
   const char *shepherd[] = {"sheep.count=300", "agents[0].strategy=shepherd", "agents[0].count=1"};
   herd_scenario with = scenario_with(shepherd, 3);
   CHECK(herd_scenario_observes_groups(&with));
