@@ -186,17 +186,18 @@ HERD_INLINE float herd_group_cell_side(const herd_grid *g, herd_u32 k) {
 HERD_INLINE int herd_group_cells_linked(const herd_grid *g, float r) {
   float diagonal2 = 0.0f;
   for (herd_u32 k = 0; k < g->dims; ++k) diagonal2 += herd_group_cell_side(g, k) * herd_group_cell_side(g, k);
-  return r * r > 1.001f * diagonal2;
+  return r * r > 1.01f * diagonal2;
 }
 
-/* Whether p lies well inside the range where herd_cell_coord files points in cells of their
- * own (far beyond it, cells are clamped and one holds points any distance apart). */
+/* Whether p's cell coordinates are small enough for a float to place points in their cells to
+ * within 2^-10 of a cell (below 2^14 cells from 0), far inside herd_group_cells_linked's room
+ * for rounding. Farther out a cell may hold points farther apart than its diagonal. */
 HERD_INLINE int herd_group_cells_exact(const herd_grid *g, herd_vec3 p) {
   float c[3];
   c[0] = p.x, c[1] = p.y, c[2] = p.z;
   for (herd_u32 k = 0; k < g->dims; ++k) {
-    float cells = c[k] * g->inv_cell_m;
-    if (!(cells < 1.0e8f && cells > -1.0e8f)) return 0;
+    float cells = c[k] * (herd_axis_wraps(g, k) ? g->wrap_inv_cell_m[k] : g->inv_cell_m);
+    if (!(cells < 16384.0f && cells > -16384.0f)) return 0;
   }
   return 1;
 }
@@ -218,15 +219,28 @@ HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_que
   return gap2 > q->r2;
 }
 
-/* The first agent of the query's current cell below s that may be joined with s (the centre of
- * that cell's star when one_per_cell); HERD_GROUP_NONE if there is none. */
-HERD_INLINE herd_u32 herd_group_first_kin(const herd_group_view *v, const herd_radius_query *q,
+/* The first agent of the sorted span [j, end) below s, in cell `cell` when `check` (a mixed
+ * bucket), that may be joined with s: the centre of that cell's star when one_per_cell.
+ * HERD_GROUP_NONE if there is none. */
+HERD_INLINE herd_u32 herd_group_first_kin(const herd_group_view *v, herd_u32 j, herd_u32 end, int check, herd_cell cell,
                                           HERD_GLOBAL const herd_u32 *raw, int by_side, herd_u32 s) {
-  for (herd_u32 j = q->j; j < q->end && j < s; ++j) {
-    if (q->check && !herd_same_cell(herd_cell_of(v->grid, herd_group_pos(v, j)), q->cell)) continue;
+  for (; j < end && j < s; ++j) {
+    if (check && !herd_same_cell(herd_cell_of(v->grid, herd_group_pos(v, j)), cell)) continue;
     if (herd_group_kin(v, raw, by_side, s, j)) return j;
   }
   return HERD_GROUP_NONE;
+}
+
+/* With one_per_cell: s joins the star of its own cell before anything else, so that a cell
+ * whose agents are already joined with s's cell costs it two finds, not a scan. */
+HERD_INLINE void herd_group_join_own_cell(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
+                                          HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
+  const herd_grid *g = v->grid;
+  herd_cell cell = herd_cell_of(g, herd_group_pos(v, s));
+  herd_u32 b = herd_bucket_of_cell(g, cell), end = herd_bucket_end(v->cell_end, b);
+  int check = (v->cell_end[b] & HERD_BUCKET_MIXED) != 0u;
+  herd_u32 first = herd_group_first_kin(v, herd_bucket_begin(v->cell_end, b), end, check, cell, raw, by_side, s);
+  if (first != HERD_GROUP_NONE) herd_group_union(parent, s, first);
 }
 
 /* Hooks agent s with the agents j < s within r of it (the radius query's test, on the same
@@ -240,10 +254,11 @@ HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL 
   herd_radius_query q;
   herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
   int one_per_cell = herd_group_cells_linked(g, r) && herd_group_cells_exact(g, q.p);
+  if (one_per_cell) herd_group_join_own_cell(v, raw, by_side, parent, s);
   while (herd_radius_advance(&q, g, v->pos, v->cell_end)) {
     if (herd_group_cell_beyond(g, &q)) continue;
     /* A bucket lists its agents in index order: past s, none is left to link. */
-    herd_u32 first = herd_group_first_kin(v, &q, raw, by_side, s);
+    herd_u32 first = herd_group_first_kin(v, q.j, q.end, q.check, q.cell, raw, by_side, s);
     if (first == HERD_GROUP_NONE) continue;
     /* The cell's kin all join its first (one_per_cell): nothing to add once s is in its tree. */
     if (one_per_cell && herd_group_find(parent, first) == herd_group_find(parent, s)) continue;

@@ -265,6 +265,13 @@ static void random_flocks_match_brute_force(void) {
     }
     flock_free(&f);
   }
+  /* Far from the origin (30000 cells out), where a float no longer files points in cells
+   * exactly enough to take one link per cell: every link is tried. */
+  flock far = uniform_flock(2500, 2, 400.0f, 2.0e5f, 14);
+  found g = cpu_groups(&far, &params[0]);
+  check_groups(&far, &params[0], &g);
+  found_free(&g);
+  flock_free(&far);
 }
 
 static void clustered_flock_matches_brute_force(void) {
