@@ -1,8 +1,8 @@
 /* The flock's groups on the device (kernels/groups.h has the math and the reasons), over the
  * state sorted for the grid of its current positions. The host runs, in order:
- *   herd_groups_start -> herd_groups_hook -> herd_groups_compress           (raw groups)
+ *   herd_groups_start -> herd_groups_star -> herd_groups_hook -> herd_groups_compress (raw)
  *   [herd_groups_raw_sums -> herd_groups_mark_outside -> herd_groups_start_final
- *    -> herd_groups_hook (by side) -> herd_groups_compress]                 (the compact area)
+ *    -> herd_groups_star, herd_groups_hook (by side) -> herd_groups_compress]  (compact area)
  *   herd_groups_count -> herd_groups_roots, read back: the list of groups
  *   herd_groups_sum -> herd_groups_far_max -> herd_groups_far_id -> herd_groups_far_pos, read back
  * Kernels that sum take HERD_GROUP_RUN consecutive sorted agents per work-item, adding once
@@ -29,6 +29,16 @@ int herd_group_run(uint count, uint *begin, uint *end) {
 __kernel void herd_groups_start(__global const uint *agent, uint n, __global uint *raw) {
   uint s = get_global_id(0);
   if (s < n) raw[s] = herd_group_start_label(agent, s);
+}
+
+/* Each cell one tree, where one link per cell holds: before herd_groups_hook, with its
+ * arguments. */
+__kernel void herd_groups_star(HERD_GROUP_VIEW_ARGS, float view_radius_m, __global const uint *raw, int by_side,
+                               __global uint *parent) {
+  uint s = get_global_id(0);
+  if (s >= grid.count) return;
+  HERD_GROUP_VIEW(v);
+  herd_group_star(&v, view_radius_m, raw, by_side, parent, s);
 }
 
 /* by_side 0: every link, into parent (raw may be any buffer); 1: links within one side of a

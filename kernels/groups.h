@@ -231,10 +231,24 @@ HERD_INLINE herd_u32 herd_group_first_kin(const herd_group_view *v, herd_u32 j, 
   return HERD_GROUP_NONE;
 }
 
-/* With one_per_cell: s joins the star of its own cell before anything else, so that a cell
- * whose agents are already joined with s's cell costs it two finds, not a scan. */
-HERD_INLINE void herd_group_join_own_cell(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side,
-                                          HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
+/* Whether agent s takes part in this pass: not removed, and in the final pass (by_side) in a
+ * raw group with members outside (any other raw group is a final group as it is). */
+HERD_INLINE int herd_group_hooks(const herd_group_view *v, HERD_GLOBAL const herd_u32 *raw, int by_side, herd_u32 s) {
+  return !herd_agent_removed(v->agent[s]) && (!by_side || (raw[s] & HERD_GROUP_SPLIT));
+}
+
+/* Whether agent s takes one link per cell (herd_group_cells_linked, herd_group_cells_exact). */
+HERD_INLINE int herd_group_one_per_cell(const herd_group_view *v, float r, herd_u32 s) {
+  return herd_group_cells_linked(v->grid, r) && herd_group_cells_exact(v->grid, herd_group_pos(v, s));
+}
+
+/* The pass before the hooks, where one link per cell holds: s joins the first of its kin in its
+ * own cell (all within r), so that every cell is one tree before any agent looks beyond its
+ * own; a cell already joined with s's then costs s two finds, not a scan, even when every
+ * agent runs at once. */
+HERD_INLINE void herd_group_star(const herd_group_view *v, float r, HERD_GLOBAL const herd_u32 *raw, int by_side,
+                                 HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
+  if (!herd_group_hooks(v, raw, by_side, s) || !herd_group_one_per_cell(v, r, s)) return;
   const herd_grid *g = v->grid;
   herd_cell cell = herd_cell_of(g, herd_group_pos(v, s));
   herd_u32 b = herd_bucket_of_cell(g, cell), end = herd_bucket_end(v->cell_end, b);
@@ -244,17 +258,15 @@ HERD_INLINE void herd_group_join_own_cell(const herd_group_view *v, HERD_GLOBAL 
 }
 
 /* Hooks agent s with the agents j < s within r of it (the radius query's test, on the same
- * floats). by_side: the final pass, in a raw group with members outside only, joining agents
- * of one raw group on one side; raw holds the raw labels (HERD_GROUP_*). */
+ * floats), after herd_group_star. by_side: the final pass, joining agents of one raw group on
+ * one side; raw holds the raw labels (HERD_GROUP_*). */
 HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL const herd_u32 *raw, int by_side,
                                  HERD_GLOBAL herd_u32 *parent, herd_u32 s) {
-  if (herd_agent_removed(v->agent[s])) return;
-  if (by_side && !(raw[s] & HERD_GROUP_SPLIT)) return; /* one group already: the raw one */
+  if (!herd_group_hooks(v, raw, by_side, s)) return;
   const herd_grid *g = v->grid;
   herd_radius_query q;
   herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
-  int one_per_cell = herd_group_cells_linked(g, r) && herd_group_cells_exact(g, q.p);
-  if (one_per_cell) herd_group_join_own_cell(v, raw, by_side, parent, s);
+  int one_per_cell = herd_group_one_per_cell(v, r, s);
   while (herd_radius_advance(&q, g, v->pos, v->cell_end)) {
     if (herd_group_cell_beyond(g, &q)) continue;
     /* A bucket lists its agents in index order: past s, none is left to link. */

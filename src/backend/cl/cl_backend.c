@@ -49,6 +49,7 @@ enum kernel_id {
   K_REDUCE_FAR_BATCH,
   K_COMBINE_BATCH,
   K_GROUPS_START, /* the flock's groups: kernels/groups.cl */
+  K_GROUPS_STAR,
   K_GROUPS_HOOK,
   K_GROUPS_COMPRESS,
   K_GROUPS_RAW_SUMS,
@@ -85,6 +86,7 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_reduce_far_batch",
     "herd_combine_batch",
     "herd_groups_start",
+    "herd_groups_star",
     "herd_groups_hook",
     "herd_groups_compress",
     "herd_groups_raw_sums",
@@ -817,6 +819,18 @@ static herd_status fill(herd_backend *b, cl_mem mem, uint32_t pattern, size_t fi
   return HERD_OK;
 }
 
+/* Every link into `parent` (by_side 0: the raw labels in `key` themselves; 1: the final labels,
+ * joining only agents of `key`'s raw groups on one side): the stars of the cells, then the
+ * hooks. */
+static herd_status hook(herd_backend *b, float view_radius_m, cl_int by_side, cl_mem parent, herd_error *err) {
+  uint32_t n = b->desc.count;
+  herd_status s =
+      run_on_sorted(b, K_GROUPS_STAR, n, err, 4, VAL(view_radius_m), MEM(b->key), VAL(by_side), MEM(parent));
+  if (s == HERD_OK)
+    s = run_on_sorted(b, K_GROUPS_HOOK, n, err, 4, VAL(view_radius_m), MEM(b->key), VAL(by_side), MEM(parent));
+  return s;
+}
+
 /* The compact area (groups.member_radius_m): raw groups with members outside split by side,
  * into the final labels in `order`. */
 static herd_status split_groups(herd_backend *b, const herd_groups_params *p, herd_error *err) {
@@ -833,8 +847,7 @@ static herd_status split_groups(herd_backend *b, const herd_groups_params *p, he
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_START_FINAL, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 4, MEM(b->key), MEM(b->count),
                    MEM(b->order), VAL(n));
-  if (s == HERD_OK)
-    s = run_on_sorted(b, K_GROUPS_HOOK, n, err, 4, VAL(p->view_radius_m), MEM(b->key), VAL(by_side), MEM(b->order));
+  if (s == HERD_OK) s = hook(b, p->view_radius_m, by_side, b->order, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_COMPRESS, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 2, MEM(b->order), VAL(n));
   return s;
@@ -849,8 +862,7 @@ static herd_status label_groups(herd_backend *b, const herd_groups_params *p, cl
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_START, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 3, MEM(b->agent[1 - b->cur]), VAL(n),
                    MEM(b->key));
-  if (s == HERD_OK)
-    s = run_on_sorted(b, K_GROUPS_HOOK, n, err, 4, VAL(p->view_radius_m), MEM(b->key), VAL(by_side), MEM(b->key));
+  if (s == HERD_OK) s = hook(b, p->view_radius_m, by_side, b->key, err);
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_COMPRESS, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 2, MEM(b->key), VAL(n));
   *label = b->key;

@@ -324,12 +324,14 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
 
 typedef enum group_pass {
   PASS_START,        /* each agent its own raw root */
+  PASS_STAR_RAW,     /* each cell one tree (herd_group_star) */
   PASS_HOOK_RAW,     /* union over every link */
   PASS_COMPRESS_RAW, /* each agent labelled with its raw root */
   PASS_RAW_SUMS,     /* raw groups' counts and centres */
   PASS_MARK_OUTSIDE, /* members outside the compact area */
   PASS_START_FINAL,  /* final labels start */
-  PASS_HOOK_FINAL,   /* union over links within one side */
+  PASS_STAR_FINAL,
+  PASS_HOOK_FINAL, /* union over links within one side */
   PASS_COMPRESS_FINAL,
   PASS_COUNT,   /* final groups' counts and first ids */
   PASS_SUM,     /* tracked groups' sums; each agent's slot */
@@ -357,6 +359,9 @@ static void group_chunk(void *ctx, uint32_t begin, uint32_t end) {
     case PASS_START:
       for (uint32_t s = begin; s < end; ++s) c->raw[s] = herd_group_start_label(v->agent, s);
       return;
+    case PASS_STAR_RAW:
+      for (uint32_t s = begin; s < end; ++s) herd_group_star(v, c->p->view_radius_m, c->raw, 0, c->raw, s);
+      return;
     case PASS_HOOK_RAW:
       for (uint32_t s = begin; s < end; ++s) herd_group_hook(v, c->p->view_radius_m, c->raw, 0, c->raw, s);
       return;
@@ -370,6 +375,9 @@ static void group_chunk(void *ctx, uint32_t begin, uint32_t end) {
       return;
     case PASS_START_FINAL:
       for (uint32_t s = begin; s < end; ++s) herd_group_start_final(c->raw, b->group_count, c->label, s);
+      return;
+    case PASS_STAR_FINAL:
+      for (uint32_t s = begin; s < end; ++s) herd_group_star(v, c->p->view_radius_m, c->raw, 1, c->label, s);
       return;
     case PASS_HOOK_FINAL:
       for (uint32_t s = begin; s < end; ++s) herd_group_hook(v, c->p->view_radius_m, c->raw, 1, c->label, s);
@@ -413,6 +421,7 @@ static void find_components(group_ctx *c) {
   herd_backend *b = c->b;
   size_t n = b->desc.count;
   group_pass_run(c, PASS_START);
+  group_pass_run(c, PASS_STAR_RAW);
   group_pass_run(c, PASS_HOOK_RAW);
   group_pass_run(c, PASS_COMPRESS_RAW);
   c->label = c->raw;
@@ -423,6 +432,7 @@ static void find_components(group_ctx *c) {
   group_pass_run(c, PASS_MARK_OUTSIDE);
   c->label = b->group_label;
   group_pass_run(c, PASS_START_FINAL);
+  group_pass_run(c, PASS_STAR_FINAL);
   group_pass_run(c, PASS_HOOK_FINAL);
   group_pass_run(c, PASS_COMPRESS_FINAL);
 }
