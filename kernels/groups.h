@@ -205,8 +205,8 @@ HERD_INLINE int herd_group_cells_exact(const herd_grid *g, herd_vec3 p) {
 /* Whether the query's current cell lies wholly beyond r of its centre (with room for rounding
  * in the cells' bounds): nothing in it to link. Not decided along a wrapping axis the query
  * spans whole, where a cell's nearest image may not be the one its index names. */
-HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_query *q) {
-  float c[3], gap2 = 0.0f, r = herd_sqrtf(q->r2);
+HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_query *q, float r) {
+  float c[3], gap2 = 0.0f;
   c[0] = q->p.x, c[1] = q->p.y, c[2] = q->p.z;
   for (herd_u32 k = 0; k < g->dims; ++k) {
     if (herd_axis_wraps(g, k) && q->span[k] >= g->wrap_cells[k]) return 0;
@@ -267,8 +267,9 @@ HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL 
   herd_radius_query q;
   herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
   int one_per_cell = herd_group_one_per_cell(v, r, s);
-  while (herd_radius_advance(&q, g, v->pos, v->cell_end)) {
-    if (herd_group_cell_beyond(g, &q)) continue;
+  while (herd_radius_next_cell(&q, g)) {
+    if (herd_group_cell_beyond(g, &q, r)) continue;
+    herd_radius_open_cell(&q, g, v->pos, v->cell_end);
     /* A bucket lists its agents in index order: past s, none is left to link. */
     herd_u32 first = herd_group_first_kin(v, q.j, q.end, q.check, q.cell, raw, by_side, s);
     if (first == HERD_GROUP_NONE) continue;
