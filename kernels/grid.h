@@ -458,11 +458,10 @@ HERD_INLINE int herd_radius_next_cell(herd_radius_query *q, const herd_grid *g) 
   return 1;
 }
 
-/* The sorted agents that may lie in the current cell: q->j to q->end, each to be checked
- * against the cell when q->check (a mixed bucket). */
-HERD_INLINE void herd_radius_open_cell(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
-                                       HERD_GLOBAL const herd_u32 *cell_end) {
-  herd_u32 b = herd_bucket_of_cell(g, q->cell);
+/* The sorted agents that may lie in the current cell, whose bucket is b: q->j to q->end, each
+ * to be checked against the cell when q->check (a mixed bucket). */
+HERD_INLINE void herd_radius_open_bucket(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                         HERD_GLOBAL const herd_u32 *cell_end, herd_u32 b) {
   q->j = herd_bucket_begin(cell_end, b);
   q->end = herd_bucket_end(cell_end, b);
   q->check = (cell_end[b] & HERD_BUCKET_MIXED) != 0u;
@@ -475,7 +474,7 @@ HERD_INLINE void herd_radius_open_cell(herd_radius_query *q, const herd_grid *g,
 HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
                                     HERD_GLOBAL const herd_u32 *cell_end) {
   if (!herd_radius_next_cell(q, g)) return 0;
-  herd_radius_open_cell(q, g, pos, cell_end);
+  herd_radius_open_bucket(q, g, pos, cell_end, herd_bucket_of_cell(g, q->cell));
   return 1;
 }
 

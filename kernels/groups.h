@@ -202,21 +202,39 @@ HERD_INLINE int herd_group_cells_exact(const herd_grid *g, herd_vec3 p) {
   return 1;
 }
 
-/* Whether the query's current cell lies wholly beyond r of its centre (with room for rounding
- * in the cells' bounds): nothing in it to link. Not decided along a wrapping axis the query
- * spans whole, where a cell's nearest image may not be the one its index names. */
-HERD_INLINE int herd_group_cell_beyond(const herd_grid *g, const herd_radius_query *q, float r) {
-  float c[3], gap2 = 0.0f;
+/* The squared gap between the query's centre and each of its cells along each axis (0 where
+ * a cell spans the centre's coordinate), less room for rounding in the cells' bounds: a cell
+ * whose gaps add up beyond r2 holds nothing to link. Gaps are separable, so they are worked out
+ * once per axis, not once per cell. Not usable along a wrapping axis the query spans whole
+ * (where a cell's nearest image may not be the one its index names) nor past
+ * HERD_GROUP_MAX_SPAN cells (the groups' grid spans at most 6). */
+#define HERD_GROUP_MAX_SPAN 8
+typedef struct herd_group_gaps {
+  float g2[3][HERD_GROUP_MAX_SPAN];
+  int usable;
+} herd_group_gaps;
+
+HERD_INLINE void herd_group_gaps_of(const herd_grid *g, const herd_radius_query *q, float r, herd_group_gaps *out) {
+  float c[3];
   c[0] = q->p.x, c[1] = q->p.y, c[2] = q->p.z;
-  for (herd_u32 k = 0; k < g->dims; ++k) {
-    if (herd_axis_wraps(g, k) && q->span[k] >= g->wrap_cells[k]) return 0;
-    float side = herd_group_cell_side(g, k), lo = (float)(q->lo[k] + q->at[k]) * side;
+  out->usable = 1;
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    if (q->span[k] > HERD_GROUP_MAX_SPAN || (herd_axis_wraps(g, k) && q->span[k] >= g->wrap_cells[k])) {
+      out->usable = 0;
+      return;
+    }
+    float side = k < g->dims ? herd_group_cell_side(g, k) : 0.0f;
     float slack = ((c[k] < 0.0f ? -c[k] : c[k]) + r + 2.0f * side) * 1.0e-5f;
-    float below = lo - c[k], above = c[k] - (lo + side);
-    float gap = (below > above ? below : above) - slack;
-    if (gap > 0.0f) gap2 += gap * gap;
+    for (herd_i32 a = 0; a < q->span[k]; ++a) {
+      float lo = (float)(q->lo[k] + a) * side, below = lo - c[k], above = c[k] - (lo + side);
+      float gap = (below > above ? below : above) - slack;
+      out->g2[k][a] = k < g->dims && gap > 0.0f ? gap * gap : 0.0f;
+    }
   }
-  return gap2 > q->r2;
+}
+
+HERD_INLINE int herd_group_cell_beyond(const herd_group_gaps *gaps, const herd_radius_query *q) {
+  return gaps->usable && gaps->g2[0][q->at[0]] + gaps->g2[1][q->at[1]] + gaps->g2[2][q->at[2]] > q->r2;
 }
 
 /* The first agent of the sorted span [j, end) below s, in cell `cell` when `check` (a mixed
@@ -267,9 +285,15 @@ HERD_INLINE void herd_group_hook(const herd_group_view *v, float r, HERD_GLOBAL 
   herd_radius_query q;
   herd_radius_begin(&q, g, herd_group_pos(v, s), r, s);
   int one_per_cell = herd_group_one_per_cell(v, r, s);
+  herd_u32 own_bucket = herd_bucket_at(g, q.p);
+  herd_group_gaps gaps;
+  herd_group_gaps_of(g, &q, r, &gaps);
   while (herd_radius_next_cell(&q, g)) {
-    if (herd_group_cell_beyond(g, &q, r)) continue;
-    herd_radius_open_cell(&q, g, v->pos, v->cell_end);
+    if (herd_group_cell_beyond(&gaps, &q)) continue;
+    /* Agents are sorted by bucket: a later bucket's are all above s. */
+    herd_u32 b = herd_bucket_of_cell(g, q.cell);
+    if (b > own_bucket) continue;
+    herd_radius_open_bucket(&q, g, v->pos, v->cell_end, b);
     /* A bucket lists its agents in index order: past s, none is left to link. */
     herd_u32 first = herd_group_first_kin(v, q.j, q.end, q.check, q.cell, raw, by_side, s);
     if (first == HERD_GROUP_NONE) continue;
