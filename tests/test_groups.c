@@ -22,6 +22,7 @@
   X(thread_counts_give_identical_groups)       \
   X(opencl_groups_equal_the_cpu_backend)       \
   X(the_simulation_observes_groups_when_asked) \
+  X(removed_agents_are_in_no_group)            \
   X(an_interrupted_step_keeps_the_groups)      \
   X(a_cpu_batch_finds_each_worlds_groups)      \
   X(an_opencl_batch_refuses_groups)
@@ -34,16 +35,17 @@ typedef struct flock {
   float size[3];
   uint32_t wrap[3];
   float *pos, *vel; /* by id, device layout (2 or 4 floats per agent) */
+  bool *removed;    /* by id: taken out of the flock by its model (in no group); NULL: none */
 } flock;
 
 static flock flock_new(uint32_t n, uint32_t dims, float size, bool wrap) {
-  flock f = {n, dims, {size, size, dims == 3 ? size : 0}, {wrap, wrap, wrap && dims == 3}, NULL, NULL};
+  flock f = {n, dims, {size, size, dims == 3 ? size : 0}, {wrap, wrap, wrap && dims == 3}, NULL, NULL, NULL};
   f.pos = calloc((size_t)n * 4, sizeof *f.pos);
   f.vel = calloc((size_t)n * 4, sizeof *f.vel);
   return f;
 }
 
-static void flock_free(flock *f) { free(f->pos), free(f->vel); }
+static void flock_free(flock *f) { free(f->pos), free(f->vel), free(f->removed); }
 
 static uint32_t stride(const flock *f) { return f->dims == 3 ? 4u : 2u; }
 static float *at(const flock *f, float *v, uint32_t i) { return v + (size_t)i * stride(f); }
@@ -111,13 +113,16 @@ static void uf_join(uint32_t *parent, uint32_t a, uint32_t b) {
   if (b < a) parent[a] = b;
 }
 
-/* Each agent's component's smallest id, over links within r (and, given side, on one side). */
+static bool gone(const flock *f, uint32_t i) { return f->removed && f->removed[i]; }
+
+/* Each agent's component's smallest id, over links within r (and, given side, on one side);
+ * HERD_GROUP_UNTRACKED for a removed agent. */
 static void components(const flock *f, double r, const bool *side, uint32_t *label) {
   for (uint32_t i = 0; i < f->n; ++i) label[i] = i;
   for (uint32_t i = 0; i < f->n; ++i)
     for (uint32_t j = i + 1; j < f->n; ++j)
-      if ((!side || side[i] == side[j]) && dist2(f, i, j) <= r * r) uf_join(label, i, j);
-  for (uint32_t i = 0; i < f->n; ++i) label[i] = uf_find(label, i);
+      if (!gone(f, i) && !gone(f, j) && (!side || side[i] == side[j]) && dist2(f, i, j) <= r * r) uf_join(label, i, j);
+  for (uint32_t i = 0; i < f->n; ++i) label[i] = gone(f, i) ? HERD_GROUP_UNTRACKED : uf_find(label, i);
 }
 
 /* The centre of the agents labelled `root`, measured from the root through the wrap. */
@@ -514,6 +519,8 @@ static void check_sim_groups(herd_sim *sim) {
   herd_error err;
   CHECK(herd_sim_map_state(sim, &pos, &vel, &agent, &err) == HERD_OK);
   CHECK(herd_sim_map_groups(sim, &slot, &err) == HERD_OK && slot);
+  f.removed = calloc(c.n, sizeof *f.removed);
+  for (uint32_t i = 0; i < c.n; ++i) f.removed[herd_agent_id(agent[i])] = herd_agent_removed(agent[i]);
   for (uint32_t i = 0; slot && i < c.n; ++i) g.slot[herd_agent_id(agent[i])] = slot[i];
   herd_groups_params p = {sc->groups.max, sc->groups.view_radius_m, sc->groups.member_radius_m};
   check_groups(&f, &p, &g);
@@ -606,6 +613,24 @@ static void interrupt_backend(const herd_backend_ops *ops) {
   ops->destroy(b);
   free(before), free(after), free(order);
   flock_free(&f);
+}
+
+/* Sheep delivered into the goal leave the flock (sheep.success = remove_delivered): they are in
+ * no group, and the groups of those left are as brute force finds them. */
+static void removed_agents_are_in_no_group(void) {
+  const char *sets[] = {"sheep.count=400", "groups.observe=always", "sheep.success=remove_delivered",
+                        "target.position_m=[110, 110]", "target.goal_radius_m=12"};
+  herd_scenario sc = scenario_with(sets, 5);
+  herd_sim *sim = sim_start(&sc, 2);
+  herd_error err;
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  const herd_observation *o = herd_sim_observation(sim);
+  uint32_t grouped = 0;
+  for (uint32_t k = 0; k < o->groups_tracked; ++k) grouped += o->group[k].count;
+  CHECK_MSG(o->delivered > 20 && o->delivered < 380, "%u delivered: the test needs some removed", o->delivered);
+  CHECK(grouped <= sc.flock.count - o->delivered);
+  check_sim_groups(sim);
+  herd_sim_destroy(sim);
 }
 
 static void an_interrupted_step_keeps_the_groups(void) {
