@@ -218,6 +218,14 @@ static void groups_and_flock_state_are_reported(void) {
   steering_ui_groups(sim, false, text, sizeof text);
   CHECK_MSG(*text == '\0', "\"%s\" without shepherds or groups", text);
   herd_sim_destroy(sim);
+  const char *observed[] = {"groups.observe=always"}; /* no shepherd, but groups */
+  herd_scenario dog = scenario_with(observed, 1);
+  sim = started(&dog);
+  steering_ui_groups(sim, false, text, sizeof text);
+  snprintf(want, sizeof want, "groups %u found, %u tracked", herd_sim_observation(sim)->group_count,
+           herd_sim_observation(sim)->groups_tracked);
+  CHECK_MSG(strcmp(text, want) == 0 && herd_sim_observation(sim)->group_count > 0, "\"%s\", not \"%s\"", text, want);
+  herd_sim_destroy(sim);
 }
 
 int main(void) { TEST_MAIN(TESTS); }
