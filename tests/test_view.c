@@ -27,13 +27,17 @@
   X(a_flock_all_removed_still_shows_the_field)  \
   X(shepherds_have_a_colour_of_their_own)       \
   X(the_selected_agent_is_ringed)               \
+  X(agents_take_their_groups_colour)            \
+  X(groups_circles_are_drawn)                   \
+  X(opencl_copy_path_draws_the_same_groups)     \
   X(flock_3d_is_lit_agents_in_the_box)          \
   X(nearer_agents_are_drawn_larger)             \
   X(the_nearer_agent_hides_the_farther)         \
   X(the_picture_changes_as_the_camera_orbits)   \
   X(steering_agent_3d_is_drawn_where_projected) \
   X(opencl_copy_path_3d_reads_float4)           \
-  X(geometry_3d_is_drawn_as_prisms)
+  X(geometry_3d_is_drawn_as_prisms)             \
+  X(groups_3d_colour_the_agents)
 TESTS(DECLARE_TEST)
 
 enum { W = 1600, H = 1200 };
@@ -674,6 +678,111 @@ static void the_selected_agent_is_ringed(void) {
   herd_sim_destroy(sim);
 }
 
+/* 30 sheep spread over the field, no dog, groups observed: many groups, some of one sheep. */
+#define SPREAD_GROUPS                                                                                \
+  "sheep.count=30", "sheep.neighbours=10", "sheep.spawn.from=[0.1,0.1]", "sheep.spawn.to=[0.9,0.9]", \
+      "groups.observe=always", "dogs.count=0"
+
+/* Each agent (by herd_sim_map_state's positions) drawn in its group's colour from
+ * herd_sim_map_groups, the tracked groups' colours all seen and no state colour; with the groups
+ * hidden, no group colour and the states' colours back. */
+static void agents_take_their_groups_colour(void) {
+  const char *sets[] = {SPREAD_GROUPS};
+  herd_scenario sc = scenario_with(sets, (int)(sizeof sets / sizeof *sets));
+  herd_sim *sim = start_sim(&sc, 1);
+  picture on = render_sim_with(sim, (render_opts){.selected = -1});
+  picture off = render_sim_with(sim, (render_opts){.no_groups = true, .selected = -1});
+  const herd_observation *o = herd_sim_observation(sim);
+  const float *pos, *vel;
+  const uint32_t *agent, *group;
+  herd_error err;
+  CHECK(herd_sim_map_state(sim, &pos, &vel, &agent, &err) == HERD_OK);
+  CHECK(herd_sim_map_groups(sim, &group, &err) == HERD_OK);
+  CHECK_MSG(group && o->groups_tracked >= 2, "groups %p, %u tracked", (const void *)group, o->groups_tracked);
+  if (!group) return;
+  int reach = (int)(0.5 * herd_model_body_m(sc.model) / on.cam.metres_per_px) + 1;
+  long right = 0, shown = 0, hidden = 0;
+  for (uint32_t i = 0; i < sc.flock.count; ++i)
+    right += near(&on, pos[2 * i], pos[2 * i + 1], 0, reach, herd_group_color(group[i])) > 0;
+  for (uint32_t g = 0; g < HERD_GROUP_COLORS; ++g) {
+    long n = count_color(&on, herd_group_color(g));
+    CHECK_MSG(n > 0 || g >= o->groups_tracked, "group %u's colour not seen", g);
+    shown += n, hidden += count_color(&off, herd_group_color(g));
+  }
+  printf("  %u groups, %u tracked: %ld of %u agents in their group's colour\n", o->group_count, o->groups_tracked,
+         right, sc.flock.count);
+  CHECK_MSG(right >= 0.9 * sc.flock.count, "%ld of %u agents in their group's colour", right, sc.flock.count);
+  CHECK_MSG(count_sheep_pixels(&on) == 0, "%ld pixels in the states' colours", count_sheep_pixels(&on));
+  CHECK(o->group_count == o->groups_tracked || count_color(&on, herd_colors.untracked) > 0);
+  CHECK_MSG(hidden == 0 && count_sheep_pixels(&off) > 0, "groups hidden: %ld group-coloured pixels", hidden);
+  free(on.rgba);
+  free(off.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* On OpenCL (PoCL: no sharing, so the copy path) the groups are the CPU backend's, so is the
+ * picture. */
+static void opencl_copy_path_draws_the_same_groups(void) {
+  if (!have_opencl()) {
+    printf("  no OpenCL device: groups on the copy path not exercised\n");
+    return;
+  }
+  const char *sets[] = {SPREAD_GROUPS};
+  herd_scenario sc = scenario_with(sets, (int)(sizeof sets / sizeof *sets));
+  picture a = render_scenario(&sc, "cpu", 5, NULL), b = render_scenario(&sc, "opencl", 5, NULL);
+  CHECK(memcmp(a.rgba, b.rgba, (size_t)W * H * 4) == 0);
+  CHECK(count_color(&b, herd_group_color(0)) > 0 && count_color(&b, herd_group_color(1)) > 0);
+  free(a.rgba);
+  free(b.rgba);
+}
+
+/* Drawn points of the level circle of radius r about c in rgb (within a pixel) among `n` points
+ * at angles 2 pi (k + phase) / n. */
+static int points_on_circle(const picture *p, const double *c, double r, int n, double phase, const uint8_t rgb[3]) {
+  int drawn = 0;
+  for (int k = 0; k < n; ++k) {
+    double a = 6.283185307 * (k + phase) / n;
+    drawn += near(p, (float)(c[0] + r * cos(a)), (float)(c[1] + r * sin(a)), 0, 1, rgb) > 0;
+  }
+  return drawn;
+}
+
+/* Each tracked group's enclosing circle solid and its compact area dashed (every other of 96
+ * segments: their middles drawn, on a circle large enough the gaps' middles not), in its colour. */
+static void groups_circles_are_drawn(void) {
+  /* R_f 8 m: a compact area of one sheep is 11 m across, its dashes and gaps several pixels. */
+  const char *sets[] = {SPREAD_GROUPS, "sheep.count=60", "groups.member_radius_m=8"};
+  herd_scenario sc = scenario_with(sets, (int)(sizeof sets / sizeof *sets));
+  herd_sim *sim = start_sim(&sc, 1);
+  picture p = render_sim_with(sim, (render_opts){.selected = -1});
+  const herd_observation *o = herd_sim_observation(sim);
+  CHECK(o->groups_tracked >= 2);
+  int circles = 0, dashed = 0;
+  for (uint32_t g = 0; g < o->groups_tracked && g < HERD_GROUP_COLORS; ++g) {
+    const herd_group *grp = &o->group[g];
+    const uint8_t *rgb = herd_group_color(g);
+    double px = p.cam.metres_per_px, c[2] = {grp->centroid[0], grp->centroid[1]};
+    if (grp->radius_m / px >= 10) {
+      int drawn = points_on_circle(&p, c, grp->radius_m, 24, 0.5, rgb);
+      CHECK_MSG(drawn >= 18, "group %u: %d of 24 points of its %.1f m circle", g, drawn, grp->radius_m);
+      ++circles;
+    }
+    if (grp->compact_radius_m / px < 10) continue;
+    int dashes = points_on_circle(&p, c, grp->compact_radius_m, 48, 0.25, rgb);
+    CHECK_MSG(dashes >= 36, "group %u: %d of 48 dashes of its %.1f m compact area", g, dashes, grp->compact_radius_m);
+    if (2 * 3.14159 * grp->compact_radius_m / px / 96 >= 6) {
+      int gaps = points_on_circle(&p, c, grp->compact_radius_m, 48, 0.75, rgb);
+      CHECK_MSG(gaps <= 12, "group %u: the compact area is not dashed (%d of 48 gaps drawn)", g, gaps);
+      ++dashed;
+    }
+    ++circles;
+  }
+  printf("  %u groups tracked: %d circles checked, %d of them for gaps\n", o->groups_tracked, circles, dashed);
+  CHECK(circles >= 2 && dashed >= 1);
+  free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
 /* ---- 3D --------------------------------------------------------------------------------------- */
 
 /* In 3D a surface shows its palette colour scaled by its lighting, HERD_AMBIENT to 1: the
@@ -881,6 +990,31 @@ static void opencl_copy_path_3d_reads_float4(void) {
   CHECK(count_3d(&b, is_agent_3d) > 200 * 20);
   free(a.rgba);
   free(b.rgba);
+}
+
+/* Groups in 3D: the boids lit in their groups' colours (each pixel of an agent a shade of a
+ * group colour or the untracked grey), several groups seen, no state colour. */
+static void groups_3d_colour_the_agents(void) {
+  const char *sets[] = {BOIDS_3D, "boids.count=200", "groups.observe=always", "groups.view_radius_m=15"};
+  herd_scenario sc = scenario_with(sets, 5);
+  herd_sim *sim = start_sim(&sc, 1);
+  const herd_observation *o = herd_sim_observation(sim);
+  herd_camera cam = camera_3d();
+  picture p = render_scenario(&sc, "cpu", 1, &cam);
+  long grouped = 0, seen = 0;
+  for (uint32_t g = 0; g <= HERD_GROUP_COLORS; ++g) {
+    const uint8_t *rgb = herd_group_color(g == HERD_GROUP_COLORS ? HERD_GROUP_UNTRACKED : g);
+    long n = 0;
+    for (size_t i = 0; i < (size_t)W * H; ++i) n += is_shade_of(p.rgba + 4 * i, rgb);
+    grouped += n, seen += n > 0 && g < HERD_GROUP_COLORS;
+  }
+  printf("  3D: %u groups, %u tracked: %ld pixels in group colours, %ld colours seen\n", o->group_count,
+         o->groups_tracked, grouped, seen);
+  CHECK_MSG(o->groups_tracked >= 2 && seen >= 2, "%u groups tracked, %ld colours seen", o->groups_tracked, seen);
+  CHECK_MSG(grouped > 200 * 20, "only %ld pixels in group colours", grouped);
+  CHECK_MSG(count_3d(&p, is_agent_3d) == 0, "%ld pixels in the states' colours", count_3d(&p, is_agent_3d));
+  free(p.rgba);
+  herd_sim_destroy(sim);
 }
 
 /* A 3D world with water, a bridge, a wall and a pen: each a vertical prism, its floor filled
