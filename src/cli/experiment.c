@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../core/error.h"
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
@@ -409,6 +410,188 @@ static int strombom_cohesion(const experiment_opts *o) {
   return status;
 }
 
+/* ---- lien-shepherds ------------------------------------------------------------------------ */
+
+/* The two environments of Lien et al.'s section 7 as shipped scenarios, compiled in. */
+extern const char herd_embedded_lien_empty[], herd_embedded_lien_farm[];
+
+typedef struct lien_env {
+  const char *folder, *title, *json;
+} lien_env;
+
+#define LIEN_SHEPHERDS 5 /* 1 to 5 shepherds, as in figures 11 and 12 */
+#define LIEN_LEVELS 3    /* three flock sizes, or three separation tendencies */
+
+/* One figure's sweep in one environment: LIEN_LEVELS levels of one field (zipped with the
+ * matching sheep.neighbours for sizes) times 1..5 shepherds, as 15 zipped cells, level
+ * outermost. */
+static herd_status lien_sweep(experiment_sweep *e, const lien_env *env, bool sizes, bool quick, herd_error *err) {
+  static const unsigned counts[LIEN_LEVELS] = {10, 20, 40}, neighbours[LIEN_LEVELS] = {5, 10, 20};
+  static const double separation[LIEN_LEVELS] = {1, 5, 10};
+  char level_list[512] = "", pair_list[512] = "", shepherd_list[512] = "";
+  unsigned top = quick ? 3 : LIEN_SHEPHERDS;
+  for (unsigned l = 0; l < LIEN_LEVELS; ++l)
+    for (unsigned k = 1; k <= top; ++k) {
+      const char *sep = l || k > 1 ? "," : "";
+      if (sizes) {
+        snprintf(level_list + strlen(level_list), sizeof level_list - strlen(level_list), "%s%u", sep, counts[l]);
+        snprintf(pair_list + strlen(pair_list), sizeof pair_list - strlen(pair_list), "%s%u", sep, neighbours[l]);
+      } else { /* rho_a, the sheep's repulsion from each other: 2 (the paper's) times the level */
+        snprintf(level_list + strlen(level_list), sizeof level_list - strlen(level_list), "%s%g", sep,
+                 2.0 * separation[l]);
+      }
+      snprintf(shepherd_list + strlen(shepherd_list), sizeof shepherd_list - strlen(shepherd_list), "%s%u", sep, k);
+    }
+  herd_sweep_init(&e->sw);
+  e->sw.zip = true;
+  e->sw.scenario_json = strdup(env->json);
+  if (!e->sw.scenario_json) return herd_fail(err, HERD_E_MEMORY, "out of memory");
+  herd_status s =
+      herd_sweep_add_vary(&e->sw, sizes ? "sheep.count" : "sheep.repulsion", level_list, "lien-shepherds", err);
+  if (s == HERD_OK && sizes) s = herd_sweep_add_vary(&e->sw, "sheep.neighbours", pair_list, "lien-shepherds", err);
+  if (s == HERD_OK) s = herd_sweep_add_vary(&e->sw, "agents[0].count", shepherd_list, "lien-shepherds", err);
+  return s;
+}
+
+/* The cell of `level` and `shepherds` (1-based) in a lien_sweep. */
+static size_t lien_cell(const experiment_sweep *e, unsigned level, unsigned shepherds) {
+  size_t per_level = e->sw.cell_count / LIEN_LEVELS;
+  return level * per_level + (shepherds - 1);
+}
+
+/* One panel: per shepherd count, the median steps to herd (quartiles as bars) over the
+ * successful runs at each level; a cell with no success is drawn at the step limit, hollow. */
+static void lien_panel(FILE *gp, const experiment_sweep *e, const char *title, const char *xlabel,
+                       const char *const *levels) {
+  size_t per_level = e->sw.cell_count / LIEN_LEVELS;
+  fprintf(gp, "set title '%s'\nset xlabel '%s'\nset xtics ('%s' 0, '%s' 1, '%s' 2)\nplot ", title, xlabel, levels[0],
+          levels[1], levels[2]);
+  for (size_t k = 1; k <= per_level; ++k)
+    fprintf(gp,
+            "%s'-' using 1:2:3:4 with yerrorbars pointtype 7 lc %zu title '%zu shepherd%s', '-' using 1:2 with "
+            "points pointtype 6 pointsize 1.5 lc %zu notitle",
+            k > 1 ? ", " : "", k, k, k > 1 ? "s" : "", k);
+  fputc('\n', gp);
+  for (size_t k = 1; k <= per_level; ++k) {
+    double offset = ((double)k - (per_level + 1) / 2.0) * 0.12;
+    for (int pass = 0; pass < 2; ++pass) {
+      for (unsigned l = 0; l < LIEN_LEVELS; ++l) {
+        sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, lien_cell(e, l, (unsigned)k), e->scratch);
+        if (pass == 0 && s.successes) fprintf(gp, "%g %g %g %g\n", l + offset, s.median, s.q1, s.q3);
+        if (pass == 1 && !s.successes) fprintf(gp, "%g 2000\n", l + offset);
+      }
+      fputs(pass == 1 ? "e\n" : "e\n", gp);
+    }
+  }
+}
+
+static void lien_table(FILE *f, const experiment_sweep *e, const char *level_name, const char *const *levels) {
+  size_t per_level = e->sw.cell_count / LIEN_LEVELS;
+  fprintf(f, "| %s | shepherds | herded | 95 %% interval | steps: median (q1–q3) |\n|---|---:|---:|---|---|\n",
+          level_name);
+  for (unsigned l = 0; l < LIEN_LEVELS; ++l)
+    for (unsigned k = 1; k <= per_level; ++k) {
+      sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, lien_cell(e, l, k), e->scratch);
+      char steps[64] = "–";
+      if (s.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", s.median, s.q1, s.q3);
+      fprintf(f, "| %s | %u | %u/%u | %.2f–%.2f | %s |\n", levels[l], k, s.successes, s.runs, s.lo, s.hi, steps);
+    }
+  fputc('\n', f);
+}
+
+static const char *const lien_sizes[LIEN_LEVELS] = {"10", "20", "40"};
+static const char *const lien_separations[LIEN_LEVELS] = {"small (x1)", "medium (x5)", "large (x10)"};
+
+/* A figure of two panels (empty, farm) into NAME.gp / NAME.png. */
+static int lien_figure(const experiment_opts *o, const char *name, experiment_sweep *parts, const lien_env *envs,
+                       const char *xlabel, const char *const *levels) {
+  char file[64], png[64];
+  snprintf(file, sizeof file, "%s.gp", name);
+  snprintf(png, sizeof png, "%s.png", name);
+  herd_outfile plot;
+  FILE *gp = open_report(o, file, &plot);
+  if (!gp) return 1;
+  fprintf(gp,
+          "set terminal pngcairo size 1200,500 noenhanced\nset output '%s'\nset grid\nset key top left\n"
+          "set ylabel 'time steps to herd'\nset yrange [0:2100]\nset xrange [-0.5:2.5]\nset multiplot layout 1,2\n",
+          png);
+  for (int env = 0; env < 2; ++env) lien_panel(gp, &parts[env], envs[env].title, xlabel, levels);
+  fputs("unset multiplot\n", gp);
+  int status = close_report(&plot);
+  return status ? status : cli_gnuplot(o->out, file, "herd experiment");
+}
+
+static void lien_claims(FILE *f, experiment_sweep *sizes) {
+  sweep_stats one_farm_10 =
+      sweep_cell_stats(&sizes[1].sw, sizes[1].rows, sizes[1].row_count, lien_cell(&sizes[1], 0, 1), sizes[1].scratch);
+  size_t per_level = sizes[1].sw.cell_count / LIEN_LEVELS;
+  fputs("## Claims and measurements\n\n| claim (Lien et al. 2004, §7.2) | measured |\n|---|---|\n", f);
+  fprintf(f, "| one shepherd fails 10 members on the farm | 1 shepherd, 10 members, farm: %u/%u herded |\n",
+          one_farm_10.successes, one_farm_10.runs);
+  if (per_level >= 4) {
+    sweep_stats four_farm_40 =
+        sweep_cell_stats(&sizes[1].sw, sizes[1].rows, sizes[1].row_count, lien_cell(&sizes[1], 2, 4), sizes[1].scratch);
+    fprintf(f, "| 4 shepherds herd 40 members on the farm | 4 shepherds, 40 members, farm: %u/%u herded |\n",
+            four_farm_40.successes, four_farm_40.runs);
+  }
+  fputs("| more shepherds consistently faster as the flock grows | the figures and tables below |\n\n", f);
+}
+
+static int lien_shepherds(const experiment_opts *o) {
+  const lien_env envs[2] = {{"empty", "Environment without obstacles", herd_embedded_lien_empty},
+                            {"farm", "Farm environment", herd_embedded_lien_farm}};
+  experiment_sweep sizes[2], separations[2];
+  memset(sizes, 0, sizeof sizes);
+  memset(separations, 0, sizeof separations);
+  herd_error err;
+  int status = 0;
+  char folder[64];
+  for (int env = 0; env < 2 && status == 0; ++env) {
+    if (lien_sweep(&sizes[env], &envs[env], true, o->quick, &err) != HERD_OK ||
+        lien_sweep(&separations[env], &envs[env], false, o->quick, &err) != HERD_OK ||
+        herd_sweep_add_set(&separations[env].sw, "sheep.count=40", &err) != HERD_OK ||
+        herd_sweep_add_set(&separations[env].sw, "sheep.neighbours=20", &err) != HERD_OK) {
+      status = cli_error(&err);
+      break;
+    }
+    snprintf(folder, sizeof folder, "size-%s", envs[env].folder);
+    status = run_part(&sizes[env], o, folder);
+    snprintf(folder, sizeof folder, "separation-%s", envs[env].folder);
+    if (status == 0) status = run_part(&separations[env], o, folder);
+  }
+  if (status == 0) status = lien_figure(o, "size", sizes, envs, "number of flock members", lien_sizes);
+  if (status == 0)
+    status = lien_figure(o, "separation", separations, envs, "separation tendency (rho_a x)", lien_separations);
+  herd_outfile report;
+  FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
+  if (status == 0 && !f) status = 1;
+  if (status == 0) {
+    report_head(f, o, "Lien et al. (2004): several shepherds, flock size and separation tendency");
+    fputs(
+        "Strömbom sheep herded by Lien's shepherds (scenarios/lien-empty.json and scenarios/lien-farm.json: "
+        "the same start, target and shepherds' start; the farm adds the obstacles and the pen of "
+        "scenarios/farm.json). A run succeeds when every sheep is delivered within 2000 steps. Time to herd: "
+        "median and quartiles over the successful runs. Separation tendency: the sheep's repulsion from each "
+        "other, ρ_a = 2 × 1, 5, 10, with 40 members (docs/models/lien-shepherds.md#flock-model).\n\n",
+        f);
+    lien_claims(f, sizes);
+    fputs("## Flock size (figure 11)\n\n![time to herd over flock size](size.png)\n\n### Without obstacles\n\n", f);
+    lien_table(f, &sizes[0], "members", lien_sizes);
+    fputs("### Farm\n\n", f);
+    lien_table(f, &sizes[1], "members", lien_sizes);
+    fputs(
+        "## Separation tendency (figure 12)\n\n![time to herd over separation](separation.png)\n\n"
+        "### Without obstacles\n\n",
+        f);
+    lien_table(f, &separations[0], "separation", lien_separations);
+    fputs("### Farm\n\n", f);
+    lien_table(f, &separations[1], "separation", lien_separations);
+    status = close_report(&report);
+  }
+  for (int env = 0; env < 2; ++env) experiment_sweep_free(&sizes[env]), experiment_sweep_free(&separations[env]);
+  return status;
+}
+
 /* ---- The command ------------------------------------------------------------------------------ */
 
 typedef struct experiment {
@@ -421,6 +604,8 @@ static const experiment experiments[] = {
      strombom_grid},
     {"strombom-cohesion", "the farthest sheep's distance while the dog drives, against f(N), and its exponent in N",
      strombom_cohesion},
+    {"lien-shepherds", "1-5 Lien shepherds over flock size and separation, empty and farm (figures 11, 12)",
+     lien_shepherds},
 };
 #define EXPERIMENT_COUNT (sizeof experiments / sizeof experiments[0])
 
