@@ -478,6 +478,15 @@ static void a_dominant_group_is_held_and_the_others_brought(void) {
   bool taken[5] = {false};
   for (uint32_t i = 0; i < 5; ++i) taken[p.assigned[i] % 5] = true;
   CHECK(taken[0] && taken[1] && taken[2] && taken[3] && taken[4]);
+  /* shepherds.hold = meet: behind the dominant group as seen from the others' centre,
+   * (10 (40, 100) + 10 (100, 30)) / 20 = (70, 65), whatever its heading. */
+  w.sc.shepherds.hold = HERD_HOLD_MEET;
+  herd_lien_plan_make(&w.ctx, &p);
+  const float u[2] = {-30 / 46.0977f, -35 / 46.0977f};
+  for (uint32_t i = 0; i < 5; ++i)
+    if (p.point_group[i] == 0)
+      CHECK(p.point_mode[i] == HERD_MODE_HOLD && along(p.point[i], p.group[0].centre, u) < -7.4 &&
+            near(hypot(p.point[i][0] - 100, p.point[i][1] - 100), 15, 1e-4));
 }
 
 static void without_a_dominant_group_all_go_to_one_milestone(void) {

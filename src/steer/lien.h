@@ -79,9 +79,10 @@ float herd_lien_heading_error(const herd_lien_group *g, const float toward[2]);
 herd_steering_mode herd_lien_push(const herd_scenario *sc, const herd_lien_group *g, const float toward[2], uint32_t k,
                                   uint32_t step, float out[][2]);
 
-/* The k points that hold group g where it is (the dominant group while the others are brought to
- * it): the stopping formation, in front of it against its heading; with no heading, behind it
- * with respect to `others` (the smaller groups' centre), so it drifts, if at all, toward them. */
+/* The k points that hold group g (the dominant group while the others are brought to it), by
+ * shepherds.hold: stop, the stopping formation, in front of it against its heading (the paper);
+ * meet, and stop for a group with no heading: the formation behind it as seen from `others` (the
+ * other groups' centre), so that it goes, if anywhere, to meet them. */
 void herd_lien_hold(const herd_scenario *sc, const herd_lien_group *g, const float others[2], uint32_t k,
                     float out[][2]);
 

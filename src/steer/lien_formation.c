@@ -96,7 +96,7 @@ herd_steering_mode herd_lien_push(const herd_scenario *sc, const herd_lien_group
 void herd_lien_hold(const herd_scenario *sc, const herd_lien_group *g, const float others[2], uint32_t k,
                     float out[][2]) {
   float h[2], u[2];
-  if (heading_of(g, h)) {
+  if (sc->shepherds.hold == HERD_HOLD_STOP && heading_of(g, h)) {
     stop_points(sc, g, h, k, out);
     return;
   }
