@@ -440,9 +440,8 @@ HERD_INLINE void herd_radius_cone(herd_radius_query *q, herd_vec3 facing, float 
   q->cos_half_fov = cos_half_fov;
 }
 
-/* Moves to the next cell of the query; 0 when there is none. */
-HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
-                                    HERD_GLOBAL const herd_u32 *cell_end) {
+/* Moves to the next cell of the query (sets q->cell only); 0 when there is none. */
+HERD_INLINE int herd_radius_next_cell(herd_radius_query *q, const herd_grid *g) {
   if (q->started) {
     if (++q->at[0] == q->span[0]) {
       q->at[0] = 0;
@@ -456,13 +455,26 @@ HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HE
   q->cell.x = herd_axis_fold(g, 0u, q->lo[0] + q->at[0]);
   q->cell.y = herd_axis_fold(g, 1u, q->lo[1] + q->at[1]);
   q->cell.z = g->dims == 3u ? herd_axis_fold(g, 2u, q->lo[2] + q->at[2]) : 0;
-  herd_u32 b = herd_bucket_of_cell(g, q->cell);
+  return 1;
+}
+
+/* The sorted agents that may lie in the current cell, whose bucket is b: q->j to q->end, each
+ * to be checked against the cell when q->check (a mixed bucket). */
+HERD_INLINE void herd_radius_open_bucket(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                         HERD_GLOBAL const herd_u32 *cell_end, herd_u32 b) {
   q->j = herd_bucket_begin(cell_end, b);
   q->end = herd_bucket_end(cell_end, b);
   q->check = (cell_end[b] & HERD_BUCKET_MIXED) != 0u;
   /* A pure bucket holds one cell: if that is another cell, none of it is ours. */
   if (!q->check && q->j < q->end && !herd_same_cell(herd_cell_of(g, herd_load_vec(pos, q->j, g->dims)), q->cell))
     q->end = q->j;
+}
+
+/* Moves to the next cell of the query and opens it; 0 when there is none. */
+HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                    HERD_GLOBAL const herd_u32 *cell_end) {
+  if (!herd_radius_next_cell(q, g)) return 0;
+  herd_radius_open_bucket(q, g, pos, cell_end, herd_bucket_of_cell(g, q->cell));
   return 1;
 }
 

@@ -6,6 +6,7 @@
  * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
  * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end).
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
+ * The flock's groups: kernels/groups.cl.
  * No work-group collectives, no float atomics: integer atomics only count, and every order
  * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree). */
 #include "models/models.h"
@@ -338,3 +339,5 @@ __kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end
   }
   for (uint a = found; a < k; ++a) out[(size_t)i * k + a] = 0xffffffffu;
 }
+
+#include "groups.cl"

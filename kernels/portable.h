@@ -16,6 +16,7 @@
 typedef uint herd_u32;
 typedef int herd_i32;
 typedef ulong herd_u64;
+typedef long herd_i64;
 typedef float2 herd_vec2;
 typedef float3 herd_vec3;
 #define HERD_GLOBAL __global
@@ -38,6 +39,7 @@ typedef float3 herd_vec3;
 typedef uint32_t herd_u32;
 typedef int32_t herd_i32;
 typedef uint64_t herd_u64;
+typedef int64_t herd_i64;
 typedef struct herd_vec2 {
   float x, y;
 } herd_vec2;

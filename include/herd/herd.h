@@ -281,6 +281,10 @@ uint32_t herd_scenario_dog_count(const herd_scenario *sc);
  * food particle. */
 uint32_t herd_scenario_steering_count(const herd_scenario *sc);
 
+/* Whether runs of the scenario find the flock's groups each step: groups.observe is "always",
+ * or "with_shepherds" and an agents entry is of strategy "shepherd". */
+bool herd_scenario_observes_groups(const herd_scenario *sc);
+
 /* ---- Observation: what the backend reduces from the flock each step ---------------- */
 
 /* One group of the flock: agents linked by chains of agents within groups.view_radius_m of
@@ -428,6 +432,7 @@ typedef enum herd_stage {
   HERD_STAGE_STEP,
   HERD_STAGE_REDUCE,
   HERD_STAGE_READBACK,
+  HERD_STAGE_GROUPS, /* the flock's groups, their own sort included (groups.observe) */
   HERD_STAGE_COUNT
 } herd_stage;
 

@@ -8,6 +8,7 @@
  * unused) for position and for velocity, and a uint agent word (kernels/agent.h). */
 #ifndef HERD_BACKEND_BACKEND_H
 #define HERD_BACKEND_BACKEND_H
+#include "../../kernels/groups.h"
 #include "../../kernels/reduce.h"
 #include "../core/models.h"
 #include "herd/herd.h"
@@ -40,12 +41,20 @@ typedef struct herd_steering_input {
   uint32_t count;
 } herd_steering_input;
 
+/* How the flock's groups are found and how many are tracked (the scenario's groups.*). */
+typedef struct herd_groups_params {
+  uint32_t max;          /* the largest groups tracked in the observation, 1 to HERD_MAX_GROUPS */
+  float view_radius_m;   /* agents this close are linked */
+  float member_radius_m; /* R_f of the compact area; 0: no compact area */
+} herd_groups_params;
+
 /* What a batch's step needs of each world: as herd_backend_ops.step's arguments. */
 typedef struct herd_world_input {
   herd_steering_input steer;
   float centroid[3];
   uint32_t step;
-  bool active; /* false: the world has finished; its flock stays as it is */
+  bool active;                      /* false: the world has finished; its flock stays as it is */
+  const herd_groups_params *groups; /* reduce_batch: also find the world's groups (ops.batch_groups); NULL: not */
 } herd_world_input;
 
 /* True once the stop flag (herd_sim_desc.stop) is raised. Read atomically: a signal handler
@@ -65,6 +74,16 @@ typedef struct herd_backend_ops {
   herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);
   herd_status (*reduce)(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err);
+  /* The flock's groups as it is now (kernels/groups.h), after reduce filled `obs`: sets its
+   * group_count, groups_tracked and group[]. The step's grid is of the positions before the
+   * step, so this sorts the flock again (into the scratch half of the state, which the next
+   * step overwrites) for a grid of where it is. Only the tracked groups' results (and the
+   * list of groups' sizes) cross from a device. */
+  herd_status (*groups)(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err);
+  /* Each agent's index into the last groups call's obs->group[] (HERD_GROUP_UNTRACKED when its
+   * group is not tracked or it is in none), in the order of map_state; valid until the next
+   * step. Kept by agent id, so it stays right when an interrupted step reorders the state. */
+  herd_status (*map_groups)(herd_backend *b, const uint32_t **slot, herd_error *err);
   /* Copies the flock out in id order, device layout; either pointer may be NULL. */
   herd_status (*read_agents)(herd_backend *b, float *pos, float *vel, herd_error *err);
   /* The state in the backend's own order, valid until the next step (herd_sim_map_state). */
@@ -91,6 +110,7 @@ typedef struct herd_backend_ops {
   herd_status (*step_batch)(herd_backend *b, const herd_world_input *in, herd_error *err);
   herd_status (*reduce_batch)(herd_backend *b, const herd_world_input *in, herd_observation *obs, herd_error *err);
   herd_status (*read_world)(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err);
+  bool batch_groups; /* reduce_batch finds groups (herd_world_input.groups) */
 } herd_backend_ops;
 
 extern const herd_backend_ops herd_cpu_backend;
@@ -108,12 +128,30 @@ herd_status herd_backend_choose(const char *backend, const char *device, const h
 void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dims, uint32_t steering_count,
                                    herd_observation *obs);
 
+/* ---- Groups: what both backends do alike on the host (src/backend/groups.c) ------------------- */
+
+/* The groups to track from the list of every group's (root, count, first_id) triples: the
+ * p->max largest, largest first, ties by the smaller first id. */
+void herd_groups_pick(const uint32_t *roots, uint32_t found, uint32_t max, herd_group_pick *pick);
+
+/* Sums as the passes start from: zero, no farthest member yet. */
+void herd_groups_acc_reset(herd_group_acc *acc, uint32_t count);
+
+/* The observation's groups from the pick and the tracked groups' sums. */
+void herd_groups_fill(const herd_group_pick *pick, const herd_group_acc *acc, uint32_t found,
+                      const herd_groups_params *p, const herd_grid *grid, herd_observation *obs);
+
 /* The hash table size for a grid of `count` agents: a power of two >= count, so the
  * table costs at most 8 bytes per agent whatever area the flock covers. */
 uint32_t herd_grid_table_size(uint32_t count);
 
 /* The grid for a backend: cells from the model's largest radius, the world's wrap. */
 herd_grid herd_grid_for(const herd_backend_desc *desc);
+
+/* The grid the groups are found on (kernels/groups.h): the model's, with cells whose diagonal
+ * is just inside the view radius, so that a cell's agents all see each other and a query
+ * spans at most a few cells along each axis whatever the model's cells. */
+herd_grid herd_groups_grid(const herd_grid *model, float view_radius_m);
 
 /* Floats per agent in a state array: 2 in 2D, 4 in 3D. */
 static inline uint32_t herd_state_stride(uint32_t dims) { return dims == 3u ? 4u : 2u; }

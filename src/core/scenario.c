@@ -708,6 +708,14 @@ uint32_t herd_scenario_steering_count(const herd_scenario *sc) {
   return n + sc->food.points.count;
 }
 
+bool herd_scenario_observes_groups(const herd_scenario *sc) {
+  if (sc->groups.observe == HERD_GROUPS_ALWAYS) return true;
+  if (sc->groups.observe != HERD_GROUPS_WITH_SHEPHERDS) return false;
+  for (uint32_t e = 0; e < sc->agents.entries && e < HERD_MAX_STEERING; ++e)
+    if (sc->agents.entry[e].strategy == HERD_STRATEGY_SHEPHERD) return true;
+  return false;
+}
+
 /* Dogs and agents entries together fit HERD_MAX_STEERING; names the count that overflows. */
 static herd_status check_steering_total(const herd_scenario *sc, const char *where, herd_error *err) {
   uint32_t total = herd_scenario_dog_count(sc);

@@ -32,6 +32,8 @@ struct herd_sim {
   uint32_t env_floats;
   herd_env_info env_info;
   herd_observation obs;
+  bool groups_on;            /* the flock's groups are observed (herd_scenario_observes_groups) */
+  herd_groups_params groups; /* how */
   uint32_t step;
   herd_outcome outcome;
   bool manual[HERD_MAX_STEERING]; /* steered by the user toward manual_aim */
@@ -283,6 +285,8 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   s->model = herd_model_info_of(s->sc.model);
   s->steer_ctx = herd_steer_context_for(&s->sc);
   s->goal = herd_goal_for(&s->sc);
+  s->groups_on = herd_scenario_observes_groups(&s->sc);
+  s->groups = (herd_groups_params){s->sc.groups.max, s->sc.groups.view_radius_m, s->sc.groups.member_radius_m};
   herd_status st = build_env(s, err);
   if (st == HERD_OK && walks_the_route(&s->sc) && herd_geometry_any(&s->sc) && !s->steer_ctx.dog.route)
     st = herd_fail(err, HERD_E_MEMORY, "out of memory for the dogs' route among the obstacles");
@@ -293,6 +297,14 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   place_steering(s);
   *out = s;
   return HERD_OK;
+}
+
+/* The observation of the flock as it is now: the backend's reduction, then its groups when
+ * they are observed. */
+static herd_status observe(herd_sim *s, herd_observation *obs, herd_error *err) {
+  herd_status st = s->ops->reduce(s->backend, steering_input(s), obs, err);
+  if (st == HERD_OK && s->groups_on) st = s->ops->groups(s->backend, &s->groups, obs, err);
+  return st;
 }
 
 /* Takes the first observation (done by the caller) as the start: a flock placed in the goal
@@ -310,7 +322,7 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
   st = start_backend(&s, 1, false, desc, &s->ops, &s->backend, s->backend_note, sizeof s->backend_note, err);
   if (st == HERD_OK) st = place_flock(s, err);
   herd_observation first;
-  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &first, err);
+  if (st == HERD_OK) st = observe(s, &first, err);
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
@@ -415,7 +427,7 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
     return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
   }
   herd_observation obs;
-  if (st == HERD_OK) st = s->ops->reduce(s->backend, steering_input(s), &obs, err);
+  if (st == HERD_OK) st = observe(s, &obs, err);
   if (st != HERD_OK) return st;
   end_step(s, &obs);
   return HERD_OK;
@@ -430,9 +442,11 @@ const herd_steering_state *herd_sim_steering(const herd_sim *s, uint32_t index) 
 }
 
 herd_status herd_sim_map_groups(herd_sim *s, const uint32_t **group, herd_error *err) {
-  (void)s, (void)err;
-  *group = NULL; /* [placeholder until the backends find groups] */
-  return HERD_OK;
+  *group = NULL;
+  if (!s->groups_on) return HERD_OK;
+  if (s->in_batch)
+    return herd_fail(err, HERD_E_INPUT, "herd_sim_map_groups: world %u of a batch has no map of its groups", s->world);
+  return s->ops->map_groups(s->backend, group, err);
 }
 
 const char *herd_steering_mode_name(herd_steering_mode mode) {
@@ -515,8 +529,8 @@ herd_status herd_sim_profile(herd_sim *s, herd_profile *out, herd_error *err) {
 }
 
 const char *herd_stage_name(herd_stage stage) {
-  static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",   "reorder",
-                                                      "step", "reduce", "read-back"};
+  static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",    "reorder",
+                                                      "step", "reduce", "read-back", "groups"};
   return stage < HERD_STAGE_COUNT ? names[stage] : "?";
 }
 
@@ -559,6 +573,18 @@ static herd_status batch_worlds(herd_batch *b, const herd_sim_desc *descs, herd_
   return HERD_OK;
 }
 
+/* A backend whose batches do not find groups refuses worlds that observe them. */
+static herd_status batch_groups_supported(const herd_batch *b, herd_error *err) {
+  for (uint32_t w = 0; w < b->count && !b->ops->batch_groups; ++w)
+    if (b->worlds[w]->groups_on)
+      return herd_fail(err, HERD_E_INPUT,
+                       "world %u observes the flock's groups (groups.observe = %s), which the %s backend does not "
+                       "find in a batch of worlds; run it with --backend cpu, or set groups.observe = never",
+                       w, b->worlds[w]->sc.groups.observe == HERD_GROUPS_ALWAYS ? "always" : "with_shepherds",
+                       b->ops->name);
+  return HERD_OK;
+}
+
 herd_status herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_batch **out, herd_error *err) {
   if (!descs || count == 0) return herd_fail(err, HERD_E_INPUT, "herd_batch_create: no worlds given");
   herd_batch *b = calloc(1, sizeof *b);
@@ -573,12 +599,14 @@ herd_status herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_b
   herd_status st = batch_worlds(b, descs, err);
   if (st == HERD_OK)
     st = start_backend(b->worlds, count, true, &descs[0], &b->ops, &b->backend, note, sizeof note, err);
+  if (st == HERD_OK) st = batch_groups_supported(b, err);
   for (uint32_t w = 0; w < count && st == HERD_OK; ++w) {
     herd_sim *s = b->worlds[w];
     s->ops = b->ops, s->backend = b->backend;
     snprintf(s->backend_note, sizeof s->backend_note, "%s", note);
     st = place_flock(s, err);
     b->in[w].steer = steering_input(s);
+    b->in[w].groups = s->groups_on ? &s->groups : NULL;
   }
   if (st == HERD_OK) st = b->ops->reduce_batch(b->backend, b->in, b->obs, err);
   if (st != HERD_OK) {

@@ -23,6 +23,8 @@
 #define SIMPLE_GROUP 64u
 #define MAX_SCAN_LEVELS 6
 #define MAX_PENDING_EVENTS 64
+#define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
+#define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
 
 extern const char herd_embedded_kernels[];
 
@@ -46,6 +48,20 @@ enum kernel_id {
   K_REDUCE_FIRST_BATCH,
   K_REDUCE_FAR_BATCH,
   K_COMBINE_BATCH,
+  K_GROUPS_START, /* the flock's groups: kernels/groups.cl */
+  K_GROUPS_STAR,
+  K_GROUPS_HOOK,
+  K_GROUPS_COMPRESS,
+  K_GROUPS_RAW_SUMS,
+  K_GROUPS_MARK_OUTSIDE,
+  K_GROUPS_START_FINAL,
+  K_GROUPS_COUNT,
+  K_GROUPS_ROOTS,
+  K_GROUPS_SUM,
+  K_GROUPS_FAR_MAX,
+  K_GROUPS_FAR_ID,
+  K_GROUPS_FAR_POS,
+  K_GROUPS_MAP,
   K_COUNT
 };
 
@@ -69,6 +85,20 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_reduce_first_batch",
     "herd_reduce_far_batch",
     "herd_combine_batch",
+    "herd_groups_start",
+    "herd_groups_star",
+    "herd_groups_hook",
+    "herd_groups_compress",
+    "herd_groups_raw_sums",
+    "herd_groups_mark_outside",
+    "herd_groups_start_final",
+    "herd_groups_count",
+    "herd_groups_roots",
+    "herd_groups_sum",
+    "herd_groups_far_max",
+    "herd_groups_far_id",
+    "herd_groups_far_pos",
+    "herd_groups_map",
 };
 
 typedef struct pending_event {
@@ -119,6 +149,18 @@ struct herd_backend {
   float *host_env;  /* the env array as sent (every world's, end to end): the goal's pen for uploads */
   herd_flock_partial *totals;
   cl_mem worlds, world_of, world_params, block_world, world_totals;
+  /* The flock's groups (kernels/groups.cl), allocated at the first groups call. The raw and
+   * final labels and the groups' counts live in `key`, `order` and `count`, free between a
+   * sort and the next (which clears `count` first); group_sums holds six words per agent of
+   * sums, then each group's first id and the list of groups; slot_by_id is kept to the next
+   * groups call for map_groups. */
+  cl_mem group_sums, slot_by_id, group_acc, group_map;
+  herd_grid group_grid;                             /* the groups' (herd_groups_grid), for the call under way */
+  herd_group_acc acc_start[HERD_GROUP_MAX_TRACKED]; /* what group_acc starts from (read by a non-blocking write) */
+  herd_group_acc acc[HERD_GROUP_MAX_TRACKED];
+  uint32_t *group_list, group_list_room; /* the list of groups as read back */
+  uint32_t *map_slot;                    /* map_groups' host copy */
+  bool in_groups;                        /* commands enqueued now are timed as the groups' stage */
 };
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
@@ -166,6 +208,7 @@ static void collect_profile(herd_backend *b) {
 /* An event to time this command with, or NULL when not profiling. */
 static cl_event *event_for(herd_backend *b, herd_stage stage) {
   if (!b->desc.profile) return NULL;
+  if (b->in_groups) stage = HERD_STAGE_GROUPS; /* its own sort and reads too: what groups cost */
   if (b->pending_count == MAX_PENDING_EVENTS) {
     clFinish(b->queue);
     collect_profile(b);
@@ -198,13 +241,14 @@ static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size
   return HERD_OK;
 }
 
-/* Binds `n_args` arguments, given as (size_t size, const void *value) pairs (MEM, VAL). */
-static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, va_list ap) {
+/* Binds `n_args` arguments from index `first`, given as (size_t size, const void *value) pairs
+ * (MEM, VAL). */
+static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *err, int first, int n_args, va_list ap) {
   cl_int rc = CL_SUCCESS;
   for (int a = 0; a < n_args && rc == CL_SUCCESS; ++a) {
     size_t size = va_arg(ap, size_t);
     const void *value = va_arg(ap, const void *);
-    rc = clSetKernelArg(b->kernels[id], (cl_uint)a, size, value);
+    rc = clSetKernelArg(b->kernels[id], (cl_uint)(first + a), size, value);
   }
   if (rc == CL_SUCCESS) return HERD_OK;
   char call[160];
@@ -215,7 +259,7 @@ static herd_status set_args_v(herd_backend *b, enum kernel_id id, herd_error *er
 static herd_status set_args(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, ...) {
   va_list ap;
   va_start(ap, n_args);
-  herd_status s = set_args_v(b, id, err, n_args, ap);
+  herd_status s = set_args_v(b, id, err, 0, n_args, ap);
   va_end(ap);
   return s;
 }
@@ -225,7 +269,7 @@ static herd_status run_kernel(herd_backend *b, enum kernel_id id, size_t items, 
                               herd_error *err, int n_args, ...) {
   va_list ap;
   va_start(ap, n_args);
-  herd_status s = set_args_v(b, id, err, n_args, ap);
+  herd_status s = set_args_v(b, id, err, 0, n_args, ap);
   va_end(ap);
   return s == HERD_OK ? launch(b, id, 0, items, group, stage, err) : s;
 }
@@ -396,10 +440,10 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   collect_profile(b);
-  cl_mem *mems[] = {&b->pos[0],       &b->pos[1],      &b->vel[0],       &b->vel[1], &b->agent[0],
-                    &b->agent[1],     &b->key,         &b->order,        &b->count,  &b->cell_end,
-                    &b->steer,        &b->partials,    &b->total,        &b->worlds, &b->world_of,
-                    &b->world_params, &b->block_world, &b->world_totals, &b->env};
+  cl_mem *mems[] = {&b->pos[0], &b->pos[1],     &b->vel[0],     &b->vel[1],       &b->agent[0],    &b->agent[1],
+                    &b->key,    &b->order,      &b->count,      &b->cell_end,     &b->steer,       &b->partials,
+                    &b->total,  &b->worlds,     &b->world_of,   &b->world_params, &b->block_world, &b->world_totals,
+                    &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -417,6 +461,8 @@ static void cl_destroy(herd_backend *b) {
   free(b->steer_all);
   free(b->host_env);
   free(b->totals);
+  free(b->group_list);
+  free(b->map_slot);
   free(b);
 }
 
@@ -629,20 +675,23 @@ static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *er
   return s;
 }
 
-/* Bin, stable sort by bucket into [1-cur], cell ranges: the grid of this step. */
-static herd_status build_grid(herd_backend *b, herd_error *err) {
+/* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
+static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err) {
   uint32_t n = b->desc.count;
   int src = b->cur, dst = 1 - b->cur;
   herd_status s = clear_counts(b, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(b->grid), MEM(b->key),
+    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(*g), MEM(b->key),
                    MEM(b->count));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(b->grid),
+    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(*g),
                    MEM(b->cell_end));
   return s;
 }
+
+/* The grid of this step. */
+static herd_status build_grid(herd_backend *b, herd_error *err) { return build_grid_on(b, &b->grid, err); }
 
 /* Agents per launch of the step kernel. One launch for the whole flock, unless a Ctrl-C
  * could wait long for it: then slices of about SLICE_S seconds (from the last step's time;
@@ -737,6 +786,159 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
   return HERD_OK;
 }
 
+/* ---- The flock's groups (kernels/groups.cl) ------------------------------------------------- */
+
+static herd_status alloc_groups(herd_backend *b, herd_error *err) {
+  if (b->group_sums) return HERD_OK;
+  size_t n = b->desc.count;
+  herd_status s = alloc(b, &b->group_sums, 6 * n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->slot_by_id, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->group_acc, sizeof b->acc, err);
+  herd_groups_acc_reset(b->acc_start, HERD_GROUP_MAX_TRACKED);
+  return s;
+}
+
+/* Runs groups kernel `id` over `items` work-items: the sorted flock and its grid as the first
+ * five arguments (HERD_GROUP_VIEW_ARGS), then `n_args` more. */
+static herd_status run_on_sorted(herd_backend *b, enum kernel_id id, size_t items, herd_error *err, int n_args, ...) {
+  int sorted = 1 - b->cur;
+  herd_status s = set_args(b, id, err, 5, MEM(b->pos[sorted]), MEM(b->vel[sorted]), MEM(b->agent[sorted]),
+                           MEM(b->cell_end), VAL(b->group_grid));
+  va_list ap;
+  va_start(ap, n_args);
+  if (s == HERD_OK) s = set_args_v(b, id, err, 5, n_args, ap);
+  va_end(ap);
+  return s == HERD_OK ? launch(b, id, 0, items, SIMPLE_GROUP, HERD_STAGE_GROUPS, err) : s;
+}
+
+static herd_status fill(herd_backend *b, cl_mem mem, uint32_t pattern, size_t first_word, size_t words,
+                        herd_error *err) {
+  CL_TRY("clEnqueueFillBuffer(groups)",
+         clEnqueueFillBuffer(b->queue, mem, &pattern, sizeof pattern, first_word * sizeof(cl_uint),
+                             words * sizeof(cl_uint), 0, NULL, event_for(b, HERD_STAGE_GROUPS)));
+  return HERD_OK;
+}
+
+/* Every link into `parent` (by_side 0: the raw labels in `key` themselves; 1: the final labels,
+ * joining only agents of `key`'s raw groups on one side): the stars of the cells, then the
+ * hooks. */
+static herd_status hook(herd_backend *b, float view_radius_m, cl_int by_side, cl_mem parent, herd_error *err) {
+  uint32_t n = b->desc.count;
+  herd_status s =
+      run_on_sorted(b, K_GROUPS_STAR, n, err, 4, VAL(view_radius_m), MEM(b->key), VAL(by_side), MEM(parent));
+  if (s == HERD_OK)
+    s = run_on_sorted(b, K_GROUPS_HOOK, n, err, 4, VAL(view_radius_m), MEM(b->key), VAL(by_side), MEM(parent));
+  return s;
+}
+
+/* The compact area (groups.member_radius_m): raw groups with members outside split by side,
+ * into the final labels in `order`. */
+static herd_status split_groups(herd_backend *b, const herd_groups_params *p, herd_error *err) {
+  uint32_t n = b->desc.count;
+  size_t runs = (n + GROUP_RUN - 1) / GROUP_RUN;
+  cl_int by_side = 1;
+  herd_status s = fill(b, b->count, 0u, 0, n, err);
+  if (s == HERD_OK) s = fill(b, b->group_sums, 0u, 0, 6 * (size_t)n, err);
+  if (s == HERD_OK)
+    s = run_on_sorted(b, K_GROUPS_RAW_SUMS, runs, err, 3, MEM(b->key), MEM(b->count), MEM(b->group_sums));
+  if (s == HERD_OK)
+    s = run_on_sorted(b, K_GROUPS_MARK_OUTSIDE, n, err, 4, MEM(b->key), MEM(b->count), MEM(b->group_sums),
+                      VAL(p->member_radius_m));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_START_FINAL, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 4, MEM(b->key), MEM(b->count),
+                   MEM(b->order), VAL(n));
+  if (s == HERD_OK) s = hook(b, p->view_radius_m, by_side, b->order, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_COMPRESS, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 2, MEM(b->order), VAL(n));
+  return s;
+}
+
+/* The groups' labels of the sorted flock: *label is `key` (raw groups) or `order` (split). */
+static herd_status label_groups(herd_backend *b, const herd_groups_params *p, cl_mem *label, herd_error *err) {
+  uint32_t n = b->desc.count;
+  cl_int by_side = 0;
+  b->group_grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  herd_status s = build_grid_on(b, &b->group_grid, err); /* the grid of where the flock is now */
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_START, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 3, MEM(b->agent[1 - b->cur]), VAL(n),
+                   MEM(b->key));
+  if (s == HERD_OK) s = hook(b, p->view_radius_m, by_side, b->key, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_COMPRESS, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 2, MEM(b->key), VAL(n));
+  *label = b->key;
+  if (s != HERD_OK || p->member_radius_m <= 0.0f) return s;
+  *label = b->order;
+  return split_groups(b, p, err);
+}
+
+/* Reads `words` words of the list of groups from word `first` of it (after the first ids). */
+static herd_status read_list(herd_backend *b, uint32_t first, uint32_t words, herd_error *err) {
+  if (first + words > b->group_list_room) {
+    uint32_t *grown = realloc(b->group_list, (first + words) * sizeof *grown);
+    if (!grown) return herd_fail(err, HERD_E_MEMORY, "out of memory reading the list of groups");
+    b->group_list = grown, b->group_list_room = first + words;
+  }
+  size_t at = ((size_t)b->desc.count + first) * sizeof(cl_uint);
+  CL_TRY("clEnqueueReadBuffer(groups)",
+         clEnqueueReadBuffer(b->queue, b->group_sums, CL_TRUE, at, words * sizeof(cl_uint), b->group_list + first, 0,
+                             NULL, event_for(b, HERD_STAGE_GROUPS)));
+  return HERD_OK;
+}
+
+/* Counts and names every group, and reads the list back: with its length in one read when it
+ * holds up to GROUP_LIST_HEAD groups, else in two. */
+static herd_status list_groups(herd_backend *b, cl_mem label, uint32_t *found, herd_error *err) {
+  uint32_t n = b->desc.count, head = 1 + 3 * (n < GROUP_LIST_HEAD ? n : GROUP_LIST_HEAD);
+  size_t runs = (n + GROUP_RUN - 1) / GROUP_RUN;
+  herd_status s = fill(b, b->count, 0u, 0, n, err);
+  if (s == HERD_OK) s = fill(b, b->group_sums, 0xffffffffu, 0, n, err); /* first ids, min'd into */
+  if (s == HERD_OK) s = fill(b, b->group_sums, 0u, n, 1, err);          /* the list's counter */
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_COUNT, runs, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 5, MEM(b->agent[1 - b->cur]),
+                   MEM(label), MEM(b->count), MEM(b->group_sums), VAL(n));
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_ROOTS, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 4, MEM(label), MEM(b->count),
+                   MEM(b->group_sums), VAL(n));
+  if (s == HERD_OK) s = read_list(b, 0, head, err);
+  if (s != HERD_OK) return s;
+  *found = b->group_list[0];
+  if (1 + 3 * *found > head) s = read_list(b, head, 1 + 3 * *found - head, err);
+  return s;
+}
+
+/* The tracked groups' sums, farthest members and each agent's slot; read back into b->acc. */
+static herd_status reduce_tracked(herd_backend *b, cl_mem label, const herd_group_pick *pick, herd_error *err) {
+  uint32_t n = b->desc.count;
+  size_t runs = (n + GROUP_RUN - 1) / GROUP_RUN;
+  /* Non-blocking: acc_start never changes. */
+  CL_TRY("clEnqueueWriteBuffer(groups)", clEnqueueWriteBuffer(b->queue, b->group_acc, CL_FALSE, 0, sizeof b->acc_start,
+                                                              b->acc_start, 0, NULL, event_for(b, HERD_STAGE_GROUPS)));
+  herd_status s =
+      run_on_sorted(b, K_GROUPS_SUM, runs, err, 4, MEM(label), VAL(*pick), MEM(b->slot_by_id), MEM(b->group_acc));
+  if (s == HERD_OK) s = run_on_sorted(b, K_GROUPS_FAR_MAX, runs, err, 3, MEM(label), VAL(*pick), MEM(b->group_acc));
+  if (s == HERD_OK) s = run_on_sorted(b, K_GROUPS_FAR_ID, n, err, 3, MEM(label), VAL(*pick), MEM(b->group_acc));
+  if (s == HERD_OK) s = run_on_sorted(b, K_GROUPS_FAR_POS, n, err, 2, MEM(b->slot_by_id), MEM(b->group_acc));
+  if (s != HERD_OK) return s;
+  CL_TRY("clEnqueueReadBuffer(groups)",
+         clEnqueueReadBuffer(b->queue, b->group_acc, CL_TRUE, 0, pick->tracked * sizeof *b->acc, b->acc, 0, NULL,
+                             event_for(b, HERD_STAGE_GROUPS)));
+  return HERD_OK;
+}
+
+static herd_status find_groups(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err) {
+  cl_mem label;
+  uint32_t found = 0;
+  herd_group_pick pick;
+  herd_status s = alloc_groups(b, err);
+  if (s == HERD_OK) s = label_groups(b, p, &label, err);
+  if (s == HERD_OK) s = list_groups(b, label, &found, err);
+  if (s != HERD_OK) return s;
+  herd_groups_pick(b->group_list + 1, found, p->max, &pick);
+  s = reduce_tracked(b, label, &pick, err);
+  if (s == HERD_OK) herd_groups_fill(&pick, b->acc, found, p, &b->group_grid, obs);
+  return s;
+}
+
 /* ---- The ops, each bracketed by the GL hand-over when the state is shared ---------------- */
 
 static herd_status cl_upload(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
@@ -762,6 +964,40 @@ static herd_status cl_reduce(herd_backend *b, herd_steering_input steer, herd_ob
   herd_status s = gl_acquire(b, err);
   if (s == HERD_OK) s = reduce_flock(b, steer, obs, err);
   return gl_release(b, s, err);
+}
+
+static herd_status cl_groups(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err) {
+  if (b->desc.count == 0) {
+    herd_group_pick none = {0};
+    herd_groups_fill(&none, b->acc, 0, p, &b->grid, obs);
+    return HERD_OK;
+  }
+  herd_status s = gl_acquire(b, err);
+  b->in_groups = true;
+  if (s == HERD_OK) s = find_groups(b, p, obs, err);
+  b->in_groups = false;
+  s = gl_release(b, s, err);
+  if (b->desc.profile) collect_profile(b);
+  return s;
+}
+
+static herd_status cl_map_groups(herd_backend *b, const uint32_t **slot, herd_error *err) {
+  uint32_t n = b->desc.count;
+  if (!b->slot_by_id) return herd_fail(err, HERD_E_INPUT, "map_groups: no groups were found yet");
+  if (!b->map_slot && !(b->map_slot = malloc((n ? n : 1) * sizeof *b->map_slot)))
+    return herd_fail(err, HERD_E_MEMORY, "out of memory copying the groups for drawing");
+  herd_status s = b->group_map ? HERD_OK : alloc(b, &b->group_map, (size_t)n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = gl_acquire(b, err);
+  if (s == HERD_OK)
+    s = run_kernel(b, K_GROUPS_MAP, n, SIMPLE_GROUP, HERD_STAGE_READBACK, err, 4, MEM(b->agent[b->cur]),
+                   MEM(b->slot_by_id), VAL(n), MEM(b->group_map));
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, b->group_map, CL_TRUE, 0, (size_t)n * sizeof(cl_uint),
+                                                 b->map_slot, 0, NULL, NULL)
+                           : CL_SUCCESS;
+  s = gl_release(b, s, err);
+  if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueReadBuffer(group map)", rc);
+  if (s == HERD_OK) *slot = b->map_slot;
+  return s;
 }
 
 static herd_status cl_map_state(herd_backend *b, const float **pos, const float **vel, const uint32_t **agent,
@@ -1064,6 +1300,8 @@ const herd_backend_ops herd_cl_backend = {
     .upload = cl_upload,
     .step = cl_step,
     .reduce = cl_reduce,
+    .groups = cl_groups,
+    .map_groups = cl_map_groups,
     .read_agents = cl_read_agents,
     .map_state = cl_map_state,
     .shares_gl = cl_shares_gl,

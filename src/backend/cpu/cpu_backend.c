@@ -44,6 +44,12 @@ struct herd_backend {
   herd_pool *pool;
   char device[64];
   herd_profile profile;
+  /* The flock's groups (kernels/groups.h), allocated at the first groups call: raw labels live
+   * in `bucket` (free once a sort is done); final labels, counts, six words of sums per agent
+   * (each group's first id and then the list of groups reuse them once the sums are spent),
+   * each agent's slot by id, and map_groups' copy in the state's order. */
+  uint32_t *group_label, *group_count, *group_sums, *slot_by_id, *slot_map;
+  bool in_groups; /* the stages timed now belong to the groups */
   /* A batch: its worlds, each a one-thread backend of its own, stepped in parallel over
    * `pool` (the fields above are unused). */
   herd_backend **worlds;
@@ -59,6 +65,7 @@ static double now_s(void) {
 /* Adds the time since *since to `stage` when profiling, and restarts the clock. */
 static void lap(herd_backend *b, herd_stage stage, double *since) {
   if (!b->desc.profile) return;
+  if (b->in_groups) stage = HERD_STAGE_GROUPS; /* its own sort too: what groups cost */
   double now = now_s();
   b->profile.seconds[stage] += now - *since;
   b->profile.calls[stage] += 1;
@@ -76,6 +83,7 @@ static void cpu_destroy(herd_backend *b) {
   }
   free(b->bucket);
   free(b->cell_end);
+  free(b->group_label), free(b->group_count), free(b->group_sums), free(b->slot_by_id), free(b->slot_map);
   free(b->env);
   herd_pool_destroy(b->pool);
   free(b);
@@ -137,6 +145,7 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
 /* What the parallel passes of a step read and write. */
 typedef struct pass_ctx {
   herd_backend *b;
+  const herd_grid *grid; /* the sort's */
   const float *pos;
   herd_flock_view view; /* the model step */
   float *out_pos, *out_vel;
@@ -150,7 +159,7 @@ typedef struct pass_ctx {
  * bucket is mixed exactly when two neighbours in sorted order share it but not a cell. */
 static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
-  const herd_grid *g = &c->b->grid;
+  const herd_grid *g = c->grid;
   for (uint32_t i = begin > 0 ? begin : 1; i < end; ++i) {
     herd_cell here = herd_cell_of(g, herd_load_vec(c->pos, i, g->dims));
     herd_cell before = herd_cell_of(g, herd_load_vec(c->pos, i - 1u, g->dims));
@@ -162,7 +171,7 @@ static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
 
 static void bin_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
-  const herd_grid *g = &c->b->grid;
+  const herd_grid *g = c->grid;
   for (uint32_t i = begin; i < end; ++i) c->b->bucket[i] = herd_bucket_at(g, herd_load_vec(c->pos, i, g->dims));
 }
 
@@ -172,12 +181,13 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
   if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
-/* Bin, then a stable counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
-static void cpu_sort(herd_backend *b) {
-  uint32_t n = b->desc.count, buckets = b->grid.table_mask + 1u, stride = b->stride;
+/* Bin on grid g (the model's, or the groups'), then a stable counting sort by bucket from
+ * [cur] into [1-cur]; leaves cell_end. */
+static void cpu_sort_on(herd_backend *b, const herd_grid *g) {
+  uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
   double clock = b->desc.profile ? now_s() : 0.0;
-  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .pos = b->pos[b->cur]});
+  herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[b->cur]});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
   memset(cursor, 0, buckets * sizeof *cursor);
@@ -197,9 +207,11 @@ static void cpu_sort(herd_backend *b) {
   }
   lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
-  herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .pos = b->pos[dst]});
+  herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[dst]});
   lap(b, HERD_STAGE_RANGES, &clock);
 }
+
+static void cpu_sort(herd_backend *b) { cpu_sort_on(b, &b->grid); }
 
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   cpu_sort(b);
@@ -304,6 +316,185 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   return HERD_OK;
 }
 
+/* ---- Groups (kernels/groups.h) ------------------------------------------------------------ */
+
+/* Agents per chunk of a groups pass: the summing passes add once per run of one group within
+ * a chunk, so chunks are long. */
+#define GROUP_CHUNK 4096u
+
+typedef enum group_pass {
+  PASS_START,        /* each agent its own raw root */
+  PASS_STAR_RAW,     /* each cell one tree (herd_group_star) */
+  PASS_HOOK_RAW,     /* union over every link */
+  PASS_COMPRESS_RAW, /* each agent labelled with its raw root */
+  PASS_RAW_SUMS,     /* raw groups' counts and centres */
+  PASS_MARK_OUTSIDE, /* members outside the compact area */
+  PASS_START_FINAL,  /* final labels start */
+  PASS_STAR_FINAL,
+  PASS_HOOK_FINAL, /* union over links within one side */
+  PASS_COMPRESS_FINAL,
+  PASS_COUNT,   /* final groups' counts and first ids */
+  PASS_SUM,     /* tracked groups' sums; each agent's slot */
+  PASS_FAR_MAX, /* their largest distance from the centre */
+  PASS_FAR_ID,  /* the smallest id there */
+  PASS_FAR_POS  /* its position */
+} group_pass;
+
+typedef struct group_ctx {
+  herd_backend *b;
+  herd_group_view view;
+  const herd_groups_params *p;
+  uint32_t *raw, *label; /* label == raw without a compact area */
+  herd_group_pick pick;
+  herd_group_acc acc[HERD_GROUP_MAX_TRACKED];
+  group_pass pass;
+} group_ctx;
+
+static void group_chunk(void *ctx, uint32_t begin, uint32_t end) {
+  group_ctx *c = ctx;
+  herd_backend *b = c->b;
+  const herd_group_view *v = &c->view;
+  uint32_t *first_id = b->group_sums; /* once the raw sums are spent */
+  switch (c->pass) {
+    case PASS_START:
+      for (uint32_t s = begin; s < end; ++s) c->raw[s] = herd_group_start_label(v->agent, s);
+      return;
+    case PASS_STAR_RAW:
+      for (uint32_t s = begin; s < end; ++s) herd_group_star(v, c->p->view_radius_m, c->raw, 0, c->raw, s);
+      return;
+    case PASS_HOOK_RAW:
+      for (uint32_t s = begin; s < end; ++s) herd_group_hook(v, c->p->view_radius_m, c->raw, 0, c->raw, s);
+      return;
+    case PASS_COMPRESS_RAW:
+      for (uint32_t s = begin; s < end; ++s) herd_group_compress(c->raw, s);
+      return;
+    case PASS_RAW_SUMS: herd_group_raw_sums(v, c->raw, b->group_count, b->group_sums, begin, end); return;
+    case PASS_MARK_OUTSIDE:
+      for (uint32_t s = begin; s < end; ++s)
+        herd_group_mark_outside(v, c->raw, b->group_count, b->group_sums, c->p->member_radius_m, s);
+      return;
+    case PASS_START_FINAL:
+      for (uint32_t s = begin; s < end; ++s) herd_group_start_final(c->raw, b->group_count, c->label, s);
+      return;
+    case PASS_STAR_FINAL:
+      for (uint32_t s = begin; s < end; ++s) herd_group_star(v, c->p->view_radius_m, c->raw, 1, c->label, s);
+      return;
+    case PASS_HOOK_FINAL:
+      for (uint32_t s = begin; s < end; ++s) herd_group_hook(v, c->p->view_radius_m, c->raw, 1, c->label, s);
+      return;
+    case PASS_COMPRESS_FINAL:
+      for (uint32_t s = begin; s < end; ++s) herd_group_compress(c->label, s);
+      return;
+    case PASS_COUNT: herd_group_count(v->agent, c->label, b->group_count, first_id, begin, end); return;
+    case PASS_SUM: herd_group_sum_tracked(v, c->label, &c->pick, b->slot_by_id, c->acc, begin, end); return;
+    case PASS_FAR_MAX: herd_group_far_max(v, c->label, &c->pick, c->acc, begin, end); return;
+    case PASS_FAR_ID:
+      for (uint32_t s = begin; s < end; ++s) herd_group_far_id(v, c->label, &c->pick, c->acc, s);
+      return;
+    case PASS_FAR_POS:
+      for (uint32_t s = begin; s < end; ++s) herd_group_far_pos(v, b->slot_by_id, c->acc, s);
+      return;
+  }
+}
+
+static void group_pass_run(group_ctx *c, group_pass pass) {
+  c->pass = pass;
+  herd_pool_for(c->b->pool, c->b->desc.count, GROUP_CHUNK, group_chunk, c);
+}
+
+static herd_status alloc_groups(herd_backend *b, herd_error *err) {
+  if (b->group_label) return HERD_OK;
+  size_t n = b->desc.count ? b->desc.count : 1;
+  b->group_label = malloc(n * sizeof(uint32_t));
+  b->group_count = malloc(n * sizeof(uint32_t));
+  b->group_sums = malloc(6 * n * sizeof(uint32_t));
+  b->slot_by_id = malloc(n * sizeof(uint32_t));
+  if (b->group_label && b->group_count && b->group_sums && b->slot_by_id) return HERD_OK;
+  free(b->group_label), free(b->group_count), free(b->group_sums), free(b->slot_by_id);
+  b->group_label = b->group_count = b->group_sums = b->slot_by_id = NULL;
+  return herd_fail(err, HERD_E_MEMORY, "out of memory: the groups of %u agents need about %zu MiB", b->desc.count,
+                   (n * 36) >> 20);
+}
+
+/* The raw groups, and the final ones where a compact area splits them: c->label. */
+static void find_components(group_ctx *c) {
+  herd_backend *b = c->b;
+  size_t n = b->desc.count;
+  group_pass_run(c, PASS_START);
+  group_pass_run(c, PASS_STAR_RAW);
+  group_pass_run(c, PASS_HOOK_RAW);
+  group_pass_run(c, PASS_COMPRESS_RAW);
+  c->label = c->raw;
+  if (c->p->member_radius_m <= 0.0f) return;
+  memset(b->group_count, 0, n * sizeof *b->group_count);
+  memset(b->group_sums, 0, 6 * n * sizeof *b->group_sums);
+  group_pass_run(c, PASS_RAW_SUMS);
+  group_pass_run(c, PASS_MARK_OUTSIDE);
+  c->label = b->group_label;
+  group_pass_run(c, PASS_START_FINAL);
+  group_pass_run(c, PASS_STAR_FINAL);
+  group_pass_run(c, PASS_HOOK_FINAL);
+  group_pass_run(c, PASS_COMPRESS_FINAL);
+}
+
+/* Counts and names the final groups; returns how many there are, listed as (root, count,
+ * first id) triples after the first ids in group_sums. */
+static uint32_t list_groups(group_ctx *c, uint32_t **list) {
+  herd_backend *b = c->b;
+  size_t n = b->desc.count;
+  memset(b->group_count, 0, n * sizeof *b->group_count);
+  memset(b->group_sums, 0xff, n * sizeof *b->group_sums); /* first ids, min'd into */
+  group_pass_run(c, PASS_COUNT);
+  uint32_t found = 0, *roots = b->group_sums + n;
+  for (uint32_t s = 0; s < n; ++s) {
+    if (c->label[s] != s) continue;
+    roots[3 * found] = s, roots[3 * found + 1] = b->group_count[s], roots[3 * found + 2] = b->group_sums[s];
+    ++found;
+  }
+  *list = roots;
+  return found;
+}
+
+static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err) {
+  herd_status st = alloc_groups(b, err);
+  if (st != HERD_OK) return st;
+  b->in_groups = true;
+  herd_grid grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  cpu_sort_on(b, &grid); /* the grid of where the flock is now, in the scratch half */
+  double clock = b->desc.profile ? now_s() : 0.0;
+  int sorted = 1 - b->cur;
+  group_ctx *c = malloc(sizeof *c);
+  if (!c) {
+    b->in_groups = false;
+    return herd_fail(err, HERD_E_MEMORY, "out of memory finding groups");
+  }
+  c->b = b, c->p = p, c->raw = b->bucket;
+  c->view = (herd_group_view){&grid, b->pos[sorted], b->vel[sorted], b->agent[sorted], b->cell_end};
+  find_components(c);
+  uint32_t *roots, found = list_groups(c, &roots);
+  herd_groups_pick(roots, found, p->max, &c->pick);
+  herd_groups_acc_reset(c->acc, HERD_GROUP_MAX_TRACKED);
+  group_pass_run(c, PASS_SUM);
+  group_pass_run(c, PASS_FAR_MAX);
+  group_pass_run(c, PASS_FAR_ID);
+  group_pass_run(c, PASS_FAR_POS);
+  herd_groups_fill(&c->pick, c->acc, found, p, &grid, obs);
+  free(c);
+  lap(b, HERD_STAGE_GROUPS, &clock);
+  b->in_groups = false;
+  return HERD_OK;
+}
+
+static herd_status cpu_map_groups(herd_backend *b, const uint32_t **slot, herd_error *err) {
+  size_t n = b->desc.count;
+  if (!b->slot_by_id) return herd_fail(err, HERD_E_INPUT, "map_groups: no groups were found yet");
+  if (!b->slot_map && !(b->slot_map = malloc((n ? n : 1) * sizeof *b->slot_map)))
+    return herd_fail(err, HERD_E_MEMORY, "out of memory copying the groups for drawing");
+  for (size_t i = 0; i < n; ++i) b->slot_map[i] = b->slot_by_id[herd_agent_id(b->agent[b->cur][i])];
+  *slot = b->slot_map;
+  return HERD_OK;
+}
+
 static herd_status cpu_read_agents(herd_backend *b, float *pos, float *vel, herd_error *err) {
   (void)err;
   size_t stride = b->stride;
@@ -335,8 +526,8 @@ static size_t cpu_memory_bytes(const herd_backend *b) {
     for (uint32_t w = 0; w < b->world_count; ++w) sum += cpu_memory_bytes(b->worlds[w]);
     return sum;
   }
-  size_t n = b->desc.count;
-  return n * (2 * 2 * b->stride * sizeof(float) + 3 * sizeof(uint32_t)) +
+  size_t n = b->desc.count, groups = b->group_label ? 9 * sizeof(uint32_t) : 0;
+  return n * (2 * 2 * b->stride * sizeof(float) + 3 * sizeof(uint32_t) + groups) +
          ((size_t)b->grid.table_mask + 1) * sizeof(uint32_t);
 }
 
@@ -381,7 +572,7 @@ typedef struct batch_ctx {
   herd_backend *b;
   const herd_world_input *in;
   herd_observation *obs; /* NULL: step; else reduce into it */
-  herd_status status;    /* HERD_OK, or a world's failure (only an interruption can happen) */
+  herd_status status;    /* HERD_OK, or a world's failure (an interruption, or memory for groups) */
 } batch_ctx;
 
 static void batch_chunk(void *ctx, uint32_t begin, uint32_t end) {
@@ -393,6 +584,7 @@ static void batch_chunk(void *ctx, uint32_t begin, uint32_t end) {
     herd_status s = c->obs       ? cpu_reduce(world, in->steer, &c->obs[w], &err)
                     : in->active ? cpu_step(world, in->steer, in->centroid, in->step, &err)
                                  : HERD_OK;
+    if (s == HERD_OK && c->obs && in->groups) s = cpu_groups(world, in->groups, &c->obs[w], &err);
     if (s != HERD_OK) __atomic_store_n(&c->status, s, __ATOMIC_RELAXED);
   }
 }
@@ -406,10 +598,10 @@ static herd_status cpu_step_batch(herd_backend *b, const herd_world_input *in, h
 
 static herd_status cpu_reduce_batch(herd_backend *b, const herd_world_input *in, herd_observation *obs,
                                     herd_error *err) {
-  (void)err;
   batch_ctx c = {b, in, obs, HERD_OK};
   herd_pool_for(b->pool, b->world_count, 1, batch_chunk, &c);
-  return c.status;
+  if (c.status != HERD_OK) return herd_fail(err, c.status, "out of memory finding the groups of a batch's worlds");
+  return HERD_OK;
 }
 
 static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *err) {
@@ -426,6 +618,8 @@ const herd_backend_ops herd_cpu_backend = {
     .upload = cpu_upload,
     .step = cpu_step,
     .reduce = cpu_reduce,
+    .groups = cpu_groups,
+    .map_groups = cpu_map_groups,
     .read_agents = cpu_read_agents,
     .map_state = cpu_map_state,
     .shares_gl = cpu_shares_gl,
@@ -437,5 +631,6 @@ const herd_backend_ops herd_cpu_backend = {
     .step_batch = cpu_step_batch,
     .reduce_batch = cpu_reduce_batch,
     .read_world = cpu_read_world,
+    .batch_groups = true,
     .destroy = cpu_destroy,
 };
