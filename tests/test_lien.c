@@ -619,7 +619,7 @@ static herd_scenario field(uint32_t sheep, uint32_t shepherds, uint64_t seed, co
 /* Three shepherds herd 30 sheep home in the default field, with the groups observed (view radius
  * 10 m, compact areas of R_f = 2 m). The dominant group is held by meeting the others
  * (shepherds.hold = meet): Strömbom sheep cannot be stopped, and with the paper's stop the
- * flock is lost in 7 of seeds 1-10 (meet: none; docs/models/lien-shepherds.md). */
+ * flock is lost in 6 of seeds 1-10 (meet: 1; docs/models/lien-shepherds.md). */
 static void shepherds_herd_a_small_flock_home(void) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     herd_scenario sc = field(30, 3, seed, "shepherds.hold=meet");
