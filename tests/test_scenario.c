@@ -500,6 +500,7 @@ static void dump_reads_back_identically(void) {
       "shepherds.side_amplitude_m=4",
       "shepherds.side_period_steps=33",
       "shepherds.safe_margin_m=7.5",
+      "shepherds.hold=meet",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;

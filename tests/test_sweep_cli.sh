@@ -146,5 +146,5 @@ check "... and the report's variant table counts each variant's runs" eval '
   grep -E "^\| [0-9]+ \| [0-9]+ \| [0-9]/1" "$tmp/grid/report.md" | awk -F"|" '"'"'{ split($6, c, "/"); print $2 + 0, $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
   [ "$(wc -l <"$tmp/count")" -eq 8 ] && cmp -s "$tmp/count" "$tmp/table"'
 run experiment strombom-gird
-check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion)"'
+check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds)"'
 finish

@@ -115,6 +115,12 @@ typedef enum herd_approach {
   HERD_APPROACH_SAFE_ZONE     /* "safe_zone": around a circle about the group, never through it */
 } herd_approach;
 
+/* How Lien's shepherds hold the dominant group while the others are brought to it (shepherds.hold). */
+typedef enum herd_hold {
+  HERD_HOLD_STOP = 0, /* "stop": the stopping formation, in front of it against its heading (the paper) */
+  HERD_HOLD_MEET      /* "meet": behind it as seen from the other groups, so it goes to meet them (ours) */
+} herd_hold;
+
 /* When the backend finds the flock's groups (groups.observe). */
 typedef enum herd_groups_observe {
   HERD_GROUPS_WITH_SHEPHERDS = 0, /* "with_shepherds": every step when the scenario has a shepherd */
@@ -214,6 +220,7 @@ typedef struct herd_scenario {
     float side_amplitude_m;  /* side-to-side steering of a lone shepherd: half the sweep */
     float side_period_steps; /* and the steps of one full sweep */
     float safe_margin_m;     /* the safe zone: the group's enclosing circle plus this */
+    uint32_t hold;           /* herd_hold: how the dominant group is held in states 2 and 3 */
   } shepherds;
   struct {                  /* food particles a foraging model seeks (steering agents of HERD_STRATEGY_FOOD) */
     herd_point_list points; /* where they lie; none: no food */

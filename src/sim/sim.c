@@ -264,6 +264,15 @@ static herd_status build_env(herd_sim *s, herd_error *err) {
   return HERD_OK;
 }
 
+/* True when a steering agent of the scenario finds its way among obstacles by the route: a
+ * Strömbom dog or one of Lien's shepherds. */
+static bool walks_the_route(const herd_scenario *sc) {
+  if (herd_scenario_dog_count(sc)) return true;
+  for (uint32_t e = 0; e < sc->agents.entries; ++e)
+    if (sc->agents.entry[e].strategy == HERD_STRATEGY_SHEPHERD) return true;
+  return false;
+}
+
 /* A simulation of the scenario with no backend yet: its steering agents placed. */
 static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
   if (!desc || !desc->scenario) return herd_fail(err, HERD_E_INPUT, "herd_sim_create: no scenario given");
@@ -279,7 +288,7 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   s->groups_on = herd_scenario_observes_groups(&s->sc);
   s->groups = (herd_groups_params){s->sc.groups.max, s->sc.groups.view_radius_m, s->sc.groups.member_radius_m};
   herd_status st = build_env(s, err);
-  if (st == HERD_OK && herd_scenario_dog_count(&s->sc) && herd_geometry_any(&s->sc) && !s->steer_ctx.dog.route)
+  if (st == HERD_OK && walks_the_route(&s->sc) && herd_geometry_any(&s->sc) && !s->steer_ctx.dog.route)
     st = herd_fail(err, HERD_E_MEMORY, "out of memory for the dogs' route among the obstacles");
   if (st != HERD_OK) {
     herd_sim_destroy(s);
@@ -339,11 +348,13 @@ void herd_sim_destroy(herd_sim *s) {
   free(s);
 }
 
-/* Every steering agent moves on the last observation: its strategy, or the user's aim. */
-static void move_steering(herd_sim *s) {
+/* Every steering agent moves on the last observation: its strategy, or the user's aim.
+ * `start`: the steering agents as the step began, which each strategy may read of the others. */
+static void move_steering(herd_sim *s, const herd_steering_state *start) {
   s->steer_ctx.obs = &s->obs;
   s->steer_ctx.step = s->step;
   s->steer_ctx.agents = s->steering;
+  s->steer_ctx.start = start;
   s->steer_ctx.agent_count = s->steering_count;
   for (uint32_t d = 0; d < s->steering_count; ++d) {
     herd_steering_state *a = &s->steering[d];
@@ -361,6 +372,7 @@ static void move_steering(herd_sim *s) {
           k < s->sc.world.dims && s->sc.world.wrap[k] ? herd_wrap_offset(moved, s->sc.world.size_m[k]) : moved;
     }
   }
+  s->steer_ctx.start = NULL; /* the step's copy is the caller's */
   publish_steering(s);
 }
 
@@ -377,7 +389,7 @@ typedef struct step_plan {
 static void begin_step(herd_sim *s, step_plan *p) {
   memcpy(p->before, s->steering, sizeof p->before);
   memcpy(p->unmoved, s->steer_pos, sizeof p->unmoved);
-  move_steering(s);
+  move_steering(s, p->before);
   p->seen = steering_input(s);
   if (!s->model->sees_moved_steering) { /* where they were, in the roles they have now (eaten food is gone) */
     for (uint32_t d = 0; d < s->steering_count; ++d)

@@ -312,3 +312,17 @@ bool herd_route_toward(const herd_route *route, const float from[2], const float
   }
   return true;
 }
+
+void herd_route_next(const herd_route *route, const float from[2], const float to[2], float out[2]) {
+  out[0] = to[0], out[1] = to[1];
+  if (route) herd_route_toward(route, from, to, HERD_DOG_CLEARANCE_M, out);
+}
+
+void herd_route_move(const herd_route *route, float pos[2], float dx, float dy) {
+  if (route) {
+    herd_route_slide(route->sc, pos, dx, dy, HERD_DOG_CLEARANCE_M);
+    return;
+  }
+  pos[0] += dx;
+  pos[1] += dy;
+}

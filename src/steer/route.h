@@ -38,6 +38,15 @@ bool herd_route_toward(const herd_route *route, const float from[2], const float
  * every obstacle (sliding along a surface instead of entering it). */
 void herd_route_slide(const herd_scenario *sc, float pos[2], float dx, float dy, float clear_m);
 
+/* Where a dog or shepherd at `from` heading for `to` steps next: `to` itself without a route,
+ * else the way around obstacles (herd_route_toward, keeping HERD_DOG_CLEARANCE_M; `to` when no
+ * way exists). */
+void herd_route_next(const herd_route *route, const float from[2], const float to[2], float out[2]);
+
+/* Moves a dog or shepherd at `pos` by (dx, dy): straight without a route, else never into an
+ * obstacle, sliding along its surface (herd_route_slide, HERD_DOG_CLEARANCE_M). */
+void herd_route_move(const herd_route *route, float pos[2], float dx, float dy);
+
 /* The field's distance to the goal at (x, y) (INFINITY when blocked or cut off). */
 float herd_route_distance(const herd_route *route, float x, float y);
 

@@ -13,6 +13,9 @@ typedef struct herd_steer_context {
   herd_strombom_dog_params dog; /* for HERD_STRATEGY_DOG */
   uint32_t step;
   const herd_steering_state *agents; /* every steering agent (those before `index` already moved) */
+  /* Every steering agent as it was when the step began (NULL: as `agents`): what an agent reads
+   * of the others, so the order in which they move does not change what they decide. */
+  const herd_steering_state *start;
   uint32_t agent_count;
 } herd_steer_context;
 

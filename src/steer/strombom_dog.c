@@ -78,17 +78,12 @@ void herd_strombom_dog_step(const herd_strombom_dog_params *p, const herd_observ
   if (aim.mode == HERD_MODE_WAIT) return;
   herd_rng4 bits = herd_rng_draw(seed, step, dog_index, HERD_STREAM_DOG_NOISE);
   herd_vec2 eps = herd_rng_direction(bits.v[0]);
-  float next[2] = {aim.point[0], aim.point[1]};
-  if (p->route) herd_route_toward(p->route, dog->pos, aim.point, HERD_DOG_CLEARANCE_M, next); /* around obstacles */
+  float next[2];
+  herd_route_next(p->route, dog->pos, aim.point, next); /* around obstacles */
   herd_vec2 toward = unit_from(dog->pos[0], dog->pos[1], next[0], next[1]);
   herd_vec2 h = herd_v2_unit(herd_v2_madd(toward, p->noise, eps));
   if (herd_v2_len2(h) == 0.0f) return;
   dog->heading[0] = h.x;
   dog->heading[1] = h.y;
-  if (p->route) { /* never into an obstacle: slide along its surface */
-    herd_route_slide(p->sc, dog->pos, p->speed_m_per_step * h.x, p->speed_m_per_step * h.y, HERD_DOG_CLEARANCE_M);
-    return;
-  }
-  dog->pos[0] += p->speed_m_per_step * h.x;
-  dog->pos[1] += p->speed_m_per_step * h.y;
+  herd_route_move(p->route, dog->pos, p->speed_m_per_step * h.x, p->speed_m_per_step * h.y);
 }
