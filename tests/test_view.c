@@ -27,6 +27,7 @@
   X(a_flock_all_removed_still_shows_the_field)  \
   X(shepherds_have_a_colour_of_their_own)       \
   X(the_selected_agent_is_ringed)               \
+  X(each_shepherds_assignment_is_drawn)         \
   X(agents_take_their_groups_colour)            \
   X(groups_circles_are_drawn)                   \
   X(opencl_copy_path_draws_the_same_groups)     \
@@ -675,6 +676,74 @@ static void the_selected_agent_is_ringed(void) {
   free(none.rgba);
   free(one.rgba);
   free(zero.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Steps until every shepherd aims somewhere (not NAN) more than `gap` metres from where it
+ * stands, up to step 1000. */
+static void step_until_shepherds_aim(herd_sim *sim, float gap) {
+  herd_error err;
+  for (bool all = false; !all && herd_sim_step_index(sim) < 1000;) {
+    all = true;
+    for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+      const herd_steering_state *a = herd_sim_steering(sim, d);
+      all &= isfinite(a->aim[0]) && hypotf(a->aim[0] - a->pos[0], a->aim[1] - a->pos[1]) >= gap;
+    }
+    if (!all) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  }
+}
+
+/* True when pixel (x, y) lies on a shepherd's body, its aim's ring or the line to it. */
+static bool on_shepherd_marks(const picture *p, const herd_sim *sim, double x, double y, double body_px) {
+  double r = HERD_ROUTE_MARK_PX;
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    double at[2], aim[2];
+    CHECK(herd_camera_to_pixel(&p->cam, a->pos, W, H, at));
+    if (hypot(x - at[0], y - at[1]) <= body_px + 2) return true;
+    if (!isfinite(a->aim[0])) continue;
+    CHECK(herd_camera_to_pixel(&p->cam, (const float[3]){a->aim[0], a->aim[1], 0}, W, H, aim));
+    if (fabs(hypot(x - aim[0], y - aim[1]) - r) <= 2 || to_segment(x, y, at, aim) <= 2) return true;
+  }
+  return false;
+}
+
+/* scenarios/lien-empty.json once every shepherd aims well away from itself: for each, a ring in
+ * the shepherd colour round its steering point and the line to it from the shepherd (its
+ * assignment); that colour nowhere else. */
+static void each_shepherds_assignment_is_drawn(void) {
+  herd_scenario sc = shipped("lien-empty.json", NULL, 0);
+  herd_sim *sim = start_sim(&sc, 0);
+  double body_m = HERD_STEERING_BODY_SCALE * herd_model_body_m(sc.model);
+  herd_camera cam = herd_camera_for_sim(sim, W, H);
+  step_until_shepherds_aim(sim, (float)(body_m + 4 * HERD_ROUTE_MARK_PX * cam.metres_per_px));
+  picture p = render_sim(sim, false);
+  double r_m = HERD_ROUTE_MARK_PX * p.cam.metres_per_px;
+  uint32_t n = herd_sim_steering_count(sim);
+  for (uint32_t d = 0; d < n; ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    CHECK_MSG(isfinite(a->aim[0]), "shepherd %u aims nowhere by step %u", d, herd_sim_step_index(sim));
+    if (!isfinite(a->aim[0])) continue;
+    int on_ring = 0;
+    for (int k = 0; k < 8; ++k) {
+      float t = 6.2831853f * k / 8, x = a->aim[0] + (float)r_m * cosf(t), y = a->aim[1] + (float)r_m * sinf(t);
+      on_ring += near(&p, x, y, 0, 1, herd_colors.shepherd) > 0;
+    }
+    float mx = 0.5f * (a->aim[0] + a->pos[0]), my = 0.5f * (a->aim[1] + a->pos[1]);
+    printf("  step %u: shepherd %u (%s) at (%.1f, %.1f) aims at (%.1f, %.1f): %d of 8 ring points\n",
+           herd_sim_step_index(sim), d, herd_steering_mode_name(a->mode), a->pos[0], a->pos[1], a->aim[0], a->aim[1],
+           on_ring);
+    CHECK_MSG(on_ring >= 6, "shepherd %u: %d of 8 points of its aim's ring drawn", d, on_ring);
+    CHECK_MSG(near(&p, mx, my, 0, 2, herd_colors.shepherd) > 0, "shepherd %u: no line to its aim", d);
+  }
+  long stray = 0;
+  double body_px = body_m / p.cam.metres_per_px;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x)
+      stray += is(p.rgba + 4 * ((size_t)y * W + x), herd_colors.shepherd) &&
+               !on_shepherd_marks(&p, sim, x + 0.5, y + 0.5, body_px);
+  CHECK_MSG(stray == 0, "%ld shepherd-coloured pixels off the shepherds, their rings and lines", stray);
+  free(p.rgba);
   herd_sim_destroy(sim);
 }
 
