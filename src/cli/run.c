@@ -121,6 +121,8 @@ static void csv_axes(FILE *f, const char *prefix, uint32_t dims) {
 
 static bool has_path(const herd_sim *sim) { return herd_sim_scenario(sim)->path.points.count > 0; }
 
+static bool has_groups(const herd_sim *sim) { return herd_scenario_observes_groups(herd_sim_scenario(sim)); }
+
 static void csv_header(FILE *f, const herd_sim *sim) {
   uint32_t dims = dims_of(sim);
   fputs("step,delivered,in_goal", f);
@@ -131,6 +133,7 @@ static void csv_header(FILE *f, const herd_sim *sim) {
   csv_axes(f, "farthest", dims);
   fputs(",farthest_dist_m,polarisation,milling", f);
   if (has_path(sim)) fputs(",path_distance_m,path_end", f);
+  if (has_groups(sim)) fputs(",groups,groups_tracked", f);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     char label[32];
     steering_label(sim, d, label, sizeof label);
@@ -155,6 +158,7 @@ static void csv_row(FILE *f, const herd_sim *sim) {
   csv_values(f, o->farthest_pos, dims);
   fprintf(f, ",%.9g,%.6f,%.6f", o->farthest_dist_m, o->polarisation, o->milling);
   if (has_path(sim)) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
+  if (has_groups(sim)) fprintf(f, ",%u,%u", o->group_count, o->groups_tracked);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
     csv_values(f, a->pos, dims);
@@ -230,6 +234,9 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   }
   fprintf(out, "steps: %u (limit %u)\n", steps, sc->max_steps);
   fprintf(out, "order: polarisation %.4f, milling %.4f\n", o->polarisation, o->milling);
+  if (herd_scenario_observes_groups(sc))
+    fprintf(out, "groups: %u at the end (view radius %g m); the largest %u agents, %u tracked\n", o->group_count,
+            sc->groups.view_radius_m, o->groups_tracked ? o->group[0].count : 0u, o->groups_tracked);
   if (sc->path.points.count)
     fprintf(out, "path: mean distance %.2f m; %u of %u agents at its end (last 5 %%)\n", o->path_distance_m,
             o->path_end, o->count);
