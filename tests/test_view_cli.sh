@@ -47,6 +47,10 @@ check "... the same picture again (the camera depends only on the sim)" cmp -s "
 
 run view --screenshot "$tmp/b.png" --steps 5 --hud
 check "--hud draws the HUD into the picture" [ "$rc" -eq 0 ]
+# Shepherds and groups: the group colours, circles, steering points and the HUD's per-agent lines.
+run view scenarios/lien-farm.json --screenshot "$tmp/lien.png" --size 320x200 --steps 10 --hud
+check "a screenshot of Lien's shepherds and their groups exits 0" [ "$rc" -eq 0 ]
+check "... and writes a PNG of the size asked" [ "$(png_size "$tmp/lien.png")" = 320x200 ]
 run view --size 10x10 --screenshot "$tmp/c.png"
 check "--size too small exits 2" [ "$rc" -eq 2 ]
 run view --screenshot "$tmp/no/such/dir/d.png"
