@@ -2,9 +2,11 @@
  * goal circle, the obstacles (rocks; walls, fences, water and bridges), every agent
  * instanced straight from the agent buffers (an oriented triangle in 2D; in 3D a lit cone,
  * depth-tested), the steering agents, and the HUD text; among walls, water and pens also the
- * route: each dog's aim, the flock's next waypoint and (toggled) the routing field's arrows. No work per agent on the
- * host: the buffers come from the backend by sharing or one copy each. What is drawn comes from the scenario and the
- * model table, never from a model's name. */
+ * route: each dog's aim, the flock's next waypoint and (toggled) the routing field's arrows;
+ * where groups are observed (toggled) each agent in its group's colour and the groups' circles;
+ * shepherds' steering points; the selected steering agent. No work per agent on the host: the
+ * buffers come from the backend by sharing or one copy each (the groups: always a copy). What is
+ * drawn comes from the scenario and the model table, never from a model's name. */
 #include <GL/glew.h>
 #include <cglm/cglm.h>
 #include <math.h>
