@@ -747,10 +747,11 @@ static void each_shepherds_assignment_is_drawn(void) {
   herd_sim_destroy(sim);
 }
 
-/* 30 sheep spread over the field, no dog, groups observed: many groups, some of one sheep. */
+/* 30 sheep spread over the field, no dog, groups observed with a view radius of 10 m (not the
+ * model's default, which may change): many groups, some of one sheep. */
 #define SPREAD_GROUPS                                                                                \
   "sheep.count=30", "sheep.neighbours=10", "sheep.spawn.from=[0.1,0.1]", "sheep.spawn.to=[0.9,0.9]", \
-      "groups.observe=always", "dogs.count=0"
+      "groups.observe=always", "groups.view_radius_m=10", "groups.member_radius_m=2", "dogs.count=0"
 
 /* Each agent (by herd_sim_map_state's positions) drawn in its group's colour from
  * herd_sim_map_groups, the tracked groups' colours all seen and no state colour; with the groups
