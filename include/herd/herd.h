@@ -205,7 +205,7 @@ typedef struct herd_scenario {
     herd_shape_list bridges; /* passable strips across a water polygon */
     float resolution_m;      /* the signed-distance field's grid spacing (at least) */
   } obstacles;
-  struct {                 /* the flock's groups (docs/models/lien-shepherds.md "Groups") */
+  struct {                 /* the flock's groups (docs/models/groups.md) */
     uint32_t observe;      /* herd_groups_observe */
     uint32_t max;          /* the largest groups tracked in the observation (at most HERD_MAX_GROUPS) */
     float view_radius_m;   /* agents this close see each other: they are in one group */
