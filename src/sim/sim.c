@@ -337,7 +337,7 @@ bool herd_sim_route_waypoint(const herd_sim *s, const float from[2], float ahead
 }
 
 bool herd_sim_flock_waypoint(const herd_sim *s, float out[2]) {
-  return herd_strombom_dog_waypoint(&s->steer_ctx.dog, &s->obs, out);
+  return herd_steer_flock_waypoint(&s->steer_ctx, &s->obs, out);
 }
 
 void herd_sim_destroy(herd_sim *s) {

@@ -27,6 +27,10 @@ extern const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT];
 /* The context for a scenario (the dog's parameters from it, and its route among walls, water
  * and pens: NULL without them, or when out of memory). `sc` must outlive it. */
 herd_steer_context herd_steer_context_for(const herd_scenario *sc);
+
+/* The waypoint the steering agents drive the flock toward now, seen from `obs` (the dogs' drive
+ * along the route); false when there is none. The sim asks it here, not of a strategy's module. */
+bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observation *obs, float out[2]);
 void herd_steer_context_free(herd_steer_context *ctx);
 
 /* The goal the steering agents work toward, and when a run has reached it: for Strömbom's

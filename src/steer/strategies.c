@@ -110,6 +110,10 @@ herd_steer_context herd_steer_context_for(const herd_scenario *sc) {
   return ctx;
 }
 
+bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observation *obs, float out[2]) {
+  return herd_strombom_dog_waypoint(&ctx->dog, obs, out);
+}
+
 void herd_steer_context_free(herd_steer_context *ctx) {
   herd_route_free((herd_route *)ctx->dog.route);
   ctx->dog.route = NULL;
