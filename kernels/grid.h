@@ -397,11 +397,20 @@ HERD_INLINE herd_vec3 herd_world_wrap(const herd_grid *g, herd_vec3 p) {
  *
  * It visits every cell the ball of radius r touches (each cell once, also when r spans a
  * whole wrapping axis), skips `self` (a sorted index; 0xffffffff for none) and yields the
- * agents with |d| <= r, d taken through the wrap. herd_radius_cone limits it to a view cone. */
+ * agents with |d| <= r, d taken through the wrap. herd_radius_cone limits it to a view cone.
+ *
+ * herd_radius_next is two steps a hot loop may also take itself: herd_radius_next_range moves
+ * to the next run of sorted candidates [q.j, q.end), and herd_radius_candidate tells whether
+ * one of them is yielded, without a branch on the answer, so that a model can sum under a
+ * mask instead of mispredicting every third candidate:
+ *
+ *   while (herd_radius_next_range(&q, g, pos, cell_end))
+ *     for (j = q.j; j < q.end; ++j) { in = herd_radius_candidate(&q, g, pos, j, &d, &d2); ... } */
 typedef struct herd_radius_query {
   herd_vec3 p, facing;
-  float r2, cos_half_fov; /* cos_half_fov <= -1: no cone */
-  herd_u32 self;
+  float r2, cos_half_fov;         /* cos_half_fov <= -1: no cone */
+  herd_u32 self, dims, wrap;      /* the grid's dims and wrap, kept where a hot loop finds them */
+  herd_vec3 period;               /* the world's size along each axis */
   herd_i32 lo[3], span[3], at[3]; /* first raw cell, cells along each axis, current offsets */
   herd_cell cell;
   herd_u32 j, end;
@@ -412,6 +421,9 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
   q->p = p;
   q->r2 = r * r;
   q->self = self;
+  q->dims = g->dims;
+  q->wrap = g->wrap;
+  q->period = herd_v3(g->size_m[0], g->size_m[1], g->size_m[2]);
   q->facing = herd_v3(0.0f, 0.0f, 0.0f);
   q->cos_half_fov = -2.0f;
   float c[3];
@@ -429,6 +441,7 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
     q->span[k] = herd_axis_cell_raw(g, k, c[k] + reach) - q->lo[k] + 1;
     if (herd_axis_wraps(g, k) && q->span[k] > g->wrap_cells[k]) q->span[k] = g->wrap_cells[k];
   }
+  q->cell.x = q->cell.y = q->cell.z = 0;
   q->j = q->end = 0u;
   q->check = 0;
   q->started = 0;
@@ -478,6 +491,41 @@ HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HE
   return 1;
 }
 
+/* Moves to the next run of candidates, [q->j, q->end); 0 when there is none, and from then
+ * on. */
+HERD_INLINE int herd_radius_next_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                       HERD_GLOBAL const herd_u32 *cell_end) {
+  if (q->started < 0) return 0;
+  if (herd_radius_advance(q, g, pos, cell_end)) return 1;
+  q->started = -1;
+  return 0;
+}
+
+/* Candidate j of the current range, in `dims` dimensions (q->dims; a constant where the caller
+ * can make it one): the offset from p to it through the wrap (*d_out) and its square
+ * (*d2_out), and whether the query yields it. Only the cone's test, which needs a square root,
+ * waits for the others to pass. */
+HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                         herd_u32 j, herd_u32 dims, herd_vec3 *d_out, float *d2_out) {
+  herd_vec3 at = herd_load_vec(pos, j, dims), d = herd_v3_sub(at, q->p);
+  /* herd_world_delta, from the query's copy of the wrap */
+  if (q->wrap & 1u) d.x = herd_wrap_offset(d.x, q->period.x);
+  if (q->wrap & 2u) d.y = herd_wrap_offset(d.y, q->period.y);
+  if (q->wrap & 4u) d.z = herd_wrap_offset(d.z, q->period.z);
+  float d2 = herd_v3_len2(d);
+  int in = !(d2 > q->r2) & (j != q->self);
+  if (q->check) in &= herd_same_cell(herd_cell_of(g, at), q->cell);
+  if (q->cos_half_fov > -1.0f && in) in = !(herd_v3_dot(q->facing, d) < q->cos_half_fov * herd_sqrtf(d2));
+  *d_out = d;
+  *d2_out = d2;
+  return in;
+}
+
+HERD_INLINE int herd_radius_candidate(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                      herd_u32 j, herd_vec3 *d_out, float *d2_out) {
+  return herd_radius_candidate_in(q, g, pos, j, q->dims, d_out, d2_out);
+}
+
 /* The next agent of the query: its sorted index, the offset to it and its square; 0 when
  * the query is exhausted. */
 HERD_INLINE int herd_radius_next(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
@@ -486,19 +534,63 @@ HERD_INLINE int herd_radius_next(herd_radius_query *q, const herd_grid *g, HERD_
   for (;;) {
     while (q->j < q->end) {
       herd_u32 j = q->j++;
-      if (j == q->self) continue;
-      herd_vec3 at = herd_load_vec(pos, j, g->dims);
-      if (q->check && !herd_same_cell(herd_cell_of(g, at), q->cell)) continue;
-      herd_vec3 d = herd_world_delta(g, q->p, at);
-      float d2 = herd_v3_len2(d);
-      if (d2 > q->r2) continue;
-      if (q->cos_half_fov > -1.0f && herd_v3_dot(q->facing, d) < q->cos_half_fov * herd_sqrtf(d2)) continue;
+      herd_vec3 d;
+      float d2;
+      if (!herd_radius_candidate(q, g, pos, j, &d, &d2)) continue;
       *j_out = j;
       *d_out = d;
       *d2_out = d2;
       return 1;
     }
-    if (!herd_radius_advance(q, g, pos, cell_end)) return 0;
+    if (!herd_radius_next_range(q, g, pos, cell_end)) return 0;
+  }
+}
+
+/* The yielded agents of a query, up to HERD_RADIUS_BATCH at a time (herd_radius_gather). One
+ * slot more than that: every candidate is written, and only the yielded ones kept. */
+#ifdef HERD_OPENCL
+#define HERD_RADIUS_BATCH 8 /* private memory is scarce on a GPU */
+#else
+#define HERD_RADIUS_BATCH 32
+#endif
+typedef struct herd_radius_batch {
+  herd_u32 j[HERD_RADIUS_BATCH + 1];
+  herd_vec3 d[HERD_RADIUS_BATCH + 1];
+  float d2[HERD_RADIUS_BATCH + 1];
+} herd_radius_batch;
+
+/* The next agents of the query (those herd_radius_next would yield, in the same order) into
+ * `b`; how many, 0 once the query is exhausted. Each candidate is written to the next free
+ * slot and the count advanced by whether it is yielded: no branch on an answer that is random
+ * (about two candidates in three lie outside a ball that cells as large as r cover), which
+ * herd_radius_next mispredicts time and again. A model then loops over the batch:
+ *
+ *   for (n = herd_radius_gather(&q, g, pos, cell_end, &b); n > 0; n = herd_radius_gather(...))
+ *     for (k = 0; k < n; ++k) ... b.j[k], b.d[k], b.d2[k] */
+/* herd_radius_gather's loop over the current range, for `dims` dimensions: called with a
+ * constant, so that each copy loads one layout without a test per candidate. */
+HERD_INLINE herd_u32 herd_radius_gather_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                              herd_radius_batch *b, herd_u32 n, herd_u32 dims) {
+  herd_u32 j = q->j, end = q->end;
+  for (; j < end && n < HERD_RADIUS_BATCH; ++j) {
+    herd_vec3 d;
+    float d2;
+    int in = herd_radius_candidate_in(q, g, pos, j, dims, &d, &d2);
+    b->j[n] = j;
+    b->d[n] = d;
+    b->d2[n] = d2;
+    n += (herd_u32)in;
+  }
+  q->j = j;
+  return n;
+}
+
+HERD_INLINE herd_u32 herd_radius_gather(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                        HERD_GLOBAL const herd_u32 *cell_end, herd_radius_batch *b) {
+  herd_u32 n = 0;
+  for (;;) {
+    n = q->dims == 2u ? herd_radius_gather_range(q, g, pos, b, n, 2u) : herd_radius_gather_range(q, g, pos, b, n, 3u);
+    if (n == HERD_RADIUS_BATCH || !herd_radius_next_range(q, g, pos, cell_end)) return n;
   }
 }
 

@@ -41,21 +41,25 @@ HERD_INLINE float herd_signf(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.
 HERD_INLINE herd_vec3 herd_boids_flocking(const herd_boids_params *m, const herd_flock_view *v, herd_u32 self,
                                           herd_vec3 p, herd_vec3 vel) {
   herd_vec3 close = herd_v3(0.0f, 0.0f, 0.0f), offsets = close, velocities = close;
-  herd_u32 seen = 0, j;
+  herd_u32 seen = 0;
   float protected2 = m->protected_range_m * m->protected_range_m, visual2 = m->visual_range_m * m->visual_range_m;
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, m->visual_range_m, self);
   if (m->view_angle_deg < 360.0f)
     herd_radius_cone(&q, herd_v3_unit(vel), herd_cosf(0.5f * m->view_angle_deg * 0.0174532925199432958f));
-  herd_vec3 d;
-  float d2;
-  while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
-    if (d2 < protected2) {
-      close = herd_v3_sub(close, d);
-    } else if (d2 < visual2) {
-      offsets = herd_v3_add(offsets, d);
-      velocities = herd_v3_add(velocities, herd_agent_vel(v, j));
-      ++seen;
+  herd_radius_batch b;
+  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
+       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
+    for (herd_u32 k = 0; k < n; ++k) {
+      herd_vec3 d = b.d[k];
+      float d2 = b.d2[k];
+      if (d2 < protected2) {
+        close = herd_v3_sub(close, d);
+      } else if (d2 < visual2) {
+        offsets = herd_v3_add(offsets, d);
+        velocities = herd_v3_add(velocities, herd_agent_vel(v, b.j[k]));
+        ++seen;
+      }
     }
   }
   herd_vec3 u = vel;
