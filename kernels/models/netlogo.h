@@ -78,20 +78,24 @@ HERD_INLINE herd_netlogo_mates herd_netlogo_flockmates(const herd_netlogo_params
   f.headings = f.bearings = herd_v3(0.0f, 0.0f, 0.0f);
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, m->vision_patches, self);
-  herd_u32 j;
-  herd_vec3 d;
-  float d2;
-  while (herd_radius_next(&q, v->grid, v->pos, v->cell_end, &j, &d, &d2)) {
-    herd_vec3 h = herd_agent_vel(v, j);
-    herd_u32 id = herd_agent_id(v->agent[j]);
-    /* The nearest, ties to the lower id (NetLogo picks at random). */
-    if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
-      f.nearest_d2 = d2, f.nearest_id = id;
-      f.nearest_heading = herd_heading_of(h.x, h.y);
+  herd_radius_batch b;
+  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
+       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
+    for (herd_u32 k = 0; k < n; ++k) {
+      herd_u32 j = b.j[k];
+      herd_vec3 d = b.d[k];
+      float d2 = b.d2[k];
+      herd_vec3 h = herd_agent_vel(v, j);
+      herd_u32 id = herd_agent_id(v->agent[j]);
+      /* The nearest, ties to the lower id (NetLogo picks at random). */
+      if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
+        f.nearest_d2 = d2, f.nearest_id = id;
+        f.nearest_heading = herd_heading_of(h.x, h.y);
+      }
+      f.headings = herd_v3_add(f.headings, h);
+      if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
+      ++f.count;
     }
-    f.headings = herd_v3_add(f.headings, h);
-    if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
-    ++f.count;
   }
   return f;
 }
