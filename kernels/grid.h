@@ -30,6 +30,16 @@ typedef struct herd_grid {
   /* Along a wrapping axis the period holds a whole number of cells, each >= cell_m. */
   float wrap_inv_cell_m[3];
   herd_i32 wrap_cells[3];
+  /* Dense mode (dense = 1): the buckets are a box of dense_cells[k] cells per axis from cell
+   * dense_lo[k], numbered row-major (x fastest), so the cells x0..x1 of one row are the
+   * consecutive buckets of one contiguous run of sorted agents and no two cells of the box
+   * collide. A cell outside the box shares the bucket of the box cell nearest to it (clamped
+   * per axis): that bucket is then mixed, which keeps every query exact, only slower for the
+   * few outliers. dense = 0: the hash below. Along a wrapping axis the box is the whole
+   * period. Chosen on the host (herd_grid_dense_box, src/backend/grid_layout.c). */
+  herd_u32 dense;
+  herd_i32 dense_lo[3];
+  herd_i32 dense_cells[3];
 } herd_grid;
 
 /* One candidate neighbour: squared distance, then sorted index as the tie-break, so the
@@ -72,8 +82,28 @@ HERD_INLINE herd_u32 herd_cell_bucket(herd_i32 cx, herd_i32 cy, herd_u32 table_m
   return ((h << 8) | within) & table_mask;
 }
 
+/* A raw cell coordinate's place along axis k of the dense box, clamped to its edge. */
+HERD_INLINE herd_i32 herd_dense_axis(const herd_grid *g, herd_u32 k, herd_i32 c) {
+  herd_i32 i = c - g->dense_lo[k];
+  if (i < 0) return 0;
+  return i < g->dense_cells[k] ? i : g->dense_cells[k] - 1;
+}
+
+/* True when cell (cx, cy) lies inside the dense box: its bucket then holds it alone (mixed
+ * only when outliers were clamped into it, which the mixed flag says). */
+HERD_INLINE int herd_dense_inside2(const herd_grid *g, herd_i32 cx, herd_i32 cy) {
+  return (herd_u32)(cx - g->dense_lo[0]) < (herd_u32)g->dense_cells[0] &&
+         (herd_u32)(cy - g->dense_lo[1]) < (herd_u32)g->dense_cells[1];
+}
+
+/* The bucket of 2D cell (cx, cy) in either mode. */
+HERD_INLINE herd_u32 herd_grid_bucket2(const herd_grid *g, herd_i32 cx, herd_i32 cy) {
+  if (!g->dense) return herd_cell_bucket(cx, cy, g->table_mask);
+  return (herd_u32)herd_dense_axis(g, 1u, cy) * (herd_u32)g->dense_cells[0] + (herd_u32)herd_dense_axis(g, 0u, cx);
+}
+
 HERD_INLINE herd_u32 herd_bucket_of(const herd_grid *g, herd_vec2 p) {
-  return herd_cell_bucket(herd_cell_coord(p.x, g->inv_cell_m), herd_cell_coord(p.y, g->inv_cell_m), g->table_mask);
+  return herd_grid_bucket2(g, herd_cell_coord(p.x, g->inv_cell_m), herd_cell_coord(p.y, g->inv_cell_m));
 }
 
 #define HERD_BUCKET_MIXED 0x80000000u
@@ -101,12 +131,15 @@ typedef struct herd_cell_span {
 
 HERD_INLINE herd_cell_span herd_cell_span_of(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
                                              HERD_GLOBAL const herd_u32 *cell_end, herd_i32 cx, herd_i32 cy) {
-  herd_u32 b = herd_cell_bucket(cx, cy, g->table_mask);
+  herd_u32 b = herd_grid_bucket2(g, cx, cy);
   herd_cell_span span;
   span.begin = herd_bucket_begin(cell_end, b);
   span.end = herd_bucket_end(cell_end, b);
   span.check = (cell_end[b] & HERD_BUCKET_MIXED) != 0u;
-  if (!span.check && span.begin < span.end && !herd_in_cell(g, pos[span.begin], cx, cy)) span.end = span.begin;
+  /* A pure bucket of a cell inside the dense box can only hold that cell. */
+  if (!span.check && span.begin < span.end && !(g->dense && herd_dense_inside2(g, cx, cy)) &&
+      !herd_in_cell(g, pos[span.begin], cx, cy))
+    span.end = span.begin;
   return span;
 }
 
@@ -348,6 +381,11 @@ HERD_INLINE herd_u32 herd_cell_bucket3(herd_i32 cx, herd_i32 cy, herd_i32 cz, he
 }
 
 HERD_INLINE herd_u32 herd_bucket_of_cell(const herd_grid *g, herd_cell c) {
+  if (g->dense) {
+    herd_u32 z = g->dims == 3u ? (herd_u32)herd_dense_axis(g, 2u, c.z) : 0u;
+    return (z * (herd_u32)g->dense_cells[1] + (herd_u32)herd_dense_axis(g, 1u, c.y)) * (herd_u32)g->dense_cells[0] +
+           (herd_u32)herd_dense_axis(g, 0u, c.x);
+  }
   return g->dims == 3u ? herd_cell_bucket3(c.x, c.y, c.z, g->table_mask) : herd_cell_bucket(c.x, c.y, g->table_mask);
 }
 

@@ -141,12 +141,25 @@ void herd_groups_acc_reset(herd_group_acc *acc, uint32_t count);
 void herd_groups_fill(const herd_group_pick *pick, const herd_group_acc *acc, uint32_t found,
                       const herd_groups_params *p, const herd_grid *grid, herd_observation *obs);
 
-/* The hash table size for a grid of `count` agents: a power of two >= count, so the
- * table costs at most 8 bytes per agent whatever area the flock covers. */
+/* The smallest power of two >= count. herd_grid_for's table holds 2 * agents buckets
+ * rounded up (at most 16 bytes per agent whatever area the flock covers), so that a compact
+ * flock's bounding box fits the dense mode. */
 uint32_t herd_grid_table_size(uint32_t count);
 
 /* The grid for a backend: cells from the model's largest radius, the world's wrap. */
 herd_grid herd_grid_for(const herd_backend_desc *desc);
+
+/* Puts g in dense mode over the cells of the box [lo, hi] widened by two cells (per axis;
+ * whole periods along wrapping axes) when it needs no more buckets than g's table holds, else
+ * in hash mode (also for an empty or NaN box); returns whether dense. Both backends take the
+ * box alike, from the flock's extent at the last upload (herd_flock_extent) or observation
+ * (extent_min/max), so they build the same grid for the same flock and stay bit-identical;
+ * agents that moved out of the box since are clamped into its edge: exact, only slower. */
+bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]);
+
+/* The bounding box of `count` positions (float2 or float4 per agent), NaN skipped; none:
+ * lo = +inf, hi = -inf. */
+void herd_flock_extent(const float *pos, uint32_t count, uint32_t dims, float lo[3], float hi[3]);
 
 /* The grid the groups are found on (kernels/groups.h): the model's, with cells whose diagonal
  * is just inside the view radius, so that a cell's agents all see each other and a query

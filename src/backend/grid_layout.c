@@ -1,5 +1,6 @@
 /* What both backends derive alike from their description: the grid and a step's facts. */
 #include <math.h>
+#include <string.h>
 
 #include "backend.h"
 
@@ -27,7 +28,10 @@ static void set_cells(herd_grid *g, float cell_m) {
 
 herd_grid herd_grid_for(const herd_backend_desc *desc) {
   herd_grid g;
-  g.table_mask = herd_grid_table_size(desc->count) - 1u;
+  memset(&g, 0, sizeof g); /* hash mode until a box is chosen */
+  /* Twice the agents: a compact flock's bounding box (one agent per cell at the default
+   * density, a disc filling pi/4 of its box) then fits the dense mode. */
+  g.table_mask = herd_grid_table_size(desc->count > (1u << 30) ? desc->count : 2u * desc->count) - 1u;
   g.count = desc->count;
   g.dims = desc->dims;
   g.wrap = 0u;
@@ -39,8 +43,50 @@ herd_grid herd_grid_for(const herd_backend_desc *desc) {
   return g;
 }
 
+void herd_flock_extent(const float *pos, uint32_t count, uint32_t dims, float lo[3], float hi[3]) {
+  for (uint32_t k = 0; k < 3; ++k) lo[k] = INFINITY, hi[k] = -INFINITY;
+  for (uint32_t i = 0; i < count; ++i) {
+    herd_vec3 p = herd_load_vec(pos, i, dims);
+    float v[3] = {p.x, p.y, p.z};
+    for (uint32_t k = 0; k < 3; ++k) {
+      lo[k] = v[k] < lo[k] ? v[k] : lo[k]; /* NaN compares false: skipped */
+      hi[k] = v[k] > hi[k] ? v[k] : hi[k];
+    }
+  }
+}
+
+bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]) {
+  /* Two cells for the moves since the box was taken (far more than a step's move in any
+   * model at its default cells); an agent beyond is clamped in, exact, only slower. */
+  float margin_m = 2.0f * g->cell_m;
+  int64_t total = 1;
+  herd_i32 first[3] = {0, 0, 0}, cells[3] = {1, 1, 1};
+  for (uint32_t k = 0; k < g->dims && k < 3; ++k) {
+    if (herd_axis_wraps(g, k)) {
+      cells[k] = g->wrap_cells[k];
+    } else {
+      if (!(lo[k] <= hi[k])) { /* NaN, or no agents */
+        g->dense = 0u;
+        return false;
+      }
+      first[k] = herd_axis_cell_raw(g, k, lo[k] - margin_m);
+      int64_t span = (int64_t)herd_axis_cell_raw(g, k, hi[k] + margin_m) - first[k] + 1;
+      cells[k] = span < (1 << 30) ? (herd_i32)span : (1 << 30);
+    }
+    total *= cells[k];
+    if (total > (int64_t)g->table_mask + 1) {
+      g->dense = 0u;
+      return false;
+    }
+  }
+  g->dense = 1u;
+  for (uint32_t k = 0; k < 3; ++k) g->dense_lo[k] = first[k], g->dense_cells[k] = cells[k];
+  return true;
+}
+
 herd_grid herd_groups_grid(const herd_grid *model, float view_radius_m) {
   herd_grid g = *model;
+  g.dense = 0u; /* the model's box counts other cells: the caller chooses again */
   set_cells(&g, 0.98f * view_radius_m / sqrtf((float)model->dims));
   return g;
 }

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cl_backend.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,10 @@ struct herd_backend {
   herd_backend_desc desc;
   unsigned char params[HERD_MODEL_PARAMS_BYTES]; /* desc.params points here */
   herd_grid grid;
+  /* The flock's extent at the last upload or observation: the grids' dense box
+   * (herd_grid_dense_box); a batch's per world, 6 floats each. */
+  float box_lo[3], box_hi[3];
+  float *world_box;
   uint32_t stride; /* floats per agent in the state buffers: 2 or 4 */
   uint32_t buckets;
   herd_device_info info;
@@ -458,6 +463,7 @@ static void cl_destroy(herd_backend *b) {
   free(b->map_agent);
   free(b->world_desc);
   free(b->world);
+  free(b->world_box);
   free(b->steer_all);
   free(b->host_env);
   free(b->totals);
@@ -520,6 +526,7 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->desc.params = b->params;
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
   b->grid = herd_grid_for(&b->desc);
+  herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
   b->stride = herd_state_stride(desc->dims);
   b->buckets = b->grid.table_mask + 1u;
   herd_status s = open_device(b, err);
@@ -571,6 +578,7 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
     agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
   b->cur = 0;
+  herd_flock_extent(pos, b->desc.count, b->desc.dims, b->box_lo, b->box_hi);
   cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
@@ -691,7 +699,10 @@ static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error
 }
 
 /* The grid of this step. */
-static herd_status build_grid(herd_backend *b, herd_error *err) { return build_grid_on(b, &b->grid, err); }
+static herd_status build_grid(herd_backend *b, herd_error *err) {
+  herd_grid_dense_box(&b->grid, b->box_lo, b->box_hi);
+  return build_grid_on(b, &b->grid, err);
+}
 
 /* Agents per launch of the step kernel. One launch for the whole flock, unless a Ctrl-C
  * could wait long for it: then slices of about SLICE_S seconds (from the last step's time;
@@ -783,6 +794,8 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
   herd_observation_from_partial(&total, n, b->desc.dims, count, obs);
+  memcpy(b->box_lo, obs->extent_min, sizeof b->box_lo);
+  memcpy(b->box_hi, obs->extent_max, sizeof b->box_hi);
   return HERD_OK;
 }
 
@@ -858,6 +871,7 @@ static herd_status label_groups(herd_backend *b, const herd_groups_params *p, cl
   uint32_t n = b->desc.count;
   cl_int by_side = 0;
   b->group_grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  herd_grid_dense_box(&b->group_grid, b->box_lo, b->box_hi);
   herd_status s = build_grid_on(b, &b->group_grid, err); /* the grid of where the flock is now */
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_START, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 3, MEM(b->agent[1 - b->cur]), VAL(n),
@@ -1140,9 +1154,11 @@ static herd_status cl_create_batch(const herd_backend_desc *descs, uint32_t coun
   b->world_count = count;
   b->world_desc = malloc(count * sizeof *b->world_desc);
   b->world = calloc(count, sizeof *b->world);
+  b->world_box = malloc((size_t)count * 6 * sizeof *b->world_box);
+  for (size_t k = 0; b->world_box && k < 6 * (size_t)count; ++k) b->world_box[k] = k % 6 < 3 ? INFINITY : -INFINITY;
   b->steer_all = calloc((size_t)count * HERD_MAX_STEERING * HERD_STEER_FLOATS, sizeof *b->steer_all);
   b->totals = malloc(count * sizeof *b->totals);
-  herd_status s = b->world_desc && b->world && b->steer_all && b->totals
+  herd_status s = b->world_desc && b->world && b->world_box && b->steer_all && b->totals
                       ? lay_out_worlds(b, descs, count, err)
                       : herd_fail(err, HERD_E_MEMORY, "out of memory creating a batch of %u worlds", count);
   if (s == HERD_OK) s = open_device(b, err);
@@ -1168,6 +1184,8 @@ static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float 
                         ? HERD_AGENT_DELIVERED
                         : 0u);
   b->cur = 0;
+  float *box = &b->world_box[6 * (size_t)world];
+  herd_flock_extent(pos, d->count, d->dims, box, box + 3);
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
   cl_int rc =
       clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
@@ -1209,6 +1227,7 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
   for (uint32_t w = 0; w < b->world_count; ++w) {
     b->world[w].info = herd_step_info_for(&b->world_desc[w], in[w].steer, in[w].centroid, in[w].step);
     b->world[w].active = in[w].active ? 1u : 0u;
+    herd_grid_dense_box(&b->world[w].grid, &b->world_box[6 * (size_t)w], &b->world_box[6 * (size_t)w + 3]);
     memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * HERD_STEER_FLOATS], in[w].steer.pos,
            in[w].steer.count * HERD_STEER_FLOATS * sizeof(float));
   }
@@ -1282,8 +1301,11 @@ static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, 
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
-  for (uint32_t w = 0; w < b->world_count; ++w)
+  for (uint32_t w = 0; w < b->world_count; ++w) {
     herd_observation_from_partial(&b->totals[w], b->world_desc[w].count, b->desc.dims, in[w].steer.count, &obs[w]);
+    memcpy(&b->world_box[6 * (size_t)w], obs[w].extent_min, 3 * sizeof(float));
+    memcpy(&b->world_box[6 * (size_t)w + 3], obs[w].extent_max, 3 * sizeof(float));
+  }
   return HERD_OK;
 }
 

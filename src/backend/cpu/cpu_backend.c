@@ -39,7 +39,9 @@ struct herd_backend {
   int cur;
   uint32_t *bucket;   /* per agent, from the bin pass */
   uint32_t *cell_end; /* per bucket: one past its last sorted agent */
-  float *env;         /* obstacles and path (kernels/env.h), a copy of desc.env */
+  /* The flock's extent at the last upload or reduction: the grids' dense box. */
+  float box_lo[3], box_hi[3];
+  float *env; /* obstacles and path (kernels/env.h), a copy of desc.env */
   int threads;
   herd_pool *pool;
   char device[64];
@@ -96,6 +98,7 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
   b->grid = herd_grid_for(&b->desc);
+  herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
   b->stride = herd_state_stride(desc->dims);
   b->threads = desc->threads > 0 ? desc->threads : herd_available_cpus();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
@@ -133,6 +136,7 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
   b->cur = 0;
   memcpy(b->pos[0], pos, n * b->stride * sizeof(float));
   memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
+  herd_flock_extent(pos, b->desc.count, b->desc.dims, b->box_lo, b->box_hi);
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
   for (uint32_t i = 0; i < n; ++i) {
     int in_goal =
@@ -181,12 +185,13 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
   if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
-/* Bin on grid g (the model's, or the groups'), then a stable counting sort by bucket from
- * [cur] into [1-cur]; leaves cell_end. */
-static void cpu_sort_on(herd_backend *b, const herd_grid *g) {
+/* Chooses g's box (dense or hash), bins on g (the model's, or the groups'), then a stable
+ * counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
+static void cpu_sort_on(herd_backend *b, herd_grid *g) {
   uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
   double clock = b->desc.profile ? now_s() : 0.0;
+  herd_grid_dense_box(g, b->box_lo, b->box_hi);
   herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[b->cur]});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
@@ -312,6 +317,8 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
   free(c.parts);
   herd_observation_from_partial(&all, n, b->desc.dims, steer.count, obs);
+  memcpy(b->box_lo, obs->extent_min, sizeof b->box_lo);
+  memcpy(b->box_hi, obs->extent_max, sizeof b->box_hi);
   lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
 }
