@@ -452,7 +452,12 @@ typedef struct herd_radius_query {
   herd_i32 lo[3], span[3], at[3]; /* first raw cell, cells along each axis, current offsets */
   herd_cell cell;
   herd_u32 j, end;
-  int check, started;
+  int check, started; /* started: -1 once herd_radius_next_range has run out */
+  /* Dense grid: the query's cells as rows. Along each axis, the first cell of the box it
+   * visits and how many (counted on round a wrapping axis); the row now visited (y, z offsets),
+   * and which part of it: a row that crosses the wrap is two runs of buckets. */
+  herd_i32 first[3], count[3], row[2];
+  int part;
 } herd_radius_query;
 
 HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r, herd_u32 self) {
@@ -483,6 +488,25 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
   q->j = q->end = 0u;
   q->check = 0;
   q->started = 0;
+  q->row[0] = q->row[1] = 0;
+  q->part = 2; /* the first range starts a row */
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    q->first[k] = 0, q->count[k] = 1;
+    if (!g->dense || k >= g->dims) continue;
+    if (herd_axis_wraps(g, k)) { /* the box is the whole period; span is at most one period */
+      q->first[k] = herd_axis_fold(g, k, q->lo[k]);
+      q->count[k] = q->span[k];
+      continue;
+    }
+    /* Cells beyond the box share the bucket of its edge cell: clamped, each bucket is
+     * visited once, and the outliers in it still meet the distance test. */
+    herd_i32 cells = g->dense_cells[k], hi = q->lo[k] + q->span[k] - 1;
+    herd_i32 a = q->lo[k] < g->dense_lo[k] ? 0 : q->lo[k] - g->dense_lo[k];
+    herd_i32 b = hi < g->dense_lo[k] ? 0 : hi - g->dense_lo[k];
+    a = a < cells ? a : cells - 1;
+    b = b < cells ? b : cells - 1;
+    q->first[k] = a, q->count[k] = b - a + 1;
+  }
 }
 
 /* Only agents within half_fov of `facing` (a unit vector) from p: the blind angle behind. */
@@ -529,12 +553,41 @@ HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HE
   return 1;
 }
 
-/* Moves to the next run of candidates, [q->j, q->end); 0 when there is none, and from then
- * on. */
+/* On a dense grid, the next row of the query's cells (or the second part of one that crosses
+ * the wrap) as one run of candidates: its cells are consecutive buckets, so their agents are
+ * one contiguous span of the sorted flock, opened with two loads and no cell test (a mixed
+ * bucket there holds only outliers clamped into the box, which the distance test treats like
+ * anyone else). The agents come in the order the cells would give them one by one. */
+HERD_INLINE int herd_radius_next_row(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const herd_u32 *cell_end) {
+  herd_i32 n0 = g->dense_cells[0], n1 = g->dense_cells[1], n2 = g->dense_cells[2];
+  herd_i32 past = q->first[0] + q->count[0]; /* one past the row's last cell, unwrapped */
+  if (q->part >= 2 || (q->part == 1 && past <= n0)) {
+    if (q->started && ++q->row[0] == q->count[1]) {
+      q->row[0] = 0;
+      if (++q->row[1] == q->count[2]) return 0;
+    }
+    q->started = 1;
+    q->part = 0;
+  }
+  herd_i32 x0 = q->part == 0 ? q->first[0] : 0;
+  herd_i32 x1 = q->part == 0 ? (past < n0 ? past : n0) : past - n0; /* one past the last */
+  ++q->part;
+  herd_i32 y = q->first[1] + q->row[0], z = q->first[2] + q->row[1];
+  y = y < n1 ? y : y - n1;
+  z = z < n2 ? z : z - n2;
+  herd_u32 base = ((herd_u32)z * (herd_u32)n1 + (herd_u32)y) * (herd_u32)n0;
+  q->j = herd_bucket_begin(cell_end, base + (herd_u32)x0);
+  q->end = herd_bucket_end(cell_end, base + (herd_u32)x1 - 1u);
+  q->check = 0;
+  return 1;
+}
+
+/* Moves to the next run of candidates, [q->j, q->end): a row of cells on a dense grid, a cell
+ * on the hash; 0 when there is none, and from then on. */
 HERD_INLINE int herd_radius_next_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
                                        HERD_GLOBAL const herd_u32 *cell_end) {
   if (q->started < 0) return 0;
-  if (herd_radius_advance(q, g, pos, cell_end)) return 1;
+  if (g->dense ? herd_radius_next_row(q, g, cell_end) : herd_radius_advance(q, g, pos, cell_end)) return 1;
   q->started = -1;
   return 0;
 }
