@@ -27,6 +27,7 @@
   X(radius_query_3d_open)                  \
   X(radius_query_3d_wrap)                  \
   X(radius_query_view_cone)                \
+  X(radius_query_dense_box_with_outliers)  \
   X(world_delta_is_the_shortest_offset)    \
   X(memory_depends_on_count_not_area)
 TESTS(DECLARE_TEST)
@@ -394,6 +395,58 @@ static void radius_query_view_cone(void) {
   CHECK(check_radius(&v, 10.0f, cosf(0.5f * 60.0f * 0.01745329f), 400) == 0);
   herd_cpu_backend.destroy(b);
   free(points);
+}
+
+/* A dense grid whose box covers only the middle of the cloud, as when the flock has spread
+ * since the box was taken: the cells beyond it share the buckets of its edge, which the
+ * query's rows visit once each. Sorted here by hand (the backend takes its box from the
+ * flock itself), with the mixed flags the backend would set. */
+static void radius_query_dense_box_with_outliers(void) {
+  for (uint32_t dims = 2; dims <= 3; ++dims) {
+    const char *sets[] = {"model=boids", "boids.visual_range_m=10",
+                          dims == 3 ? "world.size_m=[120,90,40]" : "world.size_m=[120,90]"};
+    uint32_t n = 3000, stride = dims == 3 ? 4 : 2;
+    float *points = make_points(n, dims, (const float[3]){120, 90, dims == 3 ? 40.0f : 0.0f}, true);
+    herd_backend *b = points_backend(sets, 3, points, n);
+    herd_cpu_grid_view v = herd_cpu_build_grid(b);
+    herd_grid g = v.grid;
+    CHECK(g.dims == dims);
+    /* The box: cells 3..8 by 2..6 (by 1..2 in 3D) of 10 m, well inside the cloud. */
+    g.dense = 1u;
+    g.dense_lo[0] = 3, g.dense_lo[1] = 2, g.dense_lo[2] = dims == 3 ? 1 : 0;
+    g.dense_cells[0] = 6, g.dense_cells[1] = 5, g.dense_cells[2] = dims == 3 ? 2 : 1;
+    uint32_t buckets = g.table_mask + 1u, *bucket = malloc(n * sizeof *bucket);
+    uint32_t *cell_end = calloc(buckets, sizeof *cell_end);
+    float *sorted = malloc((size_t)n * stride * sizeof *sorted);
+    for (uint32_t i = 0; i < n; ++i) ++cell_end[bucket[i] = herd_bucket_at(&g, herd_load_vec(points, i, dims))];
+    for (uint32_t k = 1; k < buckets; ++k) cell_end[k] += cell_end[k - 1];
+    for (uint32_t i = n; i-- > 0;) { /* backwards: stable */
+      uint32_t to = --cell_end[bucket[i]];
+      for (uint32_t k = 0; k < stride; ++k) sorted[to * stride + k] = points[i * stride + k];
+    }
+    for (uint32_t k = 0; k + 1 < buckets; ++k) cell_end[k] = cell_end[k + 1]; /* starts to ends */
+    cell_end[buckets - 1] = n;
+    uint32_t outliers = 0;
+    for (uint32_t i = 1; i < n; ++i) {
+      herd_cell here = herd_cell_of(&g, herd_load_vec(sorted, i, dims));
+      herd_cell before = herd_cell_of(&g, herd_load_vec(sorted, i - 1, dims));
+      uint32_t bk = herd_bucket_of_cell(&g, here);
+      if (bk == herd_bucket_of_cell(&g, before) && !herd_same_cell(here, before)) {
+        cell_end[bk] |= HERD_BUCKET_MIXED;
+        ++outliers;
+      }
+    }
+    CHECK_MSG(outliers > 100, "%u agents share a bucket with another cell: the box clamps too few", outliers);
+    g.count = n;
+    herd_cpu_grid_view dense = {g, sorted, v.vel, v.agent, cell_end};
+    static const float radii[] = {3.0f, 10.0f, 27.0f};
+    for (size_t k = 0; k < sizeof radii / sizeof radii[0]; ++k) {
+      int bad = check_radius(&dense, radii[k], -2.0f, 600);
+      CHECK_MSG(bad == 0, "%uD, r = %g: %d mismatches", dims, (double)radii[k], bad);
+    }
+    free(bucket), free(cell_end), free(sorted), free(points);
+    herd_cpu_backend.destroy(b);
+  }
 }
 
 /* The offset through the wrap against double-precision arithmetic. */
