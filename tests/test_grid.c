@@ -309,10 +309,11 @@ static herd_backend *points_backend(const char *const *sets, int set_count, cons
 }
 
 /* For `queries` agents, the set the radius query yields (sorted index and squared offset)
- * against every agent tested one by one. */
+ * against every agent tested one by one; and herd_radius_gather (what the models use) yields
+ * the very same agents and offsets in the same order, batch after batch. */
 static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov, uint32_t queries) {
   const herd_grid *g = &v->grid;
-  uint32_t n = g->count, *hits = calloc(n, sizeof *hits);
+  uint32_t n = g->count, *hits = calloc(n, sizeof *hits), *order = malloc(n * sizeof *order);
   int bad = 0;
   for (uint32_t q = 0; q < queries; ++q) {
     uint32_t i = (uint32_t)(((uint64_t)q * 7919u) % n);
@@ -325,6 +326,7 @@ static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov
     float d2;
     memset(hits, 0, n * sizeof *hits);
     while (herd_radius_next(&it, g, v->pos, v->cell_end, &j, &d, &d2)) {
+      if (found < n) order[found] = j;
       ++hits[j], ++found;
       herd_vec3 want = herd_world_delta(g, p, herd_load_vec(v->pos, j, g->dims));
       if (d.x != want.x || d.y != want.y || d.z != want.z) ++bad;
@@ -341,8 +343,24 @@ static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov
                   (double)dk2);
     }
     if (found != expected) ++bad;
+    herd_radius_begin(&it, g, p, r, i);
+    if (cos_half_fov > -1.0f) herd_radius_cone(&it, facing, cos_half_fov);
+    herd_radius_batch batch;
+    uint32_t gathered = 0;
+    for (uint32_t m = herd_radius_gather(&it, g, v->pos, v->cell_end, &batch); m > 0;
+         m = herd_radius_gather(&it, g, v->pos, v->cell_end, &batch)) {
+      for (uint32_t k = 0; k < m; ++k, ++gathered) {
+        herd_vec3 want = herd_world_delta(g, p, herd_load_vec(v->pos, batch.j[k], g->dims));
+        bool same = gathered < found && batch.j[k] == order[gathered] && batch.d[k].x == want.x &&
+                    batch.d[k].y == want.y && batch.d[k].z == want.z && batch.d2[k] == herd_v3_len2(want);
+        if (!same && bad++ < 5) CHECK_MSG(false, "agent %u (r %g): gathered #%u differs", i, (double)r, gathered);
+      }
+    }
+    if (gathered != found) ++bad;
+    /* Once exhausted, the query stays so. */
+    if (herd_radius_gather(&it, g, v->pos, v->cell_end, &batch) != 0) ++bad;
   }
-  free(hits);
+  free(hits), free(order);
   return bad;
 }
 
