@@ -373,7 +373,12 @@ HERD_INLINE herd_u32 herd_grid_knn_strips(const herd_grid *g, HERD_GLOBAL const 
   herd_i32 cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
   herd_i32 nx = g->dense_cells[0], ny = g->dense_cells[1];
   herd_i32 rx = cx - g->dense_lo[0], ry = cy - g->dense_lo[1]; /* the agent's cell in the box, or off it */
-  herd_i32 far = nx > ny ? nx : ny, r = 1;
+  /* The half-width of a square around the agent's cell that covers the whole box. */
+  herd_i32 far = rx > nx - 1 - rx ? rx : nx - 1 - rx, r = 1;
+  far = far > -rx ? far : -rx;
+  far = far > ry ? far : ry;
+  far = far > ny - 1 - ry ? far : ny - 1 - ry;
+  far = far > -ry ? far : -ry;
   herd_i32 px0 = 1, px1 = 0, py0 = 1, py1 = 0; /* the square visited so far: none */
   herd_u32 m = 0, others = g->count - 1u, want = k < others ? k : others;
   if (want == 0u) return 0u;
@@ -412,7 +417,7 @@ HERD_INLINE herd_u32 herd_grid_knn_strips(const herd_grid *g, HERD_GLOBAL const 
       next = (herd_i32)(1.1f * herd_sqrtf((float)want * area / (3.14159265f * seen))) + 1;
     }
     r = next > r ? next : r + 1;
-    if (r > far) r = far + 1; /* covers the whole box */
+    if (r > far) r = far > 1 ? far : 1; /* covers the whole box */
   }
 }
 
