@@ -244,13 +244,13 @@ HERD_INLINE float herd_ring_clearance(const herd_grid *g, herd_vec2 p, herd_i32 
   return c - herd_cell_margin(g, p, r);
 }
 
-/* The k nearest agents to sorted agent `self` (itself excluded), as a max-heap on (d2, j),
- * searched ring by ring of cells outward until the k-th is nearer than any unvisited
- * cell. When the rings would cost more than a scan of all agents, scans all agents.
- * Returns how many were found: k, or count - 1 if fewer exist. */
-HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
-                                   HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_neighbour *best,
-                                   herd_u32 k) {
+/* The k nearest as a max-heap on (d2, j), searched ring by ring of cells outward until the
+ * k-th is nearer than any unvisited cell; when the rings would cost more than a scan of all
+ * agents, scans all agents. Any grid mode; herd_grid_knn's path for the hash, and for the
+ * dense mode past its buffer. */
+HERD_INLINE herd_u32 herd_grid_knn_rings(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                         HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_neighbour *best,
+                                         herd_u32 k) {
   herd_vec2 p = pos[self];
   herd_i32 cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
   herd_u32 others = g->count - 1u, seen = 0, n = 0;
@@ -274,6 +274,166 @@ HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_ve
       n = herd_knn_visit_cell(g, pos, cell_end, self, p, cx + r, cy + d, margin, best, n, k, &seen);
     }
   }
+}
+
+/* Rearranges a[0..n) so that a[k-1] is the k-th smallest by (d2, j) and a[0..k-1) hold the
+ * k-1 before it, in no particular order (1 <= k <= n). Quickselect with a median-of-three
+ * pivot: linear on average, where a heap costs O(log k) per accepted candidate; the keys are
+ * distinct (j is), so the result depends only on the input order. The partition is
+ * branch-free (each comparison goes either way at random: a branch would be mispredicted
+ * half the time) and, in C, moves whole 8-byte entries as one word, with the order of
+ * (d2, j) as that of the word rotated (d2 >= 0: its bits order as the float does), so that
+ * a store is never read back in two halves (a store-forwarding stall per candidate). */
+#ifdef HERD_OPENCL
+#define HERD_KNN_WORD herd_neighbour
+#define HERD_KNN_KEY_BEFORE(a, b) (((a).d2 < (b).d2) | (((a).d2 == (b).d2) & ((a).j < (b).j)))
+#else
+typedef herd_u64 __attribute__((may_alias)) herd_knn_word;
+#define HERD_KNN_WORD herd_knn_word
+/* Little-endian: d2 is the low half of the word, j the high one. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "herd_knn_select reads (d2, j) as one little-endian word"
+#endif
+#define HERD_KNN_KEY(w) (((w) << 32) | ((w) >> 32))
+#define HERD_KNN_KEY_BEFORE(a, b) (HERD_KNN_KEY(a) < HERD_KNN_KEY(b))
+#endif
+HERD_INLINE void herd_knn_select(herd_neighbour *best, herd_u32 n, herd_u32 k) {
+  HERD_KNN_WORD *a = (HERD_KNN_WORD *)best;
+  herd_u32 lo = 0, hi = n - 1u, want = k - 1u;
+  while (hi > lo) {
+    herd_u32 mid = lo + (hi - lo) / 2u;
+    HERD_KNN_WORD t;
+    if (HERD_KNN_KEY_BEFORE(a[mid], a[lo])) t = a[lo], a[lo] = a[mid], a[mid] = t;
+    if (HERD_KNN_KEY_BEFORE(a[hi], a[lo])) t = a[lo], a[lo] = a[hi], a[hi] = t;
+    if (HERD_KNN_KEY_BEFORE(a[mid], a[hi])) t = a[mid], a[mid] = a[hi], a[hi] = t;
+    HERD_KNN_WORD pivot = a[hi]; /* the median of the three */
+    herd_u32 store = lo;
+    for (herd_u32 i = lo; i < hi; ++i) {
+      t = a[i];
+      herd_u32 before = (herd_u32)(HERD_KNN_KEY_BEFORE(t, pivot));
+      a[i] = a[store];
+      a[store] = t;
+      store += before;
+    }
+    a[hi] = a[store], a[store] = pivot;
+    if (store == want) return;
+    if (want < store)
+      hi = store - 1u;
+    else
+      lo = store + 1u;
+  }
+}
+
+/* Row-major strips of the dense box: cells x0..x1 of row y (box coordinates, inclusive) are
+ * buckets y * nx + x0 .. y * nx + x1, so their agents are one contiguous sorted range. */
+HERD_INLINE herd_u32 herd_dense_strip_begin(const herd_grid *g, HERD_GLOBAL const herd_u32 *cell_end, herd_i32 y,
+                                            herd_i32 x0) {
+  return herd_bucket_begin(cell_end, (herd_u32)y * (herd_u32)g->dense_cells[0] + (herd_u32)x0);
+}
+
+HERD_INLINE herd_u32 herd_dense_strip_end(const herd_grid *g, HERD_GLOBAL const herd_u32 *cell_end, herd_i32 y,
+                                          herd_i32 x1) {
+  return herd_bucket_end(cell_end, (herd_u32)y * (herd_u32)g->dense_cells[0] + (herd_u32)x1);
+}
+
+/* Appends every agent of a strip but `self` to buf[0..*m) as (d2, j); 0 when buf is full. */
+HERD_INLINE int herd_knn_gather(HERD_GLOBAL const herd_vec2 *pos, herd_u32 begin, herd_u32 end, herd_u32 self,
+                                herd_vec2 p, herd_neighbour *buf, herd_u32 *m) {
+  if (end <= begin) return 1;
+  if (end - begin - (self >= begin && self < end ? 1u : 0u) > HERD_MAX_NEIGHBOURS - *m) return 0;
+  herd_u32 at = *m;
+  for (herd_u32 j = begin; j < end; ++j) {
+    if (j == self) continue;
+    herd_vec2 d = herd_v2_sub(pos[j], p);
+    buf[at].d2 = herd_v2_len2(d);
+    buf[at].j = j;
+    ++at;
+  }
+  *m = at;
+  return 1;
+}
+
+/* A coordinate of a square around a cell, in box coordinates, clamped to the box (never
+ * intersected with it: an outlier's square still holds the edge cells its own cell shares). */
+HERD_INLINE herd_i32 herd_dense_clamp(herd_i32 rel, herd_i32 cells) {
+  return rel < 0 ? 0 : rel < cells ? rel : cells - 1;
+}
+
+/* Dense mode: squares of whole row strips around the agent's cell, every candidate kept in
+ * `best` (its HERD_MAX_NEIGHBOURS entries), then the k-th chosen by herd_knn_select. The
+ * first square is the 3 x 3 block; its count sizes the next from the density, so that the
+ * k-th neighbour falls inside the square's clearance (herd_ring_clearance: no agent outside
+ * the square is nearer), which proves the set exact; a failed proof grows the square past
+ * the k-th distance found, so at most once more. A grown square visits only the strips it
+ * adds. Past the buffer: the rings. Returns how many were found, or ~0u for "use the rings". */
+HERD_INLINE herd_u32 herd_grid_knn_strips(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                          HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_neighbour *best,
+                                          herd_u32 k) {
+  herd_vec2 p = pos[self];
+  herd_i32 cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
+  herd_i32 nx = g->dense_cells[0], ny = g->dense_cells[1];
+  herd_i32 rx = cx - g->dense_lo[0], ry = cy - g->dense_lo[1]; /* the agent's cell in the box, or off it */
+  /* The half-width of a square around the agent's cell that covers the whole box. */
+  herd_i32 far = rx > nx - 1 - rx ? rx : nx - 1 - rx, r = 1;
+  far = far > -rx ? far : -rx;
+  far = far > ry ? far : ry;
+  far = far > ny - 1 - ry ? far : ny - 1 - ry;
+  far = far > -ry ? far : -ry;
+  herd_i32 px0 = 1, px1 = 0, py0 = 1, py1 = 0; /* the square visited so far: none */
+  herd_u32 m = 0, others = g->count - 1u, want = k < others ? k : others;
+  if (want == 0u) return 0u;
+  for (;;) {
+    herd_i32 x0 = herd_dense_clamp(rx - r, nx), x1 = herd_dense_clamp(rx + r, nx);
+    herd_i32 y0 = herd_dense_clamp(ry - r, ny), y1 = herd_dense_clamp(ry + r, ny);
+    for (herd_i32 y = y0; y <= y1; ++y) {
+      int ok = 1;
+      if (y < py0 || y > py1) {
+        ok = herd_knn_gather(pos, herd_dense_strip_begin(g, cell_end, y, x0), herd_dense_strip_end(g, cell_end, y, x1),
+                             self, p, best, &m);
+      } else {
+        if (x0 < px0)
+          ok = herd_knn_gather(pos, herd_dense_strip_begin(g, cell_end, y, x0),
+                               herd_dense_strip_end(g, cell_end, y, px0 - 1), self, p, best, &m);
+        if (ok && x1 > px1)
+          ok = herd_knn_gather(pos, herd_dense_strip_begin(g, cell_end, y, px1 + 1),
+                               herd_dense_strip_end(g, cell_end, y, x1), self, p, best, &m);
+      }
+      if (!ok) return ~0u;
+    }
+    px0 = x0, px1 = x1, py0 = y0, py1 = y1;
+    int whole = x0 == 0 && y0 == 0 && x1 == nx - 1 && y1 == ny - 1; /* every agent was offered */
+    herd_i32 next;
+    if (m >= want) {
+      herd_knn_select(best, m, want);
+      if (whole) return want;
+      float clear = herd_ring_clearance(g, p, cx, cy, r), kth = best[want - 1u].d2;
+      if (clear > 0.0f && kth < clear * clear) return want;
+      /* A square whose clearance passes the k-th distance found (which can only shrink). */
+      next = (herd_i32)((herd_sqrtf(kth) + herd_cell_margin(g, p, r)) * g->inv_cell_m) + 1;
+    } else {
+      if (whole) return m;
+      /* From the density seen so far: k neighbours within the square's clearance, 10 % over. */
+      float area = (float)((x1 - x0 + 1) * (y1 - y0 + 1)), seen = m > 0u ? (float)m : 0.5f;
+      next = (herd_i32)(1.1f * herd_sqrtf((float)want * area / (3.14159265f * seen))) + 1;
+    }
+    r = next > r ? next : r + 1;
+    if (r > far) r = far > 1 ? far : 1; /* covers the whole box */
+  }
+}
+
+/* The k nearest agents to sorted agent `self` (itself excluded) in best[0..found), in no
+ * particular order (a heap in hash mode; the selection's order in dense mode). `best` must
+ * hold HERD_MAX_NEIGHBOURS entries whatever k (dense mode gathers candidates in it). Exact:
+ * the same set in either mode, ties to the lower sorted index. Returns how many were found:
+ * k, or count - 1 if fewer exist. */
+HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                   HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_neighbour *best,
+                                   herd_u32 k) {
+  if (g->dense && g->dims == 2u && g->wrap == 0u) { /* the query is open-world, as the rings */
+    herd_u32 found = herd_grid_knn_strips(g, pos, cell_end, self, best, k);
+    if (found != ~0u) return found;
+  }
+  return herd_grid_knn_rings(g, pos, cell_end, self, best, k);
 }
 
 /* Sum of unit vectors pointing from each agent within `radius` (strictly closer, and not

@@ -21,6 +21,9 @@
   X(knn_matches_brute_force_widely_spread) \
   X(knn_two_sheep_a_million_metres_apart)  \
   X(knn_with_fewer_sheep_than_k)           \
+  X(dense_box_or_hash)                     \
+  X(knn_dense_outliers_are_clamped)        \
+  X(knn_dense_and_hash_same_sets)          \
   X(radius_query_matches_brute_force)      \
   X(radius_query_2d_open)                  \
   X(radius_query_2d_wrap)                  \
@@ -101,6 +104,11 @@ static herd_backend *backend_for(const cloud *c, float r_a) {
 /* The sorted 2D positions of a grid view. */
 static const herd_vec2 *pos2(const herd_cpu_grid_view *v) { return (const herd_vec2 *)v->pos; }
 
+static int by_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
 static int by_distance_then_index(const void *a, const void *b) {
   const herd_neighbour *x = a, *y = b;
   if (herd_neighbour_before(x->d2, x->j, y->d2, y->j)) return -1;
@@ -123,19 +131,18 @@ static uint32_t brute_knn(const herd_cpu_grid_view *v, uint32_t self, uint32_t k
   return found;
 }
 
-/* Compares the grid query with the oracle for every `stride`-th sheep and each k. */
-static void check_knn(const cloud *c, float r_a, uint32_t stride) {
+/* Compares the grid query on view v with the oracle for every `stride`-th sheep and each
+ * k; returns the number of mismatches. */
+static int knn_mismatches(const herd_cpu_grid_view *v, uint32_t n, uint32_t stride) {
   static const uint32_t ks[] = {1, 7, 50, HERD_MAX_NEIGHBOURS};
-  herd_backend *b = backend_for(c, r_a);
-  herd_cpu_grid_view v = herd_cpu_build_grid(b);
   herd_neighbour got[HERD_MAX_NEIGHBOURS], want[HERD_MAX_NEIGHBOURS];
-  herd_neighbour *all = malloc(c->n * sizeof *all);
+  herd_neighbour *all = malloc(n * sizeof *all);
   int mismatches = 0;
   for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; ++kk) {
-    for (uint32_t i = 0; i < c->n; i += stride) {
-      uint32_t ng = herd_grid_knn(&v.grid, pos2(&v), v.cell_end, i, got, ks[kk]);
-      uint32_t nw = brute_knn(&v, i, ks[kk], want, all);
-      qsort(got, ng, sizeof *got, by_distance_then_index); /* the grid returns a heap */
+    for (uint32_t i = 0; i < n; i += stride) {
+      uint32_t ng = herd_grid_knn(&v->grid, pos2(v), v->cell_end, i, got, ks[kk]);
+      uint32_t nw = brute_knn(v, i, ks[kk], want, all);
+      qsort(got, ng, sizeof *got, by_distance_then_index); /* the grid's order is its own */
       bool same = ng == nw;
       for (uint32_t m = 0; same && m < nw; ++m) same = got[m].j == want[m].j && got[m].d2 == want[m].d2;
       if (!same && mismatches++ < 5)
@@ -143,8 +150,18 @@ static void check_knn(const cloud *c, float r_a, uint32_t stride) {
                   ng ? got[0].j : 0, nw ? want[0].j : 0);
     }
   }
-  CHECK_MSG(mismatches == 0, "%d queries differ from brute force", mismatches);
   free(all);
+  return mismatches;
+}
+
+/* Compares the CPU backend's grid query with the oracle; `dense`: the grid mode expected
+ * (the box of a compact cloud fits the table, a kilometre-wide one does not). */
+static void check_knn(const cloud *c, float r_a, uint32_t stride, bool dense) {
+  herd_backend *b = backend_for(c, r_a);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  CHECK_MSG(v.grid.dense == (dense ? 1u : 0u), "grid mode %u", v.grid.dense);
+  int mismatches = knn_mismatches(&v, c->n, stride);
+  CHECK_MSG(mismatches == 0, "%d queries differ from brute force", mismatches);
   herd_cpu_backend.destroy(b);
   free(c->pos);
 }
@@ -204,22 +221,22 @@ static void mixed_buckets_are_flagged_exactly(void) {
 
 static void knn_matches_brute_force_uniform(void) {
   cloud c = make_uniform(3000, 150.0f);
-  check_knn(&c, 2.0f, 7);
+  check_knn(&c, 2.0f, 7, true);
 }
 
 static void knn_matches_brute_force_clustered(void) {
   cloud c = make_clustered(3000);
-  check_knn(&c, 2.0f, 5);
+  check_knn(&c, 2.0f, 5, false);
 }
 
 static void knn_matches_brute_force_duplicates(void) {
   cloud c = make_duplicates(2000);
-  check_knn(&c, 2.0f, 3);
+  check_knn(&c, 2.0f, 3, true); /* k = 256 overflows the gathering: the rings */
 }
 
 static void knn_matches_brute_force_widely_spread(void) {
   cloud c = make_spread(1500);
-  check_knn(&c, 2.0f, 3);
+  check_knn(&c, 2.0f, 3, false);
 }
 
 static void knn_two_sheep_a_million_metres_apart(void) {
@@ -228,7 +245,7 @@ static void knn_two_sheep_a_million_metres_apart(void) {
   c.pos[1] = herd_v2(1.0e6f, 0.0f);
   herd_backend *b = backend_for(&c, 2.0f);
   herd_cpu_grid_view v = herd_cpu_build_grid(b);
-  herd_neighbour got[1] = {{0, 0}};
+  herd_neighbour got[HERD_MAX_NEIGHBOURS] = {{0, 0}};
   for (uint32_t i = 0; i < 2; ++i) {
     CHECK(herd_grid_knn(&v.grid, pos2(&v), v.cell_end, i, got, 1) == 1);
     CHECK(got[0].j == 1 - i);
@@ -240,7 +257,134 @@ static void knn_two_sheep_a_million_metres_apart(void) {
 
 static void knn_with_fewer_sheep_than_k(void) {
   cloud c = make_uniform(20, 10.0f);
-  check_knn(&c, 2.0f, 1);
+  check_knn(&c, 2.0f, 1, true);
+}
+
+/* Cloud c sorted on grid g as the backends sort (a stable counting sort by bucket, mixed
+ * buckets flagged), independently of them: for grids whose box the test chooses. */
+static herd_cpu_grid_view sort_on(const cloud *c, herd_grid g) {
+  uint32_t buckets = g.table_mask + 1u, *bucket = malloc(c->n * sizeof *bucket);
+  uint32_t *cell_end = calloc(buckets, sizeof *cell_end), *agent = malloc(c->n * sizeof *agent);
+  herd_vec2 *pos = malloc(c->n * sizeof *pos);
+  g.count = c->n;
+  for (uint32_t i = 0; i < c->n; ++i) ++cell_end[bucket[i] = herd_bucket_of(&g, c->pos[i])];
+  for (uint32_t b = 0, start = 0; b < buckets; ++b) {
+    uint32_t here = cell_end[b];
+    cell_end[b] = start;
+    start += here;
+  }
+  for (uint32_t i = 0; i < c->n; ++i) {
+    uint32_t to = cell_end[bucket[i]]++;
+    pos[to] = c->pos[i], agent[to] = i;
+  }
+  for (uint32_t i = 1; i < c->n; ++i) {
+    uint32_t b = herd_bucket_of(&g, pos[i]);
+    herd_i32 cx = herd_cell_coord(pos[i - 1].x, g.inv_cell_m), cy = herd_cell_coord(pos[i - 1].y, g.inv_cell_m);
+    if (b == herd_bucket_of(&g, pos[i - 1]) && !herd_in_cell(&g, pos[i], cx, cy)) cell_end[b] |= HERD_BUCKET_MIXED;
+  }
+  free(bucket);
+  return (herd_cpu_grid_view){g, (const float *)pos, NULL, agent, cell_end};
+}
+
+static void view_free(herd_cpu_grid_view *v) {
+  free((void *)v->pos), free((void *)v->agent), free((void *)v->cell_end);
+}
+
+/* A uniform 150 m square with `outliers` sheep hundreds of metres out of it. */
+static cloud make_with_outliers(uint32_t n, uint32_t outliers) {
+  cloud c = make_uniform(n, 150.0f);
+  for (uint32_t i = 0; i < outliers; ++i) {
+    float a = 6.2831853f * uniform(i, 9, 0), r = 200.0f + 800.0f * uniform(i, 9, 1);
+    c.pos[i * (n / outliers)] = herd_v2(75.0f + r * cosf(a), 75.0f + r * sinf(a));
+  }
+  return c;
+}
+
+/* The model's grid of a backend for c, in hash mode. */
+static herd_grid hash_grid_for(const cloud *c) {
+  herd_backend *b = backend_for(c, 2.0f);
+  herd_grid g = herd_cpu_build_grid(b).grid;
+  herd_cpu_backend.destroy(b);
+  g.dense = 0u;
+  return g;
+}
+
+/* The box is dense where it fits the table (2N buckets rounded up), hash where not; along a
+ * wrapping axis it is the whole period. */
+static void dense_box_or_hash(void) {
+  cloud c = make_uniform(3000, 150.0f);
+  herd_grid g = hash_grid_for(&c);
+  CHECK(g.table_mask + 1u >= 2u * c.n);
+  CHECK(herd_grid_dense_box(&g, (const float[3]){0, 0, 0}, (const float[3]){150, 150, 0}));
+  /* Two cells of margin: cells -2 .. floor(150 / s) + 2 on each axis. */
+  int32_t last = (int32_t)floorf(150.0f / g.cell_m) + 2, cells = last + 3;
+  CHECK(g.dense == 1u && g.dense_cells[0] == cells && g.dense_cells[1] == cells && g.dense_lo[0] == -2);
+  /* Every bucket is the row-major place of its cell, clamped outside the box. */
+  float s = g.cell_m;
+  CHECK(herd_bucket_of(&g, herd_v2(0.5f * s, 1.5f * s)) == 3u * (uint32_t)cells + 2u);
+  CHECK(herd_bucket_of(&g, herd_v2(-1000.0f, 149.0f)) == (uint32_t)(floorf(149.0f / s) + 2) * (uint32_t)cells);
+  CHECK(herd_bucket_of(&g, herd_v2(1e30f, -1e30f)) == (uint32_t)cells - 1u);
+  CHECK(!herd_grid_dense_box(&g, (const float[3]){0, 0, 0}, (const float[3]){1000, 1000, 0}) && g.dense == 0u);
+  float nan = nanf("");
+  CHECK(!herd_grid_dense_box(&g, (const float[3]){nan, 0, 0}, (const float[3]){150, 150, 0}) && g.dense == 0u);
+  CHECK(!herd_grid_dense_box(&g, (const float[3]){INFINITY, INFINITY, 0}, (const float[3]){-INFINITY, -INFINITY, 0}));
+  g.wrap = 1u, g.wrap_cells[0] = 40; /* x wraps: the box spans the period whatever the extent */
+  CHECK(herd_grid_dense_box(&g, (const float[3]){10, 0, 0}, (const float[3]){20, 150, 0}));
+  CHECK(g.dense_lo[0] == 0 && g.dense_cells[0] == 40 && g.dense_cells[1] == cells);
+  free(c.pos);
+}
+
+/* A box that leaves sheep outside it (as after they moved since the box was taken): they
+ * share its edge buckets, which are then mixed, and every query stays exact. */
+static void knn_dense_outliers_are_clamped(void) {
+  cloud c = make_with_outliers(3000, 40);
+  herd_grid g = hash_grid_for(&c);
+  CHECK(herd_grid_dense_box(&g, (const float[3]){0, 0, 0}, (const float[3]){150, 150, 0}));
+  herd_cpu_grid_view v = sort_on(&c, g);
+  uint32_t mixed = 0;
+  for (uint32_t b = 0; b <= g.table_mask; ++b) mixed += (v.cell_end[b] & HERD_BUCKET_MIXED) != 0u;
+  CHECK_MSG(mixed > 0, "no edge bucket holds an outlier");
+  int bad = knn_mismatches(&v, c.n, 7);
+  for (uint32_t i = 0; i < c.n; ++i) /* every outlier too */
+    if (fabsf(pos2(&v)[i].x - 75.0f) > 100.0f || fabsf(pos2(&v)[i].y - 75.0f) > 100.0f) {
+      herd_neighbour got[HERD_MAX_NEIGHBOURS], want[HERD_MAX_NEIGHBOURS], *all = malloc(c.n * sizeof *all);
+      uint32_t ng = herd_grid_knn(&v.grid, pos2(&v), v.cell_end, i, got, 50), nw = brute_knn(&v, i, 50, want, all);
+      qsort(got, ng, sizeof *got, by_distance_then_index);
+      bad += ng != nw || memcmp(got, want, nw * sizeof *got) != 0;
+      free(all);
+    }
+  CHECK_MSG(bad == 0, "%d queries differ from brute force", bad);
+  view_free(&v);
+  free(c.pos);
+}
+
+/* The same flock in both modes: the same neighbours (by id), for every sheep. */
+static void knn_dense_and_hash_same_sets(void) {
+  cloud c = make_with_outliers(2000, 20);
+  herd_grid g = hash_grid_for(&c);
+  herd_cpu_grid_view h = sort_on(&c, g);
+  CHECK(herd_grid_dense_box(&g, (const float[3]){-10, -10, 0}, (const float[3]){160, 160, 0}));
+  herd_cpu_grid_view d = sort_on(&c, g);
+  int differ = 0;
+  for (uint32_t k = 1; k <= HERD_MAX_NEIGHBOURS; k *= 4) {
+    for (uint32_t i = 0; i < c.n; ++i) {
+      uint32_t id = h.agent[i], at = 0;
+      while (d.agent[at] != id) ++at;
+      herd_neighbour a[HERD_MAX_NEIGHBOURS], b[HERD_MAX_NEIGHBOURS];
+      uint32_t na = herd_grid_knn(&h.grid, pos2(&h), h.cell_end, i, a, k);
+      uint32_t nb = herd_grid_knn(&d.grid, pos2(&d), d.cell_end, at, b, k);
+      uint32_t ids_a[HERD_MAX_NEIGHBOURS], ids_b[HERD_MAX_NEIGHBOURS];
+      for (uint32_t m = 0; m < na; ++m) ids_a[m] = h.agent[a[m].j];
+      for (uint32_t m = 0; m < nb; ++m) ids_b[m] = d.agent[b[m].j];
+      qsort(ids_a, na, sizeof *ids_a, by_u32);
+      qsort(ids_b, nb, sizeof *ids_b, by_u32);
+      differ += na != nb || memcmp(ids_a, ids_b, na * sizeof *ids_a) != 0;
+    }
+  }
+  CHECK_MSG(differ == 0, "%d neighbour sets differ between the modes", differ);
+  view_free(&h);
+  view_free(&d);
+  free(c.pos);
 }
 
 static void radius_query_matches_brute_force(void) {
@@ -371,6 +515,7 @@ static void check_radius_world(const char *const *sets, int set_count, uint32_t 
   float *points = make_points(n, dims, size, outside);
   herd_backend *b = points_backend(sets, set_count, points, n);
   herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  if (!outside) CHECK(v.grid.dense == 1u); /* the box of the flock, whole periods along wrapping axes */
   static const float radii[] = {3.0f, 10.0f, 27.0f};
   for (size_t k = 0; k < sizeof radii / sizeof radii[0]; ++k) {
     int bad = check_radius(&v, radii[k], -2.0f, 400);
