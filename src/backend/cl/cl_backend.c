@@ -520,10 +520,11 @@ static herd_status create_context(herd_backend *b, herd_error *err) {
 static herd_status open_device(herd_backend *b, herd_error *err) {
   herd_status s = herd_cl_choose_device(b->desc.device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
-    s = herd_fail(err, HERD_E_BACKEND,
-                  "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's centroid sums need; choose another "
-                  "--device or --backend cpu",
-                  b->info.name);
+    s = herd_fail(
+        err, HERD_E_BACKEND,
+        "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's groups (kernels/groups.h) need; choose another "
+        "--device or --backend cpu",
+        b->info.name);
   if (s == HERD_OK) s = check_fits(b, err);
   if (s == HERD_OK) s = create_context(b, err);
   if (s == HERD_OK) s = build_program(b, err);
