@@ -2,13 +2,14 @@
  * CPU backend; these kernels only arrange it over work-items. One step:
  *   herd_bin -> (copy counts, herd_scan_* -> cell_end) -> herd_scatter -> herd_sort_buckets
  *   -> herd_reorder -> herd_mark_mixed -> herd_step_<model>
- * then the observation: herd_reduce_first -> herd_combine(0) -> herd_reduce_far -> herd_combine(1).
+ * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
  * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
  * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end).
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * The flock's groups: kernels/groups.cl.
  * No work-group collectives, no float atomics: integer atomics only count, and every order
- * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree). */
+ * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree, the
+ * reduction's integer sums). */
 #include "models/models.h"
 #include "reduce.h"
 
@@ -128,13 +129,48 @@ void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint steer_count, 
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+/* The end of a reduction pass, one launch for the whole: each group folds its items' partials
+ * (tree[t] holds item t's; `last` is the group's, as OpenCL C 1.2 declares local variables
+ * only in kernels) and writes the result to partials[first + `group`]; the last of the
+ * `groups` groups to do so (a ticket from an integer atomic) folds all of them, in index order,
+ * into *total (pass 0: the first-pass fields, replacing it; pass 1: the farthest agent and the
+ * milling sum, keeping the rest) and sets the ticket back to 0 for the next pass. The sums are
+ * integers and the picks break ties by id, so which group comes last changes nothing.
+ * Each group's write is fenced before its ticket and read back through a volatile pointer, so
+ * the last group sees every partial (the threadfence reduction of CUDA's samples); the
+ * condition is uniform in the group, so every barrier is reached by all of its items or none. */
+void herd_fold_last(__local herd_flock_partial *tree, __local int *last, uint t, uint steer_count, int far,
+                    __global herd_flock_partial *partials, uint first, uint group, uint groups,
+                    volatile __global uint *ticket, __global herd_flock_partial *total) {
+  herd_tree_fold(tree, t, steer_count, far);
+  if (t == 0) {
+    partials[first + group] = tree[0];
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *last = atomic_inc(ticket) == groups - 1u;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!*last) return;
+  volatile __global const herd_flock_partial *seen = partials + first;
+  herd_flock_partial p = herd_partial_empty();
+  for (uint k = t; k < groups; k += HERD_REDUCE_GROUP) {
+    herd_flock_partial q = seen[k];
+    p = far ? herd_far_fold(p, q) : herd_partial_fold(p, q, steer_count);
+  }
+  tree[t] = p;
+  herd_tree_fold(tree, t, steer_count, far);
+  if (t != 0) return;
+  *total = far ? herd_far_fold(*total, tree[0]) : tree[0];
+  *ticket = 0u;
+}
+
 /* First pass: one partial per block of HERD_REDUCE_BLOCK agents; item t takes every
- * HERD_REDUCE_GROUP-th agent of the block from t. */
+ * HERD_REDUCE_GROUP-th agent of the block from t. The last group leaves the total. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first(
     __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
     __global const float *steer, uint steer_count, herd_step_info info, __global const float *env,
-    __global herd_flock_partial *partials) {
+    __global herd_flock_partial *partials, __global uint *ticket, __global herd_flock_partial *total) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  __local int last;
   uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
   float3 goal = (float3)(info.goal[0], info.goal[1], info.goal[2]);
   herd_flock_partial p = herd_partial_empty();
@@ -148,18 +184,18 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
       p = herd_partial_add_path(p, env, &info.env, herd_load_vec(pos, i, grid.dims), agent[i]);
   }
   tree[t] = p;
-  herd_tree_fold(tree, t, steer_count, 0);
-  if (t == 0) partials[get_group_id(0)] = tree[0];
+  herd_fold_last(tree, &last, t, steer_count, 0, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
 
 /* Second pass: the agent farthest from the centroid of the first pass's total, and the
- * milling sum. */
+ * milling sum; the last group folds them into the total. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far(
     __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
-    __global const herd_flock_partial *total, __global herd_flock_partial *partials) {
+    __global herd_flock_partial *total, __global herd_flock_partial *partials, __global uint *ticket) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  __local int last;
   uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
-  float3 g = herd_partial_centroid(total[0], grid.count);
+  float3 g = herd_partial_centroid(*total, grid.count);
   herd_flock_partial p = herd_partial_empty();
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
@@ -167,30 +203,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
       p = herd_far_add(p, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i], g);
   }
   tree[t] = p;
-  herd_tree_fold(tree, t, 0, 1);
-  if (t == 0) partials[get_group_id(0)] = tree[0];
-}
-
-/* One group folds all partials into total[0]: pass 0 the first-pass fields, pass 1 the
- * farthest agent and the milling sum (keeping the first-pass fields). */
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_combine(
-    __global const herd_flock_partial *partials, uint count, uint steer_count, int far,
-    __global herd_flock_partial *total) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  uint t = get_local_id(0);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = t; k < count; k += HERD_REDUCE_GROUP)
-    p = far ? herd_far_fold(p, partials[k]) : herd_partial_fold(p, partials[k], steer_count);
-  tree[t] = p;
-  herd_tree_fold(tree, t, steer_count, far);
-  if (t != 0) return;
-  if (far) {
-    herd_flock_partial all = total[0];
-    all = herd_far_fold(all, tree[0]);
-    total[0] = all;
-  } else {
-    total[0] = tree[0];
-  }
+  herd_fold_last(tree, &last, t, 0, 1, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
 
 /* ---- Batches: many worlds laid end to end (kernels/model.h, herd_world) ----------------------
@@ -242,14 +255,16 @@ __kernel void herd_mark_mixed_batch(__global const float *pos, __global const he
 }
 
 /* First pass, per world: group g is block g - block_base of world block_world[g], summed as
- * herd_reduce_first sums that block of the world alone. */
+ * herd_reduce_first sums that block of the world alone; the world's last group leaves its
+ * total in totals[w] (tickets[w] counts the world's groups). */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first_batch(
     __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
     __global const uint *block_world, __global const float *steer, __global const float *env,
-    __global herd_flock_partial *partials) {
+    __global herd_flock_partial *partials, __global uint *tickets, __global herd_flock_partial *totals) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  uint t = get_local_id(0), g = get_group_id(0);
-  herd_world world = worlds[block_world[g]];
+  __local int last;
+  uint t = get_local_id(0), g = get_group_id(0), w = block_world[g];
+  herd_world world = worlds[w];
   uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, count = world.info.steering_count;
   __global const float *pos_w = pos + world.begin * (world.grid.dims == 2u ? 2u : 4u);
   __global const float *vel_w = vel + world.begin * (world.grid.dims == 2u ? 2u : 4u);
@@ -268,15 +283,16 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
                                 agent[world.begin + i]);
   }
   tree[t] = p;
-  herd_tree_fold(tree, t, count, 0);
-  if (t == 0) partials[g] = tree[0];
+  herd_fold_last(tree, &last, t, count, 0, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
+                 totals + w);
 }
 
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far_batch(
     __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
-    __global const uint *block_world, __global const herd_flock_partial *totals,
-    __global herd_flock_partial *partials) {
+    __global const uint *block_world, __global herd_flock_partial *totals, __global herd_flock_partial *partials,
+    __global uint *tickets) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
+  __local int last;
   uint t = get_local_id(0), g = get_group_id(0), w = block_world[g];
   herd_world world = worlds[w];
   uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, stride = world.grid.dims == 2u ? 2u : 4u;
@@ -289,32 +305,8 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
                        herd_load_vec(vel + world.begin * stride, i, world.grid.dims), agent[world.begin + i], centre);
   }
   tree[t] = p;
-  herd_tree_fold(tree, t, 0, 1);
-  if (t == 0) partials[g] = tree[0];
-}
-
-/* One group per world folds that world's partials into totals[w], as herd_combine does. */
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_combine_batch(
-    __global const herd_flock_partial *partials, __global const herd_world *worlds, int far,
-    __global herd_flock_partial *totals) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  uint t = get_local_id(0), w = get_group_id(0);
-  herd_world world = worlds[w];
-  uint count = world.info.steering_count;
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = t; k < world.blocks; k += HERD_REDUCE_GROUP)
-    p = far ? herd_far_fold(p, partials[world.block_base + k])
-            : herd_partial_fold(p, partials[world.block_base + k], count);
-  tree[t] = p;
-  herd_tree_fold(tree, t, count, far);
-  if (t != 0) return;
-  if (far) {
-    herd_flock_partial all = totals[w];
-    all = herd_far_fold(all, tree[0]);
-    totals[w] = all;
-  } else {
-    totals[w] = tree[0];
-  }
+  herd_fold_last(tree, &last, t, 0, 1, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
+                 totals + w);
 }
 
 /* ---- For tests and analysis ------------------------------------------------------------- */

@@ -1,6 +1,23 @@
 /* The flock's observation as a reduction: what one agent contributes, and how two partial
  * results combine. Shared by the CPU backend (blocks in sequence) and the OpenCL kernels
- * (a fixed tree), so both compute the same quantities with the same tie rules.
+ * (a fixed tree, then the last work-group to finish folds every group's partial), so both
+ * compute the same quantities with the same tie rules.
+ *
+ * Every sum is an integer (fixed point), so a partial's value does not depend on the order in
+ * which agents or partials are folded: the CPU backend and the OpenCL kernels give the same
+ * bits for any number of threads, blocks or work-groups, and no device needs fp64 for it.
+ * The scales (docs/opencl.md, "The observation in fixed point", has the bounds):
+ *   positions and path distances: 2^-32 m per agent, summed in 128 bits (herd_i128) — exact for
+ *     |x| >= 2^-9 m, |x| < 2^24 m (the schema's 1e7 m), and 2^31 agents sum to under 2^87;
+ *   unit headings and milling cross products: 2^-30 per agent, summed in 64 bits — components
+ *     are at most 1 (+ rounding), and 2^31 agents sum to under 2^62.
+ * Each agent's value is truncated toward zero: C's and OpenCL C's float-to-integer casts both
+ * do that, so both backends agree bit for bit.
+ *
+ * The partial's room for steering agents is HERD_REDUCE_STEERING (default HERD_MAX_STEERING):
+ * the OpenCL program is built with the sim's own count (a sim keeps its steering agents), so a
+ * work-item's partial holds no more than it needs. The nearest entries come last, so a partial
+ * with less room is a prefix of one with more and the host reads it into its own type.
  * Functions take and return structs by value: OpenCL C 1.2 has no generic address space. */
 #ifndef HERD_KERNELS_REDUCE_H
 #define HERD_KERNELS_REDUCE_H
@@ -8,28 +25,78 @@
 #include "env.h"
 #include "grid.h"
 
-#ifdef HERD_OPENCL
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
 #define HERD_KERNEL_MAX_STEERING 16 /* = HERD_MAX_STEERING in herd.h (checked there) */
+#ifndef HERD_REDUCE_STEERING
+#define HERD_REDUCE_STEERING HERD_KERNEL_MAX_STEERING
+#endif
+#define HERD_FIX_POS_SCALE 4294967296.0f  /* 2^32: positions and path distances */
+#define HERD_FIX_UNIT_SCALE 1073741824.0f /* 2^30: unit vectors' components */
 
-/* Doubles first, then 4-byte fields: one layout in C and OpenCL C. */
+/* A signed 128-bit integer, hi * 2^64 + lo (two's complement), for sums of positions. */
+typedef struct herd_i128 {
+  herd_u64 lo;
+  herd_i64 hi;
+} herd_i128;
+
+HERD_INLINE herd_i128 herd_i128_add(herd_i128 a, herd_i128 b) {
+  herd_u64 lo = a.lo + b.lo;
+  a.hi = (herd_i64)((herd_u64)a.hi + (herd_u64)b.hi + (lo < a.lo ? 1u : 0u));
+  a.lo = lo;
+  return a;
+}
+
+/* x in 2^-32 m, sign-extended into 128 bits. */
+HERD_INLINE herd_i128 herd_i128_fix(float x) {
+  herd_i64 v = (herd_i64)(x * HERD_FIX_POS_SCALE);
+  herd_i128 r;
+  r.lo = (herd_u64)v;
+  r.hi = v < 0 ? -1 : 0;
+  return r;
+}
+
+/* sum / count rounded toward zero, for |sum / count| < 2^63 (a mean of values each under
+ * 2^56): long division of the magnitude by 32-bit digits, every step in 64 bits. */
+HERD_INLINE herd_i64 herd_i128_div(herd_i128 sum, herd_u32 count) {
+  int negative = sum.hi < 0;
+  herd_u64 lo = sum.lo, hi = (herd_u64)sum.hi;
+  if (negative) { /* two's complement negation of hi:lo */
+    lo = ~lo + 1u;
+    hi = ~hi + (lo == 0u ? 1u : 0u);
+  }
+  herd_u64 digit[4] = {hi >> 32, hi & 0xffffffffu, lo >> 32, lo & 0xffffffffu}, rest = 0, q = 0;
+  for (int k = 0; k < 4; ++k) {
+    herd_u64 cur = (rest << 32) | digit[k];
+    q = (q << 32) | (cur / count); /* the top two digits of the quotient are 0 within the bound */
+    rest = cur % count;
+  }
+  return negative ? -(herd_i64)q : (herd_i64)q;
+}
+
+/* A unit vector's component in 2^-30. */
+HERD_INLINE herd_i64 herd_unit_fix(float x) { return (herd_i64)(x * HERD_FIX_UNIT_SCALE); }
+
+/* The agent nearest to one steering agent: the squared distance, its id and where it is. */
+typedef struct herd_nearest {
+  float d2;
+  herd_u32 id;
+  float x, y, z;
+} herd_nearest;
+
+/* 8-byte fields first, then 4-byte ones, the nearest entries last: one layout in C and
+ * OpenCL C, and a partial with room for fewer steering agents is a prefix of one with more. */
 typedef struct herd_flock_partial {
-  double sum_x, sum_y, sum_z;    /* positions summed in 64 bits: exact enough for any flock size */
-  double head_x, head_y, head_z; /* unit velocities summed: polarisation */
-  double mill_x, mill_y, mill_z; /* second pass: unit(r - G) x unit(v) summed: milling */
-  double path_dist;              /* the agents' distances from the world's path (kernels/env.h) */
+  herd_i128 sum_x, sum_y, sum_z;   /* positions in 2^-32 m */
+  herd_i128 path_dist;             /* the agents' distances from the world's path (kernels/env.h), 2^-32 m */
+  herd_i64 head_x, head_y, head_z; /* unit velocities in 2^-30: polarisation */
+  herd_i64 mill_x, mill_y, mill_z; /* second pass: unit(r - G) x unit(v) in 2^-30: milling */
   float lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
   herd_u32 in_goal, delivered;
   herd_u32 removed;  /* agents their model took out of the flock: in `delivered`, in nothing else */
   herd_u32 path_end; /* agents whose closest path point is in the path's last 5 % */
-  float near_d2[HERD_KERNEL_MAX_STEERING];
-  herd_u32 near_id[HERD_KERNEL_MAX_STEERING];
-  float near_x[HERD_KERNEL_MAX_STEERING], near_y[HERD_KERNEL_MAX_STEERING], near_z[HERD_KERNEL_MAX_STEERING];
-  float far_d2; /* second pass: the agent farthest from the centroid */
+  float far_d2;      /* second pass: the agent farthest from the centroid */
   herd_u32 far_id;
   float far_x, far_y, far_z;
+  herd_nearest near[HERD_REDUCE_STEERING];
 } herd_flock_partial;
 
 /* Nearest and farthest prefer the lower id on equal distance, so the result does not
@@ -44,17 +111,17 @@ HERD_INLINE int herd_farther(float d2, herd_u32 id, float best_d2, herd_u32 best
 
 HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   herd_flock_partial p;
-  p.sum_x = p.sum_y = p.sum_z = 0.0;
-  p.head_x = p.head_y = p.head_z = 0.0;
-  p.mill_x = p.mill_y = p.mill_z = 0.0;
+  p.sum_x.lo = p.sum_y.lo = p.sum_z.lo = p.path_dist.lo = 0u;
+  p.sum_x.hi = p.sum_y.hi = p.sum_z.hi = p.path_dist.hi = 0;
+  p.head_x = p.head_y = p.head_z = 0;
+  p.mill_x = p.mill_y = p.mill_z = 0;
   p.lo_x = p.lo_y = p.lo_z = INFINITY;
   p.hi_x = p.hi_y = p.hi_z = -INFINITY;
   p.in_goal = p.delivered = p.removed = p.path_end = 0u;
-  p.path_dist = 0.0;
-  for (int d = 0; d < HERD_KERNEL_MAX_STEERING; ++d) {
-    p.near_d2[d] = INFINITY;
-    p.near_id[d] = 0xffffffffu;
-    p.near_x[d] = p.near_y[d] = p.near_z[d] = 0.0f;
+  for (int d = 0; d < HERD_REDUCE_STEERING; ++d) {
+    p.near[d].d2 = INFINITY;
+    p.near[d].id = 0xffffffffu;
+    p.near[d].x = p.near[d].y = p.near[d].z = 0.0f;
   }
   p.far_d2 = -1.0f;
   p.far_id = 0xffffffffu;
@@ -63,8 +130,8 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
 }
 
 /* First pass: sums, extent, goal counts, the agent nearest to each steering agent (steer:
- * HERD_STEER_FLOATS per steering agent; distances through the wrap of the grid's world). A removed
- * agent counts as delivered and adds nothing else. */
+ * HERD_STEER_FLOATS per steering agent, steer_count <= HERD_REDUCE_STEERING; distances through
+ * the wrap of the grid's world). A removed agent counts as delivered and adds nothing else. */
 HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
                                                 herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
                                                 int in_goal) {
@@ -73,13 +140,13 @@ HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd
     p.removed += 1u;
     return p;
   }
-  p.sum_x += (double)pos.x;
-  p.sum_y += (double)pos.y;
-  p.sum_z += (double)pos.z;
+  p.sum_x = herd_i128_add(p.sum_x, herd_i128_fix(pos.x));
+  p.sum_y = herd_i128_add(p.sum_y, herd_i128_fix(pos.y));
+  p.sum_z = herd_i128_add(p.sum_z, herd_i128_fix(pos.z));
   herd_vec3 u = herd_v3_unit(vel);
-  p.head_x += (double)u.x;
-  p.head_y += (double)u.y;
-  p.head_z += (double)u.z;
+  p.head_x += herd_unit_fix(u.x);
+  p.head_y += herd_unit_fix(u.y);
+  p.head_z += herd_unit_fix(u.z);
   p.lo_x = pos.x < p.lo_x ? pos.x : p.lo_x;
   p.lo_y = pos.y < p.lo_y ? pos.y : p.lo_y;
   p.lo_z = pos.z < p.lo_z ? pos.z : p.lo_z;
@@ -89,25 +156,27 @@ HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd
   p.in_goal += in_goal ? 1u : 0u;
   p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
   herd_u32 id = herd_agent_id(word);
-  for (herd_u32 d = 0; d < steer_count; ++d) {
+  /* Bounded by the constant too, so a compiler may unroll the loop and keep p.near in
+   * registers (indexed by constants) rather than in memory. */
+  for (herd_u32 d = 0; d < steer_count && d < HERD_REDUCE_STEERING; ++d) {
     herd_u32 at = HERD_STEER_FLOATS * d;
     herd_vec3 s = herd_v3(steer[at], steer[at + 1u], steer[at + 2u]);
     float d2 = herd_v3_len2(herd_world_delta(g, s, pos));
-    if (herd_nearer(d2, id, p.near_d2[d], p.near_id[d])) {
-      p.near_d2[d] = d2;
-      p.near_id[d] = id;
-      p.near_x[d] = pos.x;
-      p.near_y[d] = pos.y;
-      p.near_z[d] = pos.z;
+    if (herd_nearer(d2, id, p.near[d].d2, p.near[d].id)) {
+      p.near[d].d2 = d2;
+      p.near[d].id = id;
+      p.near[d].x = pos.x;
+      p.near[d].y = pos.y;
+      p.near[d].z = pos.z;
     }
   }
   return p;
 }
 
 HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_flock_partial b, herd_u32 steer_count) {
-  a.sum_x += b.sum_x;
-  a.sum_y += b.sum_y;
-  a.sum_z += b.sum_z;
+  a.sum_x = herd_i128_add(a.sum_x, b.sum_x);
+  a.sum_y = herd_i128_add(a.sum_y, b.sum_y);
+  a.sum_z = herd_i128_add(a.sum_z, b.sum_z);
   a.head_x += b.head_x;
   a.head_y += b.head_y;
   a.head_z += b.head_z;
@@ -120,17 +189,10 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
   a.in_goal += b.in_goal;
   a.delivered += b.delivered;
   a.removed += b.removed;
-  a.path_dist += b.path_dist;
+  a.path_dist = herd_i128_add(a.path_dist, b.path_dist);
   a.path_end += b.path_end;
-  for (herd_u32 d = 0; d < steer_count; ++d) {
-    if (herd_nearer(b.near_d2[d], b.near_id[d], a.near_d2[d], a.near_id[d])) {
-      a.near_d2[d] = b.near_d2[d];
-      a.near_id[d] = b.near_id[d];
-      a.near_x[d] = b.near_x[d];
-      a.near_y[d] = b.near_y[d];
-      a.near_z[d] = b.near_z[d];
-    }
-  }
+  for (herd_u32 d = 0; d < steer_count && d < HERD_REDUCE_STEERING; ++d)
+    if (herd_nearer(b.near[d].d2, b.near[d].id, a.near[d].d2, a.near[d].id)) a.near[d] = b.near[d];
   return a;
 }
 
@@ -141,7 +203,7 @@ HERD_INLINE herd_flock_partial herd_partial_add_path(herd_flock_partial p, HERD_
   if (herd_agent_removed(word)) return p;
   HERD_GLOBAL const float *path = env + e->path_at;
   herd_path_hit hit = herd_path_closest(path, pos);
-  p.path_dist += (double)hit.dist_m;
+  p.path_dist = herd_i128_add(p.path_dist, herd_i128_fix(hit.dist_m));
   p.path_end += (herd_u32)herd_path_near_end(path, hit, HERD_PATH_END_FRACTION);
   return p;
 }
@@ -162,9 +224,9 @@ HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec3 pos,
     p.far_z = pos.z;
   }
   herd_vec3 m = herd_v3_cross(herd_v3_unit(r), herd_v3_unit(vel));
-  p.mill_x += (double)m.x;
-  p.mill_y += (double)m.y;
-  p.mill_z += (double)m.z;
+  p.mill_x += herd_unit_fix(m.x);
+  p.mill_y += herd_unit_fix(m.y);
+  p.mill_z += herd_unit_fix(m.z);
   return p;
 }
 
@@ -182,12 +244,16 @@ HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_pa
   return a;
 }
 
-/* The centroid as the second pass measures from it: the same float on every backend. It is
- * the centroid of the `count` agents less the removed ones (of all of them when every one
- * is removed: the sums are then 0). */
+/* The centroid as the second pass measures from it: the same float on every backend, from
+ * integers alone (the exact sum divided in 128 bits, then one rounding to float). It is the
+ * centroid of the `count` agents less the removed ones (of all of them when every one is
+ * removed: the sums are then 0). */
 HERD_INLINE herd_vec3 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
-  double in_flock = (double)(p.removed < count ? count - p.removed : count);
-  return herd_v3((float)(p.sum_x / in_flock), (float)(p.sum_y / in_flock), (float)(p.sum_z / in_flock));
+  herd_u32 in_flock = p.removed < count ? count - p.removed : count;
+  if (in_flock == 0u) return herd_v3(0.0f, 0.0f, 0.0f);
+  const float unit = 1.0f / HERD_FIX_POS_SCALE; /* a power of two: exact */
+  return herd_v3((float)herd_i128_div(p.sum_x, in_flock) * unit, (float)herd_i128_div(p.sum_y, in_flock) * unit,
+                 (float)herd_i128_div(p.sum_z, in_flock) * unit);
 }
 
 #endif

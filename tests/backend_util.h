@@ -12,7 +12,8 @@ static inline herd_backend_desc backend_desc_for(const herd_scenario *sc, uint32
                          .dims = sc->world.dims,
                          .goal_radius_m = sc->target.goal_radius_m,
                          .seed = sc->seed,
-                         .threads = threads};
+                         .threads = threads,
+                         .steering_count = HERD_MAX_STEERING}; /* tests reduce with any number */
   for (int k = 0; k < 3; ++k) {
     d.world_size_m[k] = sc->world.size_m[k];
     d.world_wrap[k] = sc->world.wrap[k];

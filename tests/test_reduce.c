@@ -13,7 +13,8 @@
   X(observation_is_independent_of_threads)    \
   X(order_parameters_match_their_definitions) \
   X(nearest_is_taken_through_the_wrap)        \
-  X(observation_in_3d_matches_naive_loops)
+  X(observation_in_3d_matches_naive_loops)    \
+  X(sums_hold_2e31_agents_at_the_largest_coordinates)
 TESTS(DECLARE_TEST)
 
 enum { N = 20000, DOGS = 3 };
@@ -209,6 +210,30 @@ static void observation_in_3d_matches_naive_loops(void) {
   CHECK(fabsf(o.polarisation - 1.0f) < 1e-6f);
   free(pos);
   free(vel);
+}
+
+/* The fixed-point sums' bound (kernels/reduce.h): 2^31 agents at the schema's largest
+ * coordinates, +-1e7 m, and unit headings, sum without overflow and exactly (against GCC's
+ * 128-bit integers), and the centroid both backends measure from is those agents' position.
+ * 2^31 agents are one agent's partial folded with itself 31 times. */
+static void sums_hold_2e31_agents_at_the_largest_coordinates(void) {
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .count = 1, .dims = 2};
+  const float xs[] = {1e7f, -1e7f, -9999999.5f, 1234.5678f};
+  for (size_t k = 0; k < sizeof xs / sizeof xs[0]; ++k) {
+    herd_vec3 at = herd_v3(xs[k], -xs[k], 0), vel = herd_v3(-1, 0, 0);
+    herd_flock_partial p = herd_partial_add(herd_partial_empty(), &g, at, vel, 0u, NULL, 0, 0);
+    for (int d = 0; d < 31; ++d) p = herd_partial_fold(p, p, 0);
+    __int128 one = (__int128)(int64_t)(xs[k] * 4294967296.0f), want = one << 31;
+    __int128 got = (__int128)(((unsigned __int128)(uint64_t)p.sum_x.hi << 64) | p.sum_x.lo);
+    CHECK_MSG(got == want, "x = %g: the sum of 2^31 is not exact", (double)xs[k]);
+    CHECK(p.head_x == -((int64_t)1 << 61)); /* -1 in 2^-30, 2^31 times: no overflow */
+    herd_vec3 c = herd_partial_centroid(p, 1u << 31);
+    CHECK_MSG(c.x == xs[k] && c.y == -xs[k], "centroid (%.9g, %.9g) of agents at (%.9g, %.9g)", (double)c.x,
+              (double)c.y, (double)xs[k], (double)-xs[k]);
+    herd_observation o;
+    herd_observation_from_partial(&p, 1u << 31, 2, 0, &o);
+    CHECK(o.centroid[0] == xs[k] && o.centroid[1] == -xs[k] && o.polarisation == 1.0f);
+  }
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -33,6 +33,9 @@ typedef struct herd_backend_desc {
   const float *env;                  /* obstacles and path (kernels/env.h); copied by create */
   uint32_t env_floats;
   herd_env_info env_info; /* where in env, and their parameters */
+  /* The most steering agents reduce is given (a sim's never change): the OpenCL backend sizes
+   * its reduction's partials for it and refuses more. */
+  uint32_t steering_count;
 } herd_backend_desc;
 
 /* The steering agents as the flock sees them: HERD_STEER_FLOATS per agent (kernels/agent.h). */

@@ -10,7 +10,7 @@ static const char devices_usage[] =
     "\n"
     "Lists every OpenCL platform and device with the index --device takes: type, compute units,\n"
     "global memory, largest allocation, OpenCL C version, and whether it has cl_khr_gl_sharing\n"
-    "(the viewer can share buffers with OpenGL) and cl_khr_fp64 (needed by herd's reductions).\n";
+    "(the viewer can share buffers with OpenGL) and cl_khr_fp64 (needed by herd's group passes).\n";
 
 int cmd_devices(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {

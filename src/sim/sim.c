@@ -188,6 +188,7 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
       .env = s->env,
       .env_floats = s->env_floats,
       .env_info = s->env_info,
+      .steering_count = s->steering_count,
   };
   for (int k = 0; k < 3; ++k) {
     bd.world_size_m[k] = sc->world.size_m[k];

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,6 @@ enum kernel_id {
   K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
-  K_COMBINE,
   K_KNN,
   K_BIN_BATCH,
   K_RELATIVE_ENDS,
@@ -48,7 +48,6 @@ enum kernel_id {
   K_STEP_BATCH, /* the model's: herd_step_batch_<name> */
   K_REDUCE_FIRST_BATCH,
   K_REDUCE_FAR_BATCH,
-  K_COMBINE_BATCH,
   K_GROUPS_START, /* the flock's groups: kernels/groups.cl */
   K_GROUPS_STAR,
   K_GROUPS_HOOK,
@@ -77,7 +76,6 @@ static const char *const kernel_names[K_COUNT] = {
     NULL,
     "herd_reduce_first",
     "herd_reduce_far",
-    "herd_combine",
     "herd_knn",
     "herd_bin_batch",
     "herd_relative_ends",
@@ -85,7 +83,6 @@ static const char *const kernel_names[K_COUNT] = {
     NULL,
     "herd_reduce_first_batch",
     "herd_reduce_far_batch",
-    "herd_combine_batch",
     "herd_groups_start",
     "herd_groups_star",
     "herd_groups_hook",
@@ -127,7 +124,8 @@ struct herd_backend {
   cl_mem pos[2], vel[2], agent[2];
   int cur;
   cl_mem key, order, count, cell_end, steer, partials, total;
-  cl_mem env; /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
+  cl_mem ticket; /* the reduction's count of finished groups (per world in a batch); 0 between passes */
+  cl_mem env;    /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
   /* Two staging copies, used in turn: a step may send twice (the flock's view of the steering
    * agents, then the moved ones for the reduction) before the queue drains at the step's end,
@@ -298,14 +296,30 @@ static char *read_text_file(const char *path) {
   return text;
 }
 
+/* The steering agents the device's partials have room for (kernels/reduce.h): the sim's own
+ * count, at least 1 (no array is empty). */
+static uint32_t reduce_steering(const herd_backend_desc *desc) {
+  uint32_t n = desc->steering_count < HERD_MAX_STEERING ? desc->steering_count : HERD_MAX_STEERING;
+  return n ? n : 1u;
+}
+
+/* Bytes of one device partial: the host's type up to its nearest entries, then room for
+ * reduce_steering of them (kernels/reduce.h puts them last), padded as the device pads it. */
+static size_t partial_bytes(const herd_backend_desc *desc) {
+  size_t bytes = offsetof(herd_flock_partial, near) + reduce_steering(desc) * sizeof(herd_nearest),
+         align = _Alignof(herd_flock_partial);
+  return (bytes + align - 1) / align * align;
+}
+
 /* Builds the program from the embedded source, or from $HERD_KERNEL_DIR/herd.cl. */
 static herd_status build_program(herd_backend *b, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   char options[600];
   char *loaded = NULL;
   const char *source = herd_embedded_kernels;
-  int w = snprintf(options, sizeof options, "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u", SCAN_GROUP,
-                   REDUCE_GROUP);
+  int w = snprintf(options, sizeof options,
+                   "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u", SCAN_GROUP,
+                   REDUCE_GROUP, reduce_steering(&b->desc));
   if (dir && *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/herd.cl", dir);
@@ -430,8 +444,14 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   size_t worlds = b->world_count ? b->world_count : 1;
   if (s == HERD_OK) s = alloc(b, &b->steer, worlds * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(cl_float), err);
   size_t blocks = b->world_count ? b->total_blocks : (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+  blocks = blocks ? blocks : 1; /* no agents: one group still leaves an empty total */
   if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
+  if (s == HERD_OK) s = alloc(b, &b->ticket, worlds * sizeof(cl_uint), err);
+  cl_uint zero = 0;
+  if (s == HERD_OK)
+    CL_TRY("clEnqueueFillBuffer(ticket)",
+           clEnqueueFillBuffer(b->queue, b->ticket, &zero, sizeof zero, 0, worlds * sizeof(cl_uint), 0, NULL, NULL));
   size_t len = b->buckets;
   for (int level = 0; s == HERD_OK && level < MAX_SCAN_LEVELS; ++level) {
     len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK;
@@ -445,10 +465,10 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   collect_profile(b);
-  cl_mem *mems[] = {&b->pos[0], &b->pos[1],     &b->vel[0],     &b->vel[1],       &b->agent[0],    &b->agent[1],
-                    &b->key,    &b->order,      &b->count,      &b->cell_end,     &b->steer,       &b->partials,
-                    &b->total,  &b->worlds,     &b->world_of,   &b->world_params, &b->block_world, &b->world_totals,
-                    &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map};
+  cl_mem *mems[] = {&b->pos[0],       &b->pos[1], &b->vel[0],     &b->vel[1],     &b->agent[0],     &b->agent[1],
+                    &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
+                    &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
+                    &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -506,10 +526,11 @@ static herd_status create_context(herd_backend *b, herd_error *err) {
 static herd_status open_device(herd_backend *b, herd_error *err) {
   herd_status s = herd_cl_choose_device(b->desc.device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
-    s = herd_fail(err, HERD_E_BACKEND,
-                  "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's centroid sums need; choose another "
-                  "--device or --backend cpu",
-                  b->info.name);
+    s = herd_fail(
+        err, HERD_E_BACKEND,
+        "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's groups (kernels/groups.h) need; choose another "
+        "--device or --backend cpu",
+        b->info.name);
   if (s == HERD_OK) s = check_fits(b, err);
   if (s == HERD_OK) s = create_context(b, err);
   if (s == HERD_OK) s = build_program(b, err);
@@ -766,30 +787,46 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
 
 /* ---- The observation -------------------------------------------------------------------- */
 
+/* More steering agents than the program's partials have room for (desc.steering_count). */
+static herd_status too_many_steering(const herd_backend *b, uint32_t count, herd_error *err) {
+  return herd_fail(err, HERD_E_INPUT, "the OpenCL reduction was built for %u steering agents, given %u",
+                   reduce_steering(&b->desc), count);
+}
+
+/* Reads `count` device partials (partial_bytes each) into host partials. */
+static herd_status read_totals(herd_backend *b, cl_mem from, herd_flock_partial *out, uint32_t count, herd_error *err) {
+  size_t each = partial_bytes(&b->desc);
+  unsigned char *bytes = malloc(count * each);
+  if (!bytes) return herd_fail(err, HERD_E_MEMORY, "out of memory reading the observation");
+  cl_int rc =
+      clEnqueueReadBuffer(b->queue, from, CL_TRUE, 0, count * each, bytes, 0, NULL, event_for(b, HERD_STAGE_READBACK));
+  for (uint32_t w = 0; rc == CL_SUCCESS && w < count; ++w) {
+    memset(&out[w], 0, sizeof out[w]);
+    memcpy(&out[w], bytes + w * each, each < sizeof out[w] ? each : sizeof out[w]);
+  }
+  free(bytes);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueReadBuffer(observation)", rc);
+}
+
+/* Two launches, each finished by its last work-group (herd_fold_last), then one read. */
 static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
   uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, count = steer.count;
+  if (count > reduce_steering(&b->desc)) return too_many_steering(b, count, err);
   float no_centroid[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
-  cl_int first = 0, far = 1;
   cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
+  size_t items = (size_t)groups * REDUCE_GROUP; /* no agents: launch runs one group, which leaves an empty total */
   herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FIRST, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 9, MEM(pos),
-                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->env),
-                   MEM(b->partials));
+    s = run_kernel(b, K_REDUCE_FIRST, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 11, MEM(pos), MEM(vel), MEM(agent),
+                   VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->env), MEM(b->partials), MEM(b->ticket),
+                   MEM(b->total));
   if (s == HERD_OK)
-    s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
-                   VAL(count), VAL(first), MEM(b->total));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FAR, (size_t)groups * REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 6, MEM(pos),
-                   MEM(vel), MEM(agent), VAL(b->grid), MEM(b->total), MEM(b->partials));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
-                   VAL(count), VAL(far), MEM(b->total));
-  if (s != HERD_OK) return s;
+    s = run_kernel(b, K_REDUCE_FAR, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel), MEM(agent),
+                   VAL(b->grid), MEM(b->total), MEM(b->partials), MEM(b->ticket));
   herd_flock_partial total;
-  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_TRUE, 0, sizeof total, &total,
-                                                                 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  if (s == HERD_OK) s = read_totals(b, b->total, &total, 1, err);
+  if (s != HERD_OK) return s;
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
@@ -1088,7 +1125,7 @@ static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *desc
     x->grid = herd_grid_for(&descs[w]);
     x->begin = total, x->bucket_base = buckets, x->block_base = blocks;
     x->steer_base = w * HERD_MAX_STEERING;
-    x->blocks = (descs[w].count + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+    x->blocks = descs[w].count ? (descs[w].count + REDUCE_BLOCK - 1) / REDUCE_BLOCK : 1u; /* one leaves its total */
     x->active = 1;
     x->env_base = env;
     env += descs[w].env_floats;
@@ -1152,6 +1189,8 @@ static herd_status cl_create_batch(const herd_backend_desc *descs, uint32_t coun
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", descs[0].model->name);
   b->stride = herd_state_stride(descs[0].dims);
   b->world_count = count;
+  for (uint32_t w = 1; w < count; ++w) /* one program for all: room for the most steering agents */
+    if (descs[w].steering_count > b->desc.steering_count) b->desc.steering_count = descs[w].steering_count;
   b->world_desc = malloc(count * sizeof *b->world_desc);
   b->world = calloc(count, sizeof *b->world);
   b->world_box = malloc((size_t)count * 6 * sizeof *b->world_box);
@@ -1278,26 +1317,21 @@ static herd_status cl_step_batch(herd_backend *b, const herd_world_input *in, he
 
 static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, herd_observation *obs,
                                    herd_error *err) {
-  cl_int first = 0, far = 1;
   cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
-  size_t groups = (size_t)b->total_blocks * REDUCE_GROUP, worlds = (size_t)b->world_count * REDUCE_GROUP;
+  size_t groups = (size_t)b->total_blocks * REDUCE_GROUP;
+  for (uint32_t w = 0; w < b->world_count; ++w)
+    if (in[w].steer.count > reduce_steering(&b->desc)) return too_many_steering(b, in[w].steer.count, err);
   herd_status s = send_worlds(b, in, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FIRST_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos), MEM(vel),
-                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->steer), MEM(b->env), MEM(b->partials));
+    s = run_kernel(b, K_REDUCE_FIRST_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 10, MEM(pos), MEM(vel),
+                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->steer), MEM(b->env), MEM(b->partials),
+                   MEM(b->ticket), MEM(b->world_totals));
   if (s == HERD_OK)
-    s = run_kernel(b, K_COMBINE_BATCH, worlds, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 4, MEM(b->partials),
-                   MEM(b->worlds), VAL(first), MEM(b->world_totals));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_REDUCE_FAR_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
-                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->world_totals), MEM(b->partials));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_COMBINE_BATCH, worlds, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 4, MEM(b->partials),
-                   MEM(b->worlds), VAL(far), MEM(b->world_totals));
+    s = run_kernel(b, K_REDUCE_FAR_BATCH, groups, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos), MEM(vel),
+                   MEM(agent), MEM(b->worlds), MEM(b->block_world), MEM(b->world_totals), MEM(b->partials),
+                   MEM(b->ticket));
+  if (s == HERD_OK) s = read_totals(b, b->world_totals, b->totals, b->world_count, err);
   if (s != HERD_OK) return s;
-  CL_TRY("clEnqueueReadBuffer(observations)",
-         clEnqueueReadBuffer(b->queue, b->world_totals, CL_TRUE, 0, b->world_count * sizeof(herd_flock_partial),
-                             b->totals, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
