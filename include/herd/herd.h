@@ -439,6 +439,8 @@ typedef enum herd_stage {
 typedef struct herd_profile {
   double seconds[HERD_STAGE_COUNT]; /* summed over the run */
   uint64_t calls[HERD_STAGE_COUNT];
+  uint64_t kernels; /* kernel launches (OpenCL; 0 on the CPU backend) */
+  uint64_t waits;   /* host waits for the device: clFinish, blocking reads and writes (OpenCL) */
 } herd_profile;
 
 const char *herd_stage_name(herd_stage stage);

@@ -200,6 +200,10 @@ static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
     fprintf(out, "%-10s %10.2f %12.4f %7.1f%%\n", herd_stage_name((herd_stage)k), 1e3 * p.seconds[k],
             steps ? 1e3 * p.seconds[k] / steps : 0.0, total > 0 ? 100.0 * p.seconds[k] / total : 0.0);
   fprintf(out, "%-10s %10.2f %12.4f\n", "all", 1e3 * total, steps ? 1e3 * total / steps : 0.0);
+  /* What a GPU pays per step beyond the work itself: each launch and each wait costs
+   * microseconds however small the flock (0 on the CPU backend, which launches nothing). */
+  fprintf(out, "kernels per step %.2f, host waits per step %.2f\n", steps ? (double)p.kernels / steps : 0.0,
+          steps ? (double)p.waits / steps : 0.0);
 }
 
 static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {

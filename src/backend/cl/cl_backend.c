@@ -191,6 +191,15 @@ static herd_status cl_fail(herd_backend *b, herd_error *err, const char *call, c
 
 /* ---- Profiling -------------------------------------------------------------------------- */
 
+/* Every call that makes the host wait for the device is counted (--profile's host waits):
+ * the blocking flag of a read or write, and clFinish. */
+#define BLOCKING (++b->profile.waits, CL_TRUE)
+
+static cl_int finish(herd_backend *b) {
+  ++b->profile.waits;
+  return clFinish(b->queue);
+}
+
 static void collect_profile(herd_backend *b) {
   for (int k = 0; k < b->pending_count; ++k) {
     cl_ulong start = 0, end = 0;
@@ -210,7 +219,7 @@ static cl_event *event_for(herd_backend *b, herd_stage stage) {
   if (!b->desc.profile) return NULL;
   if (b->in_groups) stage = HERD_STAGE_GROUPS; /* its own sort and reads too: what groups cost */
   if (b->pending_count == MAX_PENDING_EVENTS) {
-    clFinish(b->queue);
+    finish(b);
     collect_profile(b);
   }
   b->pending[b->pending_count].stage = stage;
@@ -230,6 +239,7 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size_t items, size_t group,
                           herd_stage stage, herd_error *err) {
   size_t global = round_up(items ? items : 1, group), offset = first;
+  ++b->profile.kernels;
   cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
                                      event_for(b, stage));
   if (rc != CL_SUCCESS) {
@@ -393,7 +403,7 @@ static herd_status write_env(herd_backend *b, const float *env, size_t floats, h
   herd_status s = alloc(b, &b->env, floats * sizeof(float), err);
   if (s != HERD_OK || floats == 0) return s;
   CL_TRY("clEnqueueWriteBuffer(env)",
-         clEnqueueWriteBuffer(b->queue, b->env, CL_TRUE, 0, floats * sizeof(float), env, 0, NULL, NULL));
+         clEnqueueWriteBuffer(b->queue, b->env, BLOCKING, 0, floats * sizeof(float), env, 0, NULL, NULL));
   return HERD_OK;
 }
 
@@ -438,7 +448,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
 
 static void cl_destroy(herd_backend *b) {
   if (!b) return;
-  if (b->queue) clFinish(b->queue);
+  if (b->queue) finish(b);
   collect_profile(b);
   cl_mem *mems[] = {&b->pos[0], &b->pos[1],     &b->vel[0],     &b->vel[1],       &b->agent[0],    &b->agent[1],
                     &b->key,    &b->order,      &b->count,      &b->cell_end,     &b->steer,       &b->partials,
@@ -551,7 +561,7 @@ static herd_status gl_release(herd_backend *b, herd_status status, herd_error *e
   if (!b->gl_shared) return status;
   cl_mem mems[3] = {b->pos[0], b->vel[0], b->agent[0]};
   cl_int rc = clEnqueueReleaseGLObjects(b->queue, 3, mems, 0, NULL, NULL);
-  if (rc == CL_SUCCESS) rc = clFinish(b->queue);
+  if (rc == CL_SUCCESS) rc = finish(b);
   if (status == HERD_OK && rc != CL_SUCCESS) return cl_fail(b, err, "clEnqueueReleaseGLObjects", rc);
   return status;
 }
@@ -571,11 +581,11 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
     agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
   b->cur = 0;
-  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL);
   free(agent);
   return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(flock)", rc);
 }
@@ -585,13 +595,13 @@ static herd_status read_state(herd_backend *b, int which, float *pos, float *vel
   size_t n = b->desc.count, bytes = n * b->stride * sizeof(float);
   if (pos)
     CL_TRY("clEnqueueReadBuffer(pos)",
-           clEnqueueReadBuffer(b->queue, b->pos[which], CL_TRUE, 0, bytes, pos, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->pos[which], BLOCKING, 0, bytes, pos, 0, NULL, NULL));
   if (vel)
     CL_TRY("clEnqueueReadBuffer(vel)",
-           clEnqueueReadBuffer(b->queue, b->vel[which], CL_TRUE, 0, bytes, vel, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->vel[which], BLOCKING, 0, bytes, vel, 0, NULL, NULL));
   if (agent)
     CL_TRY("clEnqueueReadBuffer(agent)",
-           clEnqueueReadBuffer(b->queue, b->agent[which], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->agent[which], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL));
   return HERD_OK;
 }
 
@@ -716,7 +726,7 @@ static herd_status launch_step_slices(herd_backend *b, enum kernel_id step, herd
   for (size_t first = 0; first < n; first += slice) {
     herd_status s = launch(b, step, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
-    CL_TRY("clFinish(step slice)", clFinish(b->queue));
+    CL_TRY("clFinish(step slice)", finish(b));
     if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
@@ -733,7 +743,7 @@ static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
          clEnqueueCopyBuffer(b->queue, b->vel[from], b->vel[to], 0, 0, bytes, 0, NULL, NULL));
   CL_TRY("clEnqueueCopyBuffer(agent)",
          clEnqueueCopyBuffer(b->queue, b->agent[from], b->agent[to], 0, 0, n * sizeof(cl_uint), 0, NULL, NULL));
-  CL_TRY("clFinish(restore)", clFinish(b->queue));
+  CL_TRY("clFinish(restore)", finish(b));
   return HERD_E_INTERRUPTED;
 }
 
@@ -777,7 +787,7 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
                    VAL(count), VAL(far), MEM(b->total));
   if (s != HERD_OK) return s;
   herd_flock_partial total;
-  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_TRUE, 0, sizeof total, &total,
+  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, BLOCKING, 0, sizeof total, &total,
                                                                  0, NULL, event_for(b, HERD_STAGE_READBACK)));
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
@@ -880,7 +890,7 @@ static herd_status read_list(herd_backend *b, uint32_t first, uint32_t words, he
   }
   size_t at = ((size_t)b->desc.count + first) * sizeof(cl_uint);
   CL_TRY("clEnqueueReadBuffer(groups)",
-         clEnqueueReadBuffer(b->queue, b->group_sums, CL_TRUE, at, words * sizeof(cl_uint), b->group_list + first, 0,
+         clEnqueueReadBuffer(b->queue, b->group_sums, BLOCKING, at, words * sizeof(cl_uint), b->group_list + first, 0,
                              NULL, event_for(b, HERD_STAGE_GROUPS)));
   return HERD_OK;
 }
@@ -920,7 +930,7 @@ static herd_status reduce_tracked(herd_backend *b, cl_mem label, const herd_grou
   if (s == HERD_OK) s = run_on_sorted(b, K_GROUPS_FAR_POS, n, err, 2, MEM(b->slot_by_id), MEM(b->group_acc));
   if (s != HERD_OK) return s;
   CL_TRY("clEnqueueReadBuffer(groups)",
-         clEnqueueReadBuffer(b->queue, b->group_acc, CL_TRUE, 0, pick->tracked * sizeof *b->acc, b->acc, 0, NULL,
+         clEnqueueReadBuffer(b->queue, b->group_acc, BLOCKING, 0, pick->tracked * sizeof *b->acc, b->acc, 0, NULL,
                              event_for(b, HERD_STAGE_GROUPS)));
   return HERD_OK;
 }
@@ -991,7 +1001,7 @@ static herd_status cl_map_groups(herd_backend *b, const uint32_t **slot, herd_er
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_MAP, n, SIMPLE_GROUP, HERD_STAGE_READBACK, err, 4, MEM(b->agent[b->cur]),
                    MEM(b->slot_by_id), VAL(n), MEM(b->group_map));
-  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, b->group_map, CL_TRUE, 0, (size_t)n * sizeof(cl_uint),
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, b->group_map, BLOCKING, 0, (size_t)n * sizeof(cl_uint),
                                                  b->map_slot, 0, NULL, NULL)
                            : CL_SUCCESS;
   s = gl_release(b, s, err);
@@ -1041,7 +1051,7 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
   s = gl_release(b, s, err);
   if (s == HERD_OK)
     CL_TRY("clEnqueueReadBuffer(cell_end)",
-           clEnqueueReadBuffer(b->queue, b->cell_end, CL_TRUE, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
+           clEnqueueReadBuffer(b->queue, b->cell_end, BLOCKING, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
                                NULL));
   return s;
 }
@@ -1054,7 +1064,7 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   int sorted = 1 - b->cur; /* as left by the last build_grid */
   s = run_kernel(b, K_KNN, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 5, MEM(b->pos[sorted]), MEM(b->cell_end),
                  VAL(b->grid), VAL(k), MEM(rows));
-  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, rows, CL_TRUE, 0, bytes, out, 0, NULL, NULL) : CL_SUCCESS;
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, rows, BLOCKING, 0, bytes, out, 0, NULL, NULL) : CL_SUCCESS;
   clReleaseMemObject(rows);
   b->bytes -= bytes;
   if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueReadBuffer(knn)", rc);
@@ -1107,13 +1117,13 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   if (s == HERD_OK) s = alloc(b, &b->world_totals, count * sizeof(herd_flock_partial), err);
   cl_int rc = CL_SUCCESS;
   if (s == HERD_OK)
-    rc = clEnqueueWriteBuffer(b->queue, b->world_of, CL_TRUE, 0, b->desc.count * sizeof(cl_uint), world_of, 0, NULL,
+    rc = clEnqueueWriteBuffer(b->queue, b->world_of, BLOCKING, 0, b->desc.count * sizeof(cl_uint), world_of, 0, NULL,
                               NULL);
   if (s == HERD_OK && rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->block_world, CL_TRUE, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
+    rc = clEnqueueWriteBuffer(b->queue, b->block_world, BLOCKING, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
                               NULL, NULL);
   if (s == HERD_OK && rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->world_params, CL_TRUE, 0, count * params_size, params, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->world_params, BLOCKING, 0, count * params_size, params, 0, NULL, NULL);
   if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueWriteBuffer(world tables)", rc);
   float *env = malloc((b->desc.env_floats ? b->desc.env_floats : 1) * sizeof *env);
   for (uint32_t w = 0; env && w < count; ++w)
@@ -1170,12 +1180,12 @@ static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float 
   b->cur = 0;
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
   cl_int rc =
-      clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
+      clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
                               NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
   free(agent);
   return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(world)", rc);
 }
@@ -1186,13 +1196,13 @@ static herd_status cl_read_world(herd_backend *b, uint32_t world, float *pos, fl
   uint32_t *a = malloc(n * sizeof *a);
   cl_int rc = p && v && a ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->pos[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
-                             p, 0, NULL, NULL);
+    rc = clEnqueueReadBuffer(b->queue, b->pos[b->cur], BLOCKING, at * stride * sizeof(float),
+                             n * stride * sizeof(float), p, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->vel[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
-                             v, 0, NULL, NULL);
+    rc = clEnqueueReadBuffer(b->queue, b->vel[b->cur], BLOCKING, at * stride * sizeof(float),
+                             n * stride * sizeof(float), v, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->agent[b->cur], CL_TRUE, at * sizeof(uint32_t), n * sizeof(uint32_t), a, 0,
+    rc = clEnqueueReadBuffer(b->queue, b->agent[b->cur], BLOCKING, at * sizeof(uint32_t), n * sizeof(uint32_t), a, 0,
                              NULL, NULL);
   for (size_t i = 0; rc == CL_SUCCESS && i < n; ++i) {
     size_t id = herd_agent_id(a[i]);
@@ -1215,10 +1225,10 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
   /* Blocking: the next call rewrites b->world and b->steer_all (a step's steering agents
    * and the reduction's can differ), and a pending write would read them then. */
   CL_TRY("clEnqueueWriteBuffer(worlds)",
-         clEnqueueWriteBuffer(b->queue, b->worlds, CL_TRUE, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
+         clEnqueueWriteBuffer(b->queue, b->worlds, BLOCKING, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
                               event_for(b, HERD_STAGE_READBACK)));
   CL_TRY("clEnqueueWriteBuffer(steering)",
-         clEnqueueWriteBuffer(b->queue, b->steer, CL_TRUE, 0,
+         clEnqueueWriteBuffer(b->queue, b->steer, BLOCKING, 0,
                               (size_t)b->world_count * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(float),
                               b->steer_all, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
@@ -1277,7 +1287,7 @@ static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, 
                    MEM(b->worlds), VAL(far), MEM(b->world_totals));
   if (s != HERD_OK) return s;
   CL_TRY("clEnqueueReadBuffer(observations)",
-         clEnqueueReadBuffer(b->queue, b->world_totals, CL_TRUE, 0, b->world_count * sizeof(herd_flock_partial),
+         clEnqueueReadBuffer(b->queue, b->world_totals, BLOCKING, 0, b->world_count * sizeof(herd_flock_partial),
                              b->totals, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
