@@ -21,6 +21,9 @@
 #define REDUCE_GROUP 64u
 #define REDUCE_BLOCK (REDUCE_GROUP * 64u)
 #define SIMPLE_GROUP 64u
+#define RADIX_BITS 8u   /* bits of the bucket key per radix pass (kernels/herd.cl) */
+#define RADIX_GROUP 32u /* work-items per radix block */
+#define RADIX_BLOCK (RADIX_GROUP * 32u)
 #define MAX_SCAN_LEVELS 6
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
@@ -32,10 +35,10 @@ enum kernel_id {
   K_BIN,
   K_SCAN_BLOCKS,
   K_SCAN_ADD,
-  K_SCATTER,
-  K_SORT_BUCKETS,
-  K_REORDER,
-  K_MARK_MIXED,
+  K_RADIX_COUNT,
+  K_RADIX_SCATTER,
+  K_RADIX_SCATTER_STATE,
+  K_RANGES,
   K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
@@ -69,10 +72,10 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_bin",
     "herd_scan_blocks",
     "herd_scan_add",
-    "herd_scatter",
-    "herd_sort_buckets",
-    "herd_reorder",
-    "herd_mark_mixed",
+    "herd_radix_count",
+    "herd_radix_scatter",
+    "herd_radix_scatter_state",
+    "herd_ranges",
     NULL,
     "herd_reduce_first",
     "herd_reduce_far",
@@ -122,7 +125,9 @@ struct herd_backend {
   cl_mem pos[2], vel[2], agent[2];
   int cur;
   cl_mem key, order, count, cell_end, steer, partials, total;
-  cl_mem env; /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
+  cl_mem key2, order2, hist; /* the radix sort's other halves and its digit table */
+  cl_mem sorted_key;         /* key or key2: the keys in sorted order after a sort */
+  cl_mem env;                /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
   /* Two staging copies, used in turn: a step may send twice (the flock's view of the steering
    * agents, then the moved ones for the reduction) before the queue drains at the step's end,
@@ -309,8 +314,10 @@ static herd_status build_program(herd_backend *b, herd_error *err) {
   char options[600];
   char *loaded = NULL;
   const char *source = herd_embedded_kernels;
-  int w = snprintf(options, sizeof options, "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u", SCAN_GROUP,
-                   REDUCE_GROUP);
+  int w =
+      snprintf(options, sizeof options,
+               "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u",
+               SCAN_GROUP, REDUCE_GROUP, RADIX_BITS, RADIX_GROUP);
   if (dir && *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/herd.cl", dir);
@@ -351,12 +358,15 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
   return HERD_OK;
 }
 
+/* Entries of the radix sort's digit table for `n` keys: one per digit and block. */
+static size_t radix_table(uint32_t n) { return (size_t)(1u << RADIX_BITS) * ((n + RADIX_BLOCK - 1) / RADIX_BLOCK + 1); }
+
 /* Bytes of device memory for `n` agents, computed before allocating anything. */
 static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
   size_t per_agent =
-      2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 2 * sizeof(cl_uint); /* state, key, order */
-  size_t scan = 0;
-  for (size_t len = buckets; len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
+      2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 4 * sizeof(cl_uint); /* state, key and order twice */
+  size_t scan = radix_table(n) * sizeof(cl_uint);
+  for (size_t len = radix_table(n); len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
   size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
   return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
@@ -430,6 +440,9 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   }
   if (s == HERD_OK) s = alloc(b, &b->key, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->order, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->key2, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->order2, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->hist, radix_table(b->desc.count) * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
   size_t worlds = b->world_count ? b->world_count : 1;
@@ -437,7 +450,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   size_t blocks = b->world_count ? b->total_blocks : (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
   if (s == HERD_OK) s = alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = alloc(b, &b->total, sizeof(herd_flock_partial), err);
-  size_t len = b->buckets;
+  size_t len = radix_table(b->desc.count);
   for (int level = 0; s == HERD_OK && level < MAX_SCAN_LEVELS; ++level) {
     len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK;
     s = alloc(b, &b->scan_sums[level], len * sizeof(cl_uint), err);
@@ -453,7 +466,8 @@ static void cl_destroy(herd_backend *b) {
   cl_mem *mems[] = {&b->pos[0], &b->pos[1],     &b->vel[0],     &b->vel[1],       &b->agent[0],    &b->agent[1],
                     &b->key,    &b->order,      &b->count,      &b->cell_end,     &b->steer,       &b->partials,
                     &b->total,  &b->worlds,     &b->world_of,   &b->world_params, &b->block_world, &b->world_totals,
-                    &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map};
+                    &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,   &b->key2,
+                    &b->order2, &b->hist};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -645,58 +659,71 @@ static herd_status send_steering(herd_backend *b, herd_steering_input steer, her
 /* Inclusive scan of `n` values of `data` in place, level by level. */
 static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
   uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
-  herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_RANGES, err, 3,
+  herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
                              MEM(data), VAL(n), MEM(b->scan_sums[level]));
   if (s != HERD_OK || blocks <= 1) return s;
   if (level + 1 >= MAX_SCAN_LEVELS) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
   s = scan(b, b->scan_sums[level], blocks, level + 1, err);
   if (s != HERD_OK) return s;
-  return run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(data), VAL(n),
+  return run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(data), VAL(n),
                     MEM(b->scan_sums[level]));
 }
 
-/* Zeroes the bucket counts, for a bin kernel to count into. */
-static herd_status clear_counts(herd_backend *b, herd_error *err) {
-  uint32_t zero = 0;
-  CL_TRY("clEnqueueFillBuffer(count)",
-         clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_BIN)));
-  return HERD_OK;
+/* Radix passes for keys below `buckets`: as many digits as the largest key has. */
+static uint32_t radix_passes(uint32_t buckets) {
+  uint32_t bits = 0;
+  while (bits < 32 && ((buckets - 1u) >> bits)) ++bits;
+  return bits ? (bits + RADIX_BITS - 1) / RADIX_BITS : 1u;
 }
 
-/* After binning into b->key and b->count: bucket starts by a scan, the stable sort by bucket,
- * and the state reordered from [src] into [dst] (b->cell_end then holds absolute bucket ends). */
+/* Work-items of a radix kernel over `n` keys: whole blocks. */
+static size_t radix_items(uint32_t n) { return (size_t)((n + RADIX_BLOCK - 1) / RADIX_BLOCK) * RADIX_GROUP; }
+
+/* After a bin kernel left the keys in b->key and the first digit's table in b->hist: the
+ * stable radix sort by bucket, its last pass gathering the state from [src] into [dst]; the
+ * sorted keys are left in b->sorted_key. */
 static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *err) {
-  uint32_t n = b->desc.count;
-  CL_TRY("clEnqueueCopyBuffer(count)",
-         clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_RANGES)));
-  herd_status s = scan(b, b->cell_end, b->buckets, 0, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
-                   MEM(b->order), VAL(n));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
-                   MEM(b->order), VAL(b->buckets));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
-                   MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
-                   VAL(b->desc.dims));
+  uint32_t n = b->desc.count, passes = radix_passes(b->buckets), table = (uint32_t)radix_table(n);
+  cl_mem keys[2] = {b->key, b->key2}, orders[2] = {b->order, b->order2};
+  herd_status s = HERD_OK;
+  int in = 0;
+  for (uint32_t p = 0; p < passes && s == HERD_OK; ++p) {
+    cl_uint shift = p * RADIX_BITS, identity = p == 0;
+    if (p > 0)
+      s = run_kernel(b, K_RADIX_COUNT, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 4, MEM(keys[in]), VAL(n),
+                     VAL(shift), MEM(b->hist));
+    if (s == HERD_OK) s = scan(b, b->hist, table, 0, err);
+    if (s != HERD_OK) break;
+    if (p + 1 < passes)
+      s = run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 8, MEM(keys[in]),
+                     MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(keys[1 - in]),
+                     MEM(orders[1 - in]));
+    else
+      s = run_kernel(b, K_RADIX_SCATTER_STATE, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 14, MEM(keys[in]),
+                     MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(keys[1 - in]),
+                     MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]),
+                     MEM(b->agent[dst]), VAL(b->desc.dims));
+    in = 1 - in;
+  }
+  b->sorted_key = keys[in];
   return s;
+}
+
+/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys; g->count keys. */
+static herd_status find_ranges(herd_backend *b, const herd_grid *g, cl_uint mark, herd_error *err) {
+  int dst = 1 - b->cur;
+  return run_kernel(b, K_RANGES, g->count, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 6, MEM(b->sorted_key),
+                    MEM(b->pos[dst]), VAL(*g), VAL(b->buckets), VAL(mark), MEM(b->cell_end));
 }
 
 /* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
 static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err) {
   uint32_t n = b->desc.count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = clear_counts(b, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(*g), MEM(b->key),
-                   MEM(b->count));
+  herd_status s = run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), VAL(*g),
+                             VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(*g),
-                   MEM(b->cell_end));
+  if (s == HERD_OK) s = find_ranges(b, g, 1u, err);
   return s;
 }
 
@@ -1238,11 +1265,15 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
 static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
   uint32_t n = b->desc.count, count = b->world_count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = clear_counts(b, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_BIN_BATCH, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), MEM(b->worlds),
-                   MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->count));
+  herd_status s =
+      run_kernel(b, K_BIN_BATCH, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 8, MEM(b->pos[src]), MEM(b->worlds),
+                 MEM(b->world_of), VAL(n), VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
+  if (s == HERD_OK) {
+    herd_grid all = b->world[0].grid; /* only its count matters: no flags (each world's cells differ) */
+    all.count = n;
+    s = find_ranges(b, &all, 0u, err);
+  }
   if (s == HERD_OK)
     s = run_kernel(b, K_RELATIVE_ENDS, b->buckets, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 4, MEM(b->cell_end),
                    MEM(b->worlds), VAL(count), VAL(b->buckets));
