@@ -9,18 +9,19 @@
 #include "backend_util.h"
 #include "rng.h"
 
-#define TESTS(X)                                \
-  X(sort_and_cell_ranges_equal_the_cpu_backend) \
-  X(neighbour_sets_equal_the_cpu_backend)       \
-  X(one_step_matches_the_cpu_backend)           \
-  X(reductions_match_the_cpu_backend)           \
-  X(strombom_variants_step_as_the_cpu_backend)  \
-  X(every_model_steps_as_the_cpu_backend)       \
-  X(grid_3d_and_torus_equal_the_cpu_backend)    \
-  X(two_runs_are_bit_identical)                 \
-  X(herding_outcomes_match_the_cpu_backend)     \
-  X(flocking_outcomes_match_the_cpu_backend)    \
-  X(an_interrupted_step_changes_nothing)        \
+#define TESTS(X)                                         \
+  X(sort_and_cell_ranges_equal_the_cpu_backend)          \
+  X(dense_tiny_and_large_flocks_sort_as_the_cpu_backend) \
+  X(neighbour_sets_equal_the_cpu_backend)                \
+  X(one_step_matches_the_cpu_backend)                    \
+  X(reductions_match_the_cpu_backend)                    \
+  X(strombom_variants_step_as_the_cpu_backend)           \
+  X(every_model_steps_as_the_cpu_backend)                \
+  X(grid_3d_and_torus_equal_the_cpu_backend)             \
+  X(two_runs_are_bit_identical)                          \
+  X(herding_outcomes_match_the_cpu_backend)              \
+  X(flocking_outcomes_match_the_cpu_backend)             \
+  X(an_interrupted_step_changes_nothing)                 \
   X(a_step_stopped_midway_restores_the_flock)
 TESTS(DECLARE_TEST)
 
@@ -95,6 +96,45 @@ static void sort_and_cell_ranges_equal_the_cpu_backend(void) {
   check_same_grid(&v, &c, N);
   herd_cl_grid_copy_free(&c);
   destroy_pair(cpu, cl);
+}
+
+/* The grid of n sheep, `dense` of them packed into one 1 m square (one bucket), the rest
+ * spread over `spread` m, built on both backends and compared as above. */
+static void check_sorted_flock(uint32_t n, uint32_t dense, float spread) {
+  herd_scenario sc = scenario_with((const char *[]){"seed=5"}, 1);
+  herd_vec2 *pos = malloc(n * sizeof *pos), *heading = malloc(n * sizeof *heading);
+  for (uint32_t i = 0; i < n; ++i) {
+    herd_rng4 r = herd_rng_draw(7, 0, i, 3);
+    float side = i < dense ? 1.0f : spread; /* the dense ones first and last in index order */
+    pos[i] = herd_v2(side * herd_rng_unit_float(r.v[0]) + 0.25f, side * herd_rng_unit_float(r.v[1]) + 0.25f);
+    heading[i] = herd_rng_direction(r.v[2]);
+  }
+  herd_backend *cpu, *cl;
+  make_pair_from(&sc, n, (const float *)pos, (const float *)heading, &cpu, &cl);
+  herd_cpu_grid_view v = herd_cpu_build_grid(cpu);
+  herd_cl_grid_copy c;
+  herd_error err;
+  CHECK(herd_cl_read_grid(cl, &c, &err) == HERD_OK);
+  check_same_grid(&v, &c, n);
+  if (dense) { /* the dense square's bucket holds them all, in their previous order */
+    uint32_t b = herd_bucket_of(&v.grid, pos[0]), begin = herd_bucket_begin(c.cell_end, b);
+    CHECK(herd_bucket_end(c.cell_end, b) - begin >= dense);
+    for (uint32_t j = begin + 1; j < begin + dense; ++j) CHECK(c.agent[j - 1] < c.agent[j]);
+  }
+  herd_cl_grid_copy_free(&c);
+  destroy_pair(cpu, cl);
+  free(pos);
+  free(heading);
+}
+
+/* The radix sort's edge cases: thousands of agents in one bucket (the insertion sort it
+ * replaced was quadratic there), a flock so small that one pass is first and last, and one
+ * whose bucket keys need three 8-bit passes (a middle pass: keys and indices moved alone). */
+static void dense_tiny_and_large_flocks_sort_as_the_cpu_backend(void) {
+  check_sorted_flock(9000, 8000, 400.0f);
+  check_sorted_flock(7, 0, 30.0f);
+  CHECK(herd_grid_table_size(70000) > (1u << 16)); /* keys of 17 bits: three passes */
+  check_sorted_flock(70000, 3000, 3000.0f);
 }
 
 static void neighbour_sets_equal_the_cpu_backend(void) {
