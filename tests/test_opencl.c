@@ -14,6 +14,7 @@
   X(dense_tiny_and_large_flocks_sort_as_the_cpu_backend) \
   X(neighbour_sets_equal_the_cpu_backend)                \
   X(one_step_matches_the_cpu_backend)                    \
+  X(a_step_takes_the_centroid_on_the_device)             \
   X(reductions_match_the_cpu_backend)                    \
   X(strombom_variants_step_as_the_cpu_backend)           \
   X(every_model_steps_as_the_cpu_backend)                \
@@ -209,6 +210,44 @@ static void one_step_matches_the_cpu_backend(void) {
   free(start);
   free(heading);
   destroy_pair(cpu, cl);
+}
+
+/* The flock after two OpenCL steps from the test flock, each after a reduce as in a run, with
+ * n = N - 1 neighbours (attraction is toward the centroid). Each step is given the host's
+ * centroid from that reduce, moved by `shift` m; with `on_device`, none: the kernel takes it
+ * from the reduce's total on the device. */
+static float *two_steps(bool on_device, float shift) {
+  herd_scenario sc = scenario_with((const char *[]){"seed=5", "sheep.count=6000", "sheep.neighbours=5999"}, 3);
+  herd_vec2 *pos = malloc(N * sizeof *pos), *heading = malloc(N * sizeof *heading);
+  make_flock(pos, heading);
+  herd_backend_desc d = backend_desc_for(&sc, N, 2);
+  herd_backend *cl;
+  herd_error err;
+  CHECK(herd_cl_backend.create(&d, &cl, &err) == HERD_OK);
+  CHECK(herd_cl_backend.upload(cl, (const float *)pos, (const float *)heading, &err) == HERD_OK);
+  for (uint32_t step = 0; step < 2; ++step) {
+    herd_observation obs;
+    CHECK(herd_cl_backend.reduce(cl, two_dogs, &obs, &err) == HERD_OK);
+    float centroid[3] = {(float)obs.centroid[0] + shift, (float)obs.centroid[1], (float)obs.centroid[2]};
+    CHECK(herd_cl_backend.step(cl, two_dogs, on_device ? NULL : centroid, step, &err) == HERD_OK);
+  }
+  float *out = malloc(N * 2 * sizeof *out);
+  CHECK(herd_cl_backend.read_agents(cl, out, NULL, &err) == HERD_OK);
+  herd_cl_backend.destroy(cl);
+  free(pos);
+  free(heading);
+  return out;
+}
+
+/* Steps fed the centroid kept on the device equal those fed the host's, bit for bit; and the
+ * centroid matters here (a moved one changes the flock), so a kernel ignoring it would fail. */
+static void a_step_takes_the_centroid_on_the_device(void) {
+  float *host = two_steps(false, 0.0f), *device = two_steps(true, 0.0f), *moved = two_steps(false, 5.0f);
+  CHECK(memcmp(host, device, N * 2 * sizeof *host) == 0);
+  CHECK(memcmp(host, moved, N * 2 * sizeof *host) != 0);
+  free(host);
+  free(device);
+  free(moved);
 }
 
 static bool rel_close(double a, double b, double tol) { return fabs(a - b) <= tol * fmax(fabs(a), fabs(b)) + 1e-30; }

@@ -69,7 +69,8 @@ typedef struct herd_backend_ops {
   /* Sets the flock; arrays in id order, device layout. */
   herd_status (*upload)(herd_backend *b, const float *pos, const float *vel, herd_error *err);
   /* One step of every agent, seeing the steering agents at their new positions; `centroid`
-   * is the flock's centre of mass before the step (from the last reduce). When desc.stop is
+   * is the flock's centre of mass before the step (from the last reduce; NULL, OpenCL only:
+   * the last reduce's as kept on the device, the same value without reading it back). When desc.stop is
    * raised it returns HERD_E_INTERRUPTED with the flock as before the step. */
   herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);

@@ -781,10 +781,14 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
-  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
-  s = set_args(b, K_STEP, err, 12, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+  /* No centroid: the kernel takes it from the last observation, which stays on the device
+   * (b->total), so the step need not wait for the host to read it. */
+  static const float unknown[3] = {0, 0, 0};
+  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid ? centroid : unknown, step);
+  cl_mem observed = centroid ? NULL : b->total;
+  s = set_args(b, K_STEP, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
-               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
+               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed));
   if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
