@@ -181,6 +181,31 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   if (t == HERD_SCAN_GROUP - 1) sums[get_group_id(0)] = totals[t];
 }
 
+/* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs): each
+ * item scans a contiguous share, then the shares' totals are scanned across the group. One
+ * launch instead of the three of herd_scan_blocks/herd_scan_add: the radix sort scans its
+ * small digit tables so. */
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
+                                                                                            uint n) {
+  __local uint totals[HERD_SCAN_GROUP];
+  uint t = get_local_id(0), share = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
+  uint begin = t * share, end = begin + share < n ? begin + share : n, run = 0;
+  for (uint i = begin; i < end; ++i) {
+    run += data[i];
+    data[i] = run;
+  }
+  totals[t] = run;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
+    uint add = t >= step ? totals[t - step] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    totals[t] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint before = t > 0 ? totals[t - 1] : 0u;
+  for (uint i = begin; i < end; ++i) data[i] += before;
+}
+
 /* Adds the scanned totals of all earlier blocks to each block after the first. */
 __kernel void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
   uint i = get_global_id(0), block = i / HERD_SCAN_BLOCK;

@@ -25,6 +25,7 @@
 #define RADIX_GROUP 32u /* work-items per radix block */
 #define RADIX_BLOCK (RADIX_GROUP * 32u)
 #define MAX_SCAN_LEVELS 6
+#define SCAN_SINGLE_MAX (16u * SCAN_BLOCK) /* scanned by one group in one launch, up to this */
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
@@ -35,6 +36,7 @@ enum kernel_id {
   K_BIN,
   K_SCAN_BLOCKS,
   K_SCAN_ADD,
+  K_SCAN_SINGLE,
   K_RADIX_COUNT,
   K_RADIX_SCATTER,
   K_RADIX_SCATTER_STATE,
@@ -72,6 +74,7 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_bin",
     "herd_scan_blocks",
     "herd_scan_add",
+    "herd_scan_single",
     "herd_radix_count",
     "herd_radix_scatter",
     "herd_radix_scatter_state",
@@ -656,8 +659,12 @@ static herd_status send_steering(herd_backend *b, herd_steering_input steer, her
 
 /* ---- The step --------------------------------------------------------------------------- */
 
-/* Inclusive scan of `n` values of `data` in place, level by level. */
+/* Inclusive scan of `n` values of `data` in place: by one group when they are few (one
+ * launch: on a GPU a launch costs microseconds, a few thousand values far less), else level
+ * by level. */
 static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
+  if (level == 0 && n <= SCAN_SINGLE_MAX)
+    return run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(data), VAL(n));
   uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
   herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
                              MEM(data), VAL(n), MEM(b->scan_sums[level]));
