@@ -23,7 +23,8 @@
   X(herding_outcomes_match_the_cpu_backend)              \
   X(flocking_outcomes_match_the_cpu_backend)             \
   X(an_interrupted_step_changes_nothing)                 \
-  X(a_step_stopped_midway_restores_the_flock)
+  X(a_step_stopped_midway_restores_the_flock)            \
+  X(running_a_step_ahead_changes_nothing)
 TESTS(DECLARE_TEST)
 
 enum { N = 6000, DOGS = 2 };
@@ -581,6 +582,51 @@ static void a_step_stopped_midway_restores_the_flock(void) {
   free(heading);
   free(back);
   free(back_heading);
+}
+
+/* A run of boids (no steering agent: the host may run a step ahead), its observations hashed
+ * step by step and the flock read at the end; with `peek`, also read after step 15, which
+ * abandons the step run ahead. Sets *waits to the host waits of the run (--profile's count). */
+static uint64_t boids_run(bool lockstep, bool peek, float *flock, uint64_t *waits) {
+  herd_scenario sc = scenario_with((const char *[]){"model=boids", "boids.count=2000", "seed=9"}, 3);
+  herd_sim *sim;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .backend = "opencl", .profile = true, .lockstep = lockstep},
+                        &sim, &err) == HERD_OK);
+  uint64_t h = 1469598103934665603ull;
+  for (uint32_t s = 0; s < 40; ++s) {
+    CHECK(herd_sim_step(sim, &err) == HERD_OK);
+    h = fnv1a(h, herd_sim_observation(sim), sizeof(herd_observation));
+    if (peek && s == 15) CHECK(herd_sim_read_flock(sim, flock, NULL, &err) == HERD_OK);
+  }
+  CHECK(herd_sim_step_index(sim) == 40);
+  CHECK(herd_sim_read_flock(sim, flock, NULL, &err) == HERD_OK);
+  herd_profile p;
+  CHECK(herd_sim_profile(sim, &p, &err) == HERD_OK);
+  *waits = p.waits;
+  herd_sim_destroy(sim);
+  return h;
+}
+
+/* Running a step ahead gives the lockstep run's observations and flock bit for bit, also when
+ * a read in between abandons the step run ahead; that a step was run ahead shows in the
+ * waits: abandoning it waits once more (its restore), where lockstep has nothing to abandon
+ * and otherwise one wait per step as well. */
+static void running_a_step_ahead_changes_nothing(void) {
+  float *a = malloc(2000 * 2 * sizeof *a), *b = malloc(2000 * 2 * sizeof *b), *c = malloc(2000 * 2 * sizeof *c);
+  uint64_t waits_a, waits_b, waits_c, waits_d;
+  uint64_t lockstep = boids_run(true, true, a, &waits_a), ahead = boids_run(false, true, b, &waits_b);
+  uint64_t straight = boids_run(false, false, c, &waits_c);
+  CHECK(lockstep == ahead && ahead == straight);
+  CHECK(memcmp(a, b, 2000 * 2 * sizeof *a) == 0 && memcmp(a, c, 2000 * 2 * sizeof *a) == 0);
+  (void)boids_run(true, false, c, &waits_d);
+  /* Run ahead, each read abandons a step (the peek, and the final read: step 40 was ahead). */
+  CHECK_MSG(waits_b == waits_a + 2, "waits: lockstep %llu, ahead %llu", (unsigned long long)waits_a,
+            (unsigned long long)waits_b);
+  CHECK(waits_c == waits_d + 1);
+  free(a);
+  free(b);
+  free(c);
 }
 
 int main(void) {

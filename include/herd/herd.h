@@ -421,6 +421,9 @@ typedef struct herd_sim_desc {
   /* A flag a signal handler may raise: a step that sees it becomes non-zero stops within a
    * block of agents (well under a second) and returns HERD_E_INTERRUPTED. NULL = never. */
   const volatile sig_atomic_t *stop;
+  /* Never run a step ahead of the observation (docs/opencl.md, "Running a step ahead"): for
+   * comparing with the run ahead, which must give the same results. */
+  bool lockstep;
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */

@@ -75,6 +75,15 @@ typedef struct herd_backend_ops {
   herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);
   herd_status (*reduce)(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err);
+  /* Optional (NULL where not offered; OpenCL): reduce in two halves, for a host that runs a
+   * step ahead (src/sim/sim.c). reduce_async enqueues the reduction of the flock as the queue
+   * will leave it and a read of it into host slot `slot` (0 or 1) without waiting;
+   * reduce_wait waits for that read and gives the observation. cancel_step abandons the last
+   * step enqueued (its reduce_async slot is then never waited for): the flock goes back as
+   * before it. */
+  herd_status (*reduce_async)(herd_backend *b, herd_steering_input steer, int slot, herd_error *err);
+  herd_status (*reduce_wait)(herd_backend *b, int slot, herd_observation *obs, herd_error *err);
+  herd_status (*cancel_step)(herd_backend *b, herd_error *err);
   /* The flock's groups as it is now (kernels/groups.h), after reduce filled `obs`: sets its
    * group_count, groups_tracked and group[]. The step's grid is of the positions before the
    * step, so this sorts the flock again (into the scratch half of the state, which the next

@@ -144,6 +144,10 @@ struct herd_backend {
   float *map_pos, *map_vel; /* host copies for map_state */
   uint32_t *map_agent;
   herd_profile profile;
+  /* Observations read back without blocking (reduce_async), two slots used in turn. */
+  herd_flock_partial ring[2];
+  cl_event ring_read[2];
+  uint32_t ring_steer_count[2];
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
@@ -208,8 +212,16 @@ static cl_int finish(herd_backend *b) {
   return clFinish(b->queue);
 }
 
+/* Collects the timed commands that have completed (in queue order: a host running a step
+ * ahead collects while the next step's commands are still in flight). */
 static void collect_profile(herd_backend *b) {
-  for (int k = 0; k < b->pending_count; ++k) {
+  int done = 0;
+  for (; done < b->pending_count; ++done) {
+    cl_int state = CL_QUEUED;
+    clGetEventInfo(b->pending[done].event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    if (state > CL_COMPLETE) break; /* not finished yet (errors, negative, count as finished) */
+  }
+  for (int k = 0; k < done; ++k) {
     cl_ulong start = 0, end = 0;
     cl_event e = b->pending[k].event;
     if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
@@ -219,7 +231,8 @@ static void collect_profile(herd_backend *b) {
     }
     clReleaseEvent(e);
   }
-  b->pending_count = 0;
+  memmove(b->pending, b->pending + done, (size_t)(b->pending_count - done) * sizeof *b->pending);
+  b->pending_count -= done;
 }
 
 /* An event to time this command with, or NULL when not profiling. */
@@ -466,6 +479,8 @@ static void cl_destroy(herd_backend *b) {
   if (!b) return;
   if (b->queue) finish(b);
   collect_profile(b);
+  for (int k = 0; k < 2; ++k)
+    if (b->ring_read[k]) clReleaseEvent(b->ring_read[k]);
   cl_mem *mems[] = {&b->pos[0], &b->pos[1],     &b->vel[0],     &b->vel[1],       &b->agent[0],    &b->agent[1],
                     &b->key,    &b->order,      &b->count,      &b->cell_end,     &b->steer,       &b->partials,
                     &b->total,  &b->worlds,     &b->world_of,   &b->world_params, &b->block_world, &b->world_totals,
@@ -803,7 +818,9 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
 
 /* ---- The observation -------------------------------------------------------------------- */
 
-static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
+/* The reduction's kernels, then a read of its total into host slot `slot` that the host
+ * waits for in reduce_wait. */
+static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int slot, herd_error *err) {
   uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, count = steer.count;
   float no_centroid[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
@@ -824,14 +841,32 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
     s = run_kernel(b, K_COMBINE, REDUCE_GROUP, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 5, MEM(b->partials), VAL(groups),
                    VAL(count), VAL(far), MEM(b->total));
   if (s != HERD_OK) return s;
-  herd_flock_partial total;
-  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, BLOCKING, 0, sizeof total, &total,
-                                                                 0, NULL, event_for(b, HERD_STAGE_READBACK)));
+  if (b->ring_read[slot]) clReleaseEvent(b->ring_read[slot]); /* a cancelled step's, never waited for */
+  b->ring_read[slot] = NULL;
+  b->ring_steer_count[slot] = count;
+  CL_TRY("clEnqueueReadBuffer(observation)", clEnqueueReadBuffer(b->queue, b->total, CL_FALSE, 0, sizeof b->ring[slot],
+                                                                 &b->ring[slot], 0, NULL, &b->ring_read[slot]));
+  cl_event *timed = event_for(b, HERD_STAGE_READBACK);
+  if (timed) clRetainEvent(*timed = b->ring_read[slot]);
+  return HERD_OK;
+}
+
+static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
+  ++b->profile.waits;
+  cl_int rc = clWaitForEvents(1, &b->ring_read[slot]);
+  clReleaseEvent(b->ring_read[slot]);
+  b->ring_read[slot] = NULL;
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clWaitForEvents(observation)", rc);
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
-  herd_observation_from_partial(&total, n, b->desc.dims, count, obs);
+  herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);
   return HERD_OK;
+}
+
+static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
+  herd_status s = reduce_async(b, steer, 0, err);
+  return s == HERD_OK ? reduce_wait(b, 0, obs, err) : s;
 }
 
 /* ---- The flock's groups (kernels/groups.cl) ------------------------------------------------- */
@@ -1012,6 +1047,21 @@ static herd_status cl_reduce(herd_backend *b, herd_steering_input steer, herd_ob
   herd_status s = gl_acquire(b, err);
   if (s == HERD_OK) s = reduce_flock(b, steer, obs, err);
   return gl_release(b, s, err);
+}
+
+/* The halves for a host running a step ahead, which it does only when the state is not shared
+ * with GL (no acquire or release around them). */
+static herd_status cl_reduce_async(herd_backend *b, herd_steering_input steer, int slot, herd_error *err) {
+  return reduce_async(b, steer, slot, err);
+}
+
+static herd_status cl_reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
+  return reduce_wait(b, slot, obs, err);
+}
+
+static herd_status cl_cancel_step(herd_backend *b, herd_error *err) {
+  herd_status s = restore_sorted_state(b, err);
+  return s == HERD_E_INTERRUPTED ? HERD_OK : s;
 }
 
 static herd_status cl_groups(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err) {
@@ -1352,6 +1402,9 @@ const herd_backend_ops herd_cl_backend = {
     .upload = cl_upload,
     .step = cl_step,
     .reduce = cl_reduce,
+    .reduce_async = cl_reduce_async,
+    .reduce_wait = cl_reduce_wait,
+    .cancel_step = cl_cancel_step,
     .groups = cl_groups,
     .map_groups = cl_map_groups,
     .read_agents = cl_read_agents,
