@@ -31,6 +31,8 @@ static const char run_usage[] =
     "                     device, else cpu); see herd devices\n"
     "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
     "  --profile          print the time spent in each stage at the end\n"
+    "  --lockstep         never run a step ahead of its observation (OpenCL; the results are\n"
+    "                     the same: for measuring what running ahead gains)\n"
     "  --csv FILE         write one row per step: observation, order parameters and steering\n"
     "                     agents (\"-\": standard output, the summary then on standard error).\n"
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
@@ -59,7 +61,7 @@ typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
   const char *csv;
-  bool force, quiet, profile;
+  bool force, quiet, profile, lockstep;
 } run_opts;
 
 int parse_threads(const char *text, int *out) {
@@ -85,6 +87,8 @@ static int parse_run(int argc, char **argv, run_opts *o) {
       return 0;
     } else if (strcmp(arg, "--profile") == 0) {
       o->profile = true;
+    } else if (strcmp(arg, "--lockstep") == 0) {
+      o->lockstep = true;
     } else if (strcmp(arg, "--csv") == 0) {
       if (!(o->csv = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--force") == 0) {
@@ -315,7 +319,8 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
                         .backend = o->backend.backend,
                         .device = o->backend.device,
                         .profile = o->profile,
-                        .stop = &cli_stop};
+                        .stop = &cli_stop,
+                        .lockstep = o->lockstep};
   if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
   if (*herd_sim_backend_note(*sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(*sim));
