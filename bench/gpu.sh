@@ -4,7 +4,7 @@
 #   1. all-active, N = 10^3 ... 10^6: time per step (target: 10^6 in <= 1 ms)
 #   2. herding, N = 10^4 with the dog and the per-step observation read-back (target:
 #      >= 20,000 steps/s)
-#   3. the per-stage profile at N = 10^6
+#   3. the per-stage profile at N = 10^6, with kernels and host waits per step (also for 2.)
 #   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
 #   5. the viewer's frames/s (under Xvfb, when it is installed)
 #   6. herd bench (tables, plots, the scaling exponent) for the GPU and all CPU cores
@@ -49,6 +49,9 @@ echo "== 1. all-active (OpenCL)"
 echo "== 2. herding, N = 10^4, dog + per-step observation read-back"
 "$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" --quiet |
   tee "$out/herding-1e4.txt"
+# The same with --profile (events on every command slow it): kernels and host waits per step.
+"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps 2000 --quiet --profile |
+  sed -n '/^stage/,$p' | tee "$out/herding-1e4-profile.txt"
 
 echo "== 3. per-stage profile, all-active N = 10^6"
 "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile \

@@ -1,14 +1,14 @@
 /* herd's OpenCL kernels (OpenCL C 1.2). The model math comes from the same headers as the
  * CPU backend; these kernels only arrange it over work-items. One step:
- *   herd_bin -> (copy counts, herd_scan_* -> cell_end) -> herd_scatter -> herd_sort_buckets
- *   -> herd_reorder -> herd_mark_mixed -> herd_step_<model>
+ *   herd_bin -> herd_scan_* -> (herd_radix_scatter -> herd_radix_count -> herd_scan_*)... ->
+ *   herd_radix_scatter_state -> herd_ranges -> herd_step_<model>
  * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
  * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
  * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end).
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * The flock's groups: kernels/groups.cl.
- * No work-group collectives, no float atomics: integer atomics only count, and every order
- * that reaches a result is restored or fixed (the stable sort, the fixed reduction tree, the
+ * No work-group collectives, no float atomics: integer atomics only count or set bits, and every
+ * order that reaches a result is fixed (the stable sort, the fixed reduction tree, the
  * reduction's integer sums). */
 #include "models/models.h"
 #include "reduce.h"
@@ -23,14 +23,137 @@
 #define HERD_REDUCE_PER_ITEM 64
 #define HERD_REDUCE_BLOCK (HERD_REDUCE_GROUP * HERD_REDUCE_PER_ITEM)
 
-/* ---- Sort by bucket --------------------------------------------------------------------- */
+/* ---- Sort by bucket: a stable LSD radix sort ------------------------------------------------
+ * Keys are bucket indices below `buckets` (grid.h); as many passes of HERD_RADIX_BITS as the
+ * largest key needs. Each pass: the digit histogram of each block of HERD_RADIX_BLOCK keys
+ * (herd_bin counts the first pass's as it bins), an inclusive scan of the digit-major table
+ * (hist[digit * blocks + block]: every key of a smaller digit, then of the same digit in an
+ * earlier block, goes first), and a scatter in which each work-item places a contiguous run
+ * of keys in order. Runs are ranked by the counts of the runs before them, so a block keeps
+ * its order: the sort is stable, and the result is the agents by bucket, then by previous
+ * index, with no atomics anywhere: linear however many agents share a bucket. */
+#ifndef HERD_RADIX_BITS
+#define HERD_RADIX_BITS 8
+#endif
+#ifndef HERD_RADIX_GROUP
+#define HERD_RADIX_GROUP 32 /* work-items per radix block */
+#endif
+#define HERD_RADIX (1u << HERD_RADIX_BITS)
+#define HERD_RADIX_RUN 32 /* keys per work-item: ranks fit a ushort (a block is 1024 keys) */
+#define HERD_RADIX_BLOCK (HERD_RADIX_GROUP * HERD_RADIX_RUN)
 
-__kernel void herd_bin(__global const float *pos, herd_grid grid, __global uint *key, __global uint *count) {
-  uint i = get_global_id(0);
-  if (i >= grid.count) return;
-  uint b = herd_bucket_at(&grid, herd_load_vec(pos, i, grid.dims));
-  key[i] = b;
-  atomic_inc(&count[b]);
+/* seen[d * HERD_RADIX_GROUP + t]: keys of digit d in item t's run. Only item t writes column t,
+ * so counting needs no atomics and no barrier before it. */
+void herd_radix_clear(__local ushort *seen, uint t) {
+  for (uint d = 0; d < HERD_RADIX; ++d) seen[d * HERD_RADIX_GROUP + t] = 0;
+}
+
+uint herd_radix_digit(uint key, uint shift) { return (key >> shift) & (HERD_RADIX - 1u); }
+
+/* Once every run is counted: the block's count of each digit into its column of the table. */
+void herd_radix_block_totals(__local ushort *seen, uint t, __global uint *hist) {
+  uint g = get_group_id(0), blocks = get_num_groups(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = t; d < HERD_RADIX; d += HERD_RADIX_GROUP) {
+    uint sum = 0;
+    for (uint c = 0; c < HERD_RADIX_GROUP; ++c) sum += seen[d * HERD_RADIX_GROUP + c];
+    hist[d * blocks + g] = sum;
+  }
+}
+
+/* Bins each agent (its key) and counts the first digit per block; clears the bucket ends for
+ * herd_ranges, which only sets bits. */
+__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_bin(__global const float *pos,
+                                                                                     herd_grid grid, uint buckets,
+                                                                                     __global uint *key,
+                                                                                     __global uint *hist,
+                                                                                     __global uint *cell_end) {
+  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
+  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  for (uint b = get_global_id(0); b < buckets; b += get_global_size(0)) cell_end[b] = 0u;
+  herd_radix_clear(seen, t);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < grid.count; ++r) {
+    uint k = herd_bucket_at(&grid, herd_load_vec(pos, first + r, grid.dims));
+    key[first + r] = k;
+    ++seen[herd_radix_digit(k, 0u) * HERD_RADIX_GROUP + t];
+  }
+  herd_radix_block_totals(seen, t, hist);
+}
+
+/* The digit histogram of each block, for the passes after the first. */
+__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_count(__global const uint *key,
+                                                                                             uint n, uint shift,
+                                                                                             __global uint *hist) {
+  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
+  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  herd_radix_clear(seen, t);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r)
+    ++seen[herd_radix_digit(key[first + r], shift) * HERD_RADIX_GROUP + t];
+  herd_radix_block_totals(seen, t, hist);
+}
+
+/* Recounts this block's runs, then turns seen[d][t] into the rank of item t's first key of
+ * digit d among the whole pass's (base[d] + seen[d][t]): each item then places its run in
+ * order by incrementing its own column. */
+void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global const uint *key, uint first, uint n,
+                     uint shift, __global const uint *scanned) {
+  uint g = get_group_id(0), blocks = get_num_groups(0);
+  herd_radix_clear(seen, t);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r)
+    ++seen[herd_radix_digit(key[first + r], shift) * HERD_RADIX_GROUP + t];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint d = t; d < HERD_RADIX; d += HERD_RADIX_GROUP) {
+    uint at = d * blocks + g, run = 0;
+    base[d] = at ? scanned[at - 1u] : 0u;
+    for (uint c = 0; c < HERD_RADIX_GROUP; ++c) {
+      uint v = seen[d * HERD_RADIX_GROUP + c];
+      seen[d * HERD_RADIX_GROUP + c] = (ushort)run;
+      run += v;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* A pass before the last: keys and their agents' previous indices (`identity`: the key's own
+ * index, on the first pass) to their places. */
+__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter(
+    __global const uint *key, __global const uint *order, uint n, uint shift, uint identity,
+    __global const uint *scanned, __global uint *out_key, __global uint *out_order) {
+  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
+  __local uint base[HERD_RADIX];
+  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
+    uint i = first + r, k = key[i], d = herd_radix_digit(k, shift);
+    uint to = base[d] + seen[d * HERD_RADIX_GROUP + t]++;
+    out_key[to] = k;
+    out_order[to] = identity ? i : order[i];
+  }
+}
+
+/* The last pass: the keys to their places, and each agent's position, heading and word
+ * gathered from where it was, so the sorted state is written once. */
+__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter_state(
+    __global const uint *key, __global const uint *order, uint n, uint shift, uint identity,
+    __global const uint *scanned, __global uint *out_key, __global const float *pos, __global const float *vel,
+    __global const uint *agent, __global float *out_pos, __global float *out_vel, __global uint *out_agent, uint dims) {
+  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
+  __local uint base[HERD_RADIX];
+  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
+    uint i = first + r, k = key[i], d = herd_radix_digit(k, shift);
+    uint to = base[d] + seen[d * HERD_RADIX_GROUP + t]++, from = identity ? i : order[i];
+    out_key[to] = k;
+    if (dims == 2u) {
+      vstore2(vload2(from, pos), to, out_pos);
+      vstore2(vload2(from, vel), to, out_vel);
+    } else {
+      vstore4(vload4(from, pos), to, out_pos);
+      vstore4(vload4(from, vel), to, out_vel);
+    }
+    out_agent[to] = agent[from];
+  }
 }
 
 /* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
@@ -59,62 +182,55 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   if (t == HERD_SCAN_GROUP - 1) sums[get_group_id(0)] = totals[t];
 }
 
+/* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs): each
+ * item scans a contiguous share, then the shares' totals are scanned across the group. One
+ * launch instead of the three of herd_scan_blocks/herd_scan_add: the radix sort scans its
+ * small digit tables so. */
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
+                                                                                            uint n) {
+  __local uint totals[HERD_SCAN_GROUP];
+  uint t = get_local_id(0), share = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
+  uint begin = t * share, end = begin + share < n ? begin + share : n, run = 0;
+  for (uint i = begin; i < end; ++i) {
+    run += data[i];
+    data[i] = run;
+  }
+  totals[t] = run;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
+    uint add = t >= step ? totals[t - step] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    totals[t] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint before = t > 0 ? totals[t - 1] : 0u;
+  for (uint i = begin; i < end; ++i) data[i] += before;
+}
+
 /* Adds the scanned totals of all earlier blocks to each block after the first. */
 __kernel void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
   uint i = get_global_id(0), block = i / HERD_SCAN_BLOCK;
   if (i < n && block > 0) data[i] += scanned_sums[block - 1];
 }
 
-/* Places each agent in its bucket; the order inside a bucket is fixed by herd_sort_buckets. */
-__kernel void herd_scatter(__global const uint *key, __global const uint *cell_end, __global uint *count,
-                           __global uint *order, uint n) {
-  uint i = get_global_id(0);
+/* Bucket ends from the sorted keys: where the next key differs, bucket key[i] ends at i + 1,
+ * and so does every empty bucket up to the next key (the empty ones before the first key
+ * keep herd_bin's 0). With `mark`, a bucket whose neighbouring agents lie in different
+ * cells is flagged mixed (see grid.h). cell_end starts at 0 (herd_bin); a non-empty bucket's
+ * word gets its end and its flag by atomic_or, the order of which cannot change the result. */
+__kernel void herd_ranges(__global const uint *key, __global const float *pos, herd_grid grid, uint buckets, uint mark,
+                          __global uint *cell_end) {
+  uint i = get_global_id(0), n = grid.count;
   if (i >= n) return;
-  uint b = key[i];
-  order[(cell_end[b] & HERD_BUCKET_END_MASK) - atomic_dec(&count[b])] = i;
-}
-
-/* Restores the previous order inside each bucket: a stable sort, whatever order the
- * atomics chose. Buckets hold a few agents, so insertion sort. */
-__kernel void herd_sort_buckets(__global const uint *cell_end, __global uint *order, uint buckets) {
-  uint b = get_global_id(0);
-  if (b >= buckets) return;
-  uint begin = herd_bucket_begin(cell_end, b), end = herd_bucket_end(cell_end, b);
-  for (uint i = begin + 1; i < end; ++i) {
-    uint v = order[i], j = i;
-    while (j > begin && order[j - 1] > v) {
-      order[j] = order[j - 1];
-      --j;
-    }
-    order[j] = v;
+  uint k = key[i], next = i + 1u < n ? key[i + 1u] : buckets;
+  if (next != k) {
+    atomic_or(&cell_end[k], i + 1u);
+    for (uint b = k + 1u; b < next; ++b) cell_end[b] = i + 1u;
   }
-}
-
-__kernel void herd_reorder(__global const uint *order, __global const float *pos, __global const float *vel,
-                           __global const uint *agent, __global float *out_pos, __global float *out_vel,
-                           __global uint *out_agent, uint n, uint dims) {
-  uint i = get_global_id(0);
-  if (i >= n) return;
-  uint from = order[i];
-  if (dims == 2u) {
-    vstore2(vload2(from, pos), i, out_pos);
-    vstore2(vload2(from, vel), i, out_vel);
-  } else {
-    vstore4(vload4(from, pos), i, out_pos);
-    vstore4(vload4(from, vel), i, out_vel);
-  }
-  out_agent[i] = agent[from];
-}
-
-/* Flags each bucket holding more than one cell (see grid.h). */
-__kernel void herd_mark_mixed(__global const float *pos, herd_grid grid, __global uint *cell_end) {
-  uint i = get_global_id(0);
-  if (i == 0 || i >= grid.count) return;
+  if (!mark || i == 0 || key[i - 1u] != k) return;
   herd_cell here = herd_cell_of(&grid, herd_load_vec(pos, i, grid.dims));
   herd_cell before = herd_cell_of(&grid, herd_load_vec(pos, i - 1u, grid.dims));
-  uint b = herd_bucket_of_cell(&grid, here);
-  if (b != herd_bucket_of_cell(&grid, before) || herd_same_cell(here, before)) return;
-  atomic_or(&cell_end[b], HERD_BUCKET_MIXED);
+  if (!herd_same_cell(here, before)) atomic_or(&cell_end[k], HERD_BUCKET_MIXED);
 }
 
 /* ---- The observation -------------------------------------------------------------------- */
@@ -224,14 +340,21 @@ uint herd_world_of_bucket(__global const herd_world *worlds, uint count, uint b)
   return lo;
 }
 
-__kernel void herd_bin_batch(__global const float *pos, __global const herd_world *worlds,
-                             __global const uint *world_of, uint total, __global uint *key, __global uint *count) {
-  uint i = get_global_id(0);
-  if (i >= total) return;
-  herd_world world = worlds[world_of[i]];
-  uint b = world.bucket_base + herd_bucket_at(&world.grid, herd_load_vec(pos, i, world.grid.dims));
-  key[i] = b;
-  atomic_inc(&count[b]);
+/* herd_bin over every world at once: each world's keys offset by its bucket_base. */
+__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_bin_batch(
+    __global const float *pos, __global const herd_world *worlds, __global const uint *world_of, uint total,
+    uint buckets, __global uint *key, __global uint *hist, __global uint *cell_end) {
+  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
+  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  for (uint b = get_global_id(0); b < buckets; b += get_global_size(0)) cell_end[b] = 0u;
+  herd_radix_clear(seen, t);
+  for (uint r = 0; r < HERD_RADIX_RUN && first + r < total; ++r) {
+    herd_world world = worlds[world_of[first + r]];
+    uint k = world.bucket_base + herd_bucket_at(&world.grid, herd_load_vec(pos, first + r, world.grid.dims));
+    key[first + r] = k;
+    ++seen[herd_radix_digit(k, 0u) * HERD_RADIX_GROUP + t];
+  }
+  herd_radix_block_totals(seen, t, hist);
 }
 
 /* Each world's cell ends made relative to its first agent, as a world alone has them. */

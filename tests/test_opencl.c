@@ -10,20 +10,23 @@
 #include "backend_util.h"
 #include "rng.h"
 
-#define TESTS(X)                                \
-  X(sort_and_cell_ranges_equal_the_cpu_backend) \
-  X(neighbour_sets_equal_the_cpu_backend)       \
-  X(one_step_matches_the_cpu_backend)           \
-  X(reductions_match_the_cpu_backend)           \
-  X(reductions_refuse_more_steering_agents)     \
-  X(strombom_variants_step_as_the_cpu_backend)  \
-  X(every_model_steps_as_the_cpu_backend)       \
-  X(grid_3d_and_torus_equal_the_cpu_backend)    \
-  X(two_runs_are_bit_identical)                 \
-  X(herding_outcomes_match_the_cpu_backend)     \
-  X(flocking_outcomes_match_the_cpu_backend)    \
-  X(an_interrupted_step_changes_nothing)        \
-  X(a_step_stopped_midway_restores_the_flock)
+#define TESTS(X)                                         \
+  X(sort_and_cell_ranges_equal_the_cpu_backend)          \
+  X(dense_tiny_and_large_flocks_sort_as_the_cpu_backend) \
+  X(neighbour_sets_equal_the_cpu_backend)                \
+  X(one_step_matches_the_cpu_backend)                    \
+  X(a_step_takes_the_centroid_on_the_device)             \
+  X(reductions_match_the_cpu_backend)                    \
+  X(reductions_refuse_more_steering_agents)              \
+  X(strombom_variants_step_as_the_cpu_backend)           \
+  X(every_model_steps_as_the_cpu_backend)                \
+  X(grid_3d_and_torus_equal_the_cpu_backend)             \
+  X(two_runs_are_bit_identical)                          \
+  X(herding_outcomes_match_the_cpu_backend)              \
+  X(flocking_outcomes_match_the_cpu_backend)             \
+  X(an_interrupted_step_changes_nothing)                 \
+  X(a_step_stopped_midway_restores_the_flock)            \
+  X(running_a_step_ahead_changes_nothing)
 TESTS(DECLARE_TEST)
 
 enum { N = 6000, DOGS = 2 };
@@ -101,6 +104,45 @@ static void sort_and_cell_ranges_equal_the_cpu_backend(void) {
   destroy_pair(cpu, cl);
 }
 
+/* The grid of n sheep, `dense` of them packed into one 1 m square (one bucket), the rest
+ * spread over `spread` m, built on both backends and compared as above. */
+static void check_sorted_flock(uint32_t n, uint32_t dense, float spread) {
+  herd_scenario sc = scenario_with((const char *[]){"seed=5"}, 1);
+  herd_vec2 *pos = malloc(n * sizeof *pos), *heading = malloc(n * sizeof *heading);
+  for (uint32_t i = 0; i < n; ++i) {
+    herd_rng4 r = herd_rng_draw(7, 0, i, 3);
+    float side = i < dense ? 1.0f : spread; /* the dense ones first and last in index order */
+    pos[i] = herd_v2(side * herd_rng_unit_float(r.v[0]) + 0.25f, side * herd_rng_unit_float(r.v[1]) + 0.25f);
+    heading[i] = herd_rng_direction(r.v[2]);
+  }
+  herd_backend *cpu, *cl;
+  make_pair_from(&sc, n, (const float *)pos, (const float *)heading, &cpu, &cl);
+  herd_cpu_grid_view v = herd_cpu_build_grid(cpu);
+  herd_cl_grid_copy c;
+  herd_error err;
+  CHECK(herd_cl_read_grid(cl, &c, &err) == HERD_OK);
+  check_same_grid(&v, &c, n);
+  if (dense) { /* the dense square's bucket holds them all, in their previous order */
+    uint32_t b = herd_bucket_of(&v.grid, pos[0]), begin = herd_bucket_begin(c.cell_end, b);
+    CHECK(herd_bucket_end(c.cell_end, b) - begin >= dense);
+    for (uint32_t j = begin + 1; j < begin + dense; ++j) CHECK(c.agent[j - 1] < c.agent[j]);
+  }
+  herd_cl_grid_copy_free(&c);
+  destroy_pair(cpu, cl);
+  free(pos);
+  free(heading);
+}
+
+/* The radix sort's edge cases: thousands of agents in one bucket (the insertion sort it
+ * replaced was quadratic there), a flock so small that one pass is first and last, and one
+ * whose bucket keys need three 8-bit passes (a middle pass: keys and indices moved alone). */
+static void dense_tiny_and_large_flocks_sort_as_the_cpu_backend(void) {
+  check_sorted_flock(9000, 8000, 400.0f);
+  check_sorted_flock(7, 0, 30.0f);
+  CHECK(herd_grid_table_size(70000) > (1u << 16)); /* keys of 17 bits: three passes */
+  check_sorted_flock(70000, 3000, 3000.0f);
+}
+
 static void neighbour_sets_equal_the_cpu_backend(void) {
   static const uint32_t ks[] = {1, 50, HERD_MAX_NEIGHBOURS};
   herd_backend *cpu, *cl;
@@ -173,6 +215,44 @@ static void one_step_matches_the_cpu_backend(void) {
   free(start);
   free(heading);
   destroy_pair(cpu, cl);
+}
+
+/* The flock after two OpenCL steps from the test flock, each after a reduce as in a run, with
+ * n = N - 1 neighbours (attraction is toward the centroid). Each step is given the host's
+ * centroid from that reduce, moved by `shift` m; with `on_device`, none: the kernel takes it
+ * from the reduce's total on the device. */
+static float *two_steps(bool on_device, float shift) {
+  herd_scenario sc = scenario_with((const char *[]){"seed=5", "sheep.count=6000", "sheep.neighbours=5999"}, 3);
+  herd_vec2 *pos = malloc(N * sizeof *pos), *heading = malloc(N * sizeof *heading);
+  make_flock(pos, heading);
+  herd_backend_desc d = backend_desc_for(&sc, N, 2);
+  herd_backend *cl;
+  herd_error err;
+  CHECK(herd_cl_backend.create(&d, &cl, &err) == HERD_OK);
+  CHECK(herd_cl_backend.upload(cl, (const float *)pos, (const float *)heading, &err) == HERD_OK);
+  for (uint32_t step = 0; step < 2; ++step) {
+    herd_observation obs;
+    CHECK(herd_cl_backend.reduce(cl, two_dogs, &obs, &err) == HERD_OK);
+    float centroid[3] = {(float)obs.centroid[0] + shift, (float)obs.centroid[1], (float)obs.centroid[2]};
+    CHECK(herd_cl_backend.step(cl, two_dogs, on_device ? NULL : centroid, step, &err) == HERD_OK);
+  }
+  float *out = malloc(N * 2 * sizeof *out);
+  CHECK(herd_cl_backend.read_agents(cl, out, NULL, &err) == HERD_OK);
+  herd_cl_backend.destroy(cl);
+  free(pos);
+  free(heading);
+  return out;
+}
+
+/* Steps fed the centroid kept on the device equal those fed the host's, bit for bit; and the
+ * centroid matters here (a moved one changes the flock), so a kernel ignoring it would fail. */
+static void a_step_takes_the_centroid_on_the_device(void) {
+  float *host = two_steps(false, 0.0f), *device = two_steps(true, 0.0f), *moved = two_steps(false, 5.0f);
+  CHECK(memcmp(host, device, N * 2 * sizeof *host) == 0);
+  CHECK(memcmp(host, moved, N * 2 * sizeof *host) != 0);
+  free(host);
+  free(device);
+  free(moved);
 }
 
 static bool rel_close(double a, double b, double tol) { return fabs(a - b) <= tol * fmax(fabs(a), fabs(b)) + 1e-30; }
@@ -544,6 +624,51 @@ static void a_step_stopped_midway_restores_the_flock(void) {
   free(heading);
   free(back);
   free(back_heading);
+}
+
+/* A run of boids (no steering agent: the host may run a step ahead), its observations hashed
+ * step by step and the flock read at the end; with `peek`, also read after step 15, which
+ * abandons the step run ahead. Sets *waits to the host waits of the run (--profile's count). */
+static uint64_t boids_run(bool lockstep, bool peek, float *flock, uint64_t *waits) {
+  herd_scenario sc = scenario_with((const char *[]){"model=boids", "boids.count=2000", "seed=9"}, 3);
+  herd_sim *sim;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .backend = "opencl", .profile = true, .lockstep = lockstep},
+                        &sim, &err) == HERD_OK);
+  uint64_t h = 1469598103934665603ull;
+  for (uint32_t s = 0; s < 40; ++s) {
+    CHECK(herd_sim_step(sim, &err) == HERD_OK);
+    h = fnv1a(h, herd_sim_observation(sim), sizeof(herd_observation));
+    if (peek && s == 15) CHECK(herd_sim_read_flock(sim, flock, NULL, &err) == HERD_OK);
+  }
+  CHECK(herd_sim_step_index(sim) == 40);
+  CHECK(herd_sim_read_flock(sim, flock, NULL, &err) == HERD_OK);
+  herd_profile p;
+  CHECK(herd_sim_profile(sim, &p, &err) == HERD_OK);
+  *waits = p.waits;
+  herd_sim_destroy(sim);
+  return h;
+}
+
+/* Running a step ahead gives the lockstep run's observations and flock bit for bit, also when
+ * a read in between abandons the step run ahead; that a step was run ahead shows in the
+ * waits: abandoning it waits once more (its restore), where lockstep has nothing to abandon
+ * and otherwise one wait per step as well. */
+static void running_a_step_ahead_changes_nothing(void) {
+  float *a = malloc(2000 * 2 * sizeof *a), *b = malloc(2000 * 2 * sizeof *b), *c = malloc(2000 * 2 * sizeof *c);
+  uint64_t waits_a, waits_b, waits_c, waits_d;
+  uint64_t lockstep = boids_run(true, true, a, &waits_a), ahead = boids_run(false, true, b, &waits_b);
+  uint64_t straight = boids_run(false, false, c, &waits_c);
+  CHECK(lockstep == ahead && ahead == straight);
+  CHECK(memcmp(a, b, 2000 * 2 * sizeof *a) == 0 && memcmp(a, c, 2000 * 2 * sizeof *a) == 0);
+  (void)boids_run(true, false, c, &waits_d);
+  /* Run ahead, each read abandons a step (the peek, and the final read: step 40 was ahead). */
+  CHECK_MSG(waits_b == waits_a + 2, "waits: lockstep %llu, ahead %llu", (unsigned long long)waits_a,
+            (unsigned long long)waits_b);
+  CHECK(waits_c == waits_d + 1);
+  free(a);
+  free(b);
+  free(c);
 }
 
 int main(void) {

@@ -421,6 +421,9 @@ typedef struct herd_sim_desc {
   /* A flag a signal handler may raise: a step that sees it becomes non-zero stops within a
    * block of agents (well under a second) and returns HERD_E_INTERRUPTED. NULL = never. */
   const volatile sig_atomic_t *stop;
+  /* Never run a step ahead of the observation (docs/opencl.md, "Running a step ahead"): for
+   * comparing with the run ahead, which must give the same results. */
+  bool lockstep;
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */
@@ -439,6 +442,8 @@ typedef enum herd_stage {
 typedef struct herd_profile {
   double seconds[HERD_STAGE_COUNT]; /* summed over the run */
   uint64_t calls[HERD_STAGE_COUNT];
+  uint64_t kernels; /* kernel launches (OpenCL; 0 on the CPU backend) */
+  uint64_t waits;   /* host waits for the device: clFinish, blocking reads and writes (OpenCL) */
 } herd_profile;
 
 const char *herd_stage_name(herd_stage stage);

@@ -72,11 +72,21 @@ typedef struct herd_backend_ops {
   /* Sets the flock; arrays in id order, device layout. */
   herd_status (*upload)(herd_backend *b, const float *pos, const float *vel, herd_error *err);
   /* One step of every agent, seeing the steering agents at their new positions; `centroid`
-   * is the flock's centre of mass before the step (from the last reduce). When desc.stop is
+   * is the flock's centre of mass before the step (from the last reduce; NULL, OpenCL only:
+   * the last reduce's as kept on the device, the same value without reading it back). When desc.stop is
    * raised it returns HERD_E_INTERRUPTED with the flock as before the step. */
   herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);
   herd_status (*reduce)(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err);
+  /* Optional (NULL where not offered; OpenCL): reduce in two halves, for a host that runs a
+   * step ahead (src/sim/sim.c). reduce_async enqueues the reduction of the flock as the queue
+   * will leave it and a read of it into host slot `slot` (0 or 1) without waiting;
+   * reduce_wait waits for that read and gives the observation. cancel_step abandons the last
+   * step enqueued (its reduce_async slot is then never waited for): the flock goes back as
+   * before it. */
+  herd_status (*reduce_async)(herd_backend *b, herd_steering_input steer, int slot, herd_error *err);
+  herd_status (*reduce_wait)(herd_backend *b, int slot, herd_observation *obs, herd_error *err);
+  herd_status (*cancel_step)(herd_backend *b, herd_error *err);
   /* The flock's groups as it is now (kernels/groups.h), after reduce filled `obs`: sets its
    * group_count, groups_tracked and group[]. The step's grid is of the positions before the
    * step, so this sorts the flock again (into the scratch half of the state, which the next

@@ -39,6 +39,10 @@ struct herd_sim {
   bool manual[HERD_MAX_STEERING]; /* steered by the user toward manual_aim */
   float manual_aim[HERD_MAX_STEERING][3];
   const volatile sig_atomic_t *stop;
+  /* Running a step ahead (run_ahead): step `step` and its reduce are already enqueued, the
+   * observation to be read into backend slot `slot`. */
+  bool run_ahead, ahead;
+  int slot;
 };
 
 static herd_steering_input steering_input(const herd_sim *s) {
@@ -329,8 +333,22 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
     return st;
   }
   take_first_observation(s, &first);
+  /* A step may be enqueued before the last one's observation is back only where nothing that
+   * step reads comes from that observation on the host: no steering agent moves on it, no
+   * groups are observed, no renderer draws the shared state in between. */
+  s->run_ahead = !desc->lockstep && s->ops->reduce_async && s->steering_count == 0 && !s->groups_on &&
+                 !s->ops->shares_gl(s->backend);
   *out = s;
   return HERD_OK;
+}
+
+/* Abandons the step run ahead, so that the state is the one observed (before any read). The
+ * flock goes back as that step found it, and a step's sort of it is stable, so the steps
+ * after are as if it had never run. */
+static herd_status settle(herd_sim *s, herd_error *err) {
+  if (!s->ahead) return HERD_OK;
+  s->ahead = false;
+  return s->ops->cancel_step(s->backend, err);
 }
 
 bool herd_sim_route_waypoint(const herd_sim *s, const float from[2], float ahead_m, float out[2]) {
@@ -417,9 +435,46 @@ static void end_step(herd_sim *s, const herd_observation *obs) {
     s->outcome = HERD_STEP_LIMIT;
 }
 
+/* herd_sim_step when running ahead: step `step` (enqueued by the last call, or now), then
+ * step + 1 enqueued with the centroid the device keeps, and only then the wait for step's
+ * observation, while the device works on step + 1. A stop found in that observation (the
+ * goal reached) cancels step + 1: the result is as without running ahead. */
+static herd_status step_ahead(herd_sim *s, herd_error *err) {
+  herd_status st = HERD_OK;
+  herd_steering_input none = steering_input(s);
+  if (!s->ahead) {
+    step_plan plan;
+    begin_step(s, &plan);
+    st = s->ops->step(s->backend, plan.seen, plan.centroid, s->step, err);
+    if (st == HERD_E_INTERRUPTED) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted during step %u", s->step);
+    if (st == HERD_OK) st = s->ops->reduce_async(s->backend, none, s->slot, err);
+    if (st != HERD_OK) return st;
+  }
+  s->ahead = false;
+  bool next = s->step + 1 < s->sc.max_steps;
+  if (next) {
+    st = s->ops->step(s->backend, none, NULL, s->step + 1, err);
+    if (st == HERD_OK) st = s->ops->reduce_async(s->backend, none, 1 - s->slot, err);
+    /* Interrupted: that step is undone already; this one completes, the next call stops. */
+    if (st == HERD_E_INTERRUPTED) next = false, st = HERD_OK;
+    if (st != HERD_OK) return st;
+  }
+  herd_observation obs;
+  st = s->ops->reduce_wait(s->backend, s->slot, &obs, err);
+  if (st != HERD_OK) return st;
+  end_step(s, &obs);
+  s->slot = 1 - s->slot;
+  s->ahead = next;
+  return s->outcome == HERD_RUNNING ? HERD_OK : settle(s, err);
+}
+
 herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   if (s->outcome != HERD_RUNNING) return HERD_OK;
-  if (herd_stop_raised(s->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+  if (herd_stop_raised(s->stop)) {
+    herd_status st = settle(s, err);
+    return st != HERD_OK ? st : herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
+  }
+  if (s->run_ahead) return step_ahead(s, err);
   step_plan plan;
   begin_step(s, &plan);
   herd_status st = s->ops->step(s->backend, plan.seen, plan.centroid, s->step, err);
@@ -488,6 +543,8 @@ static herd_status read_raw(herd_sim *s, float *pos, float *vel, herd_error *err
 
 herd_status herd_sim_read_flock(herd_sim *s, float *pos, float *vel, herd_error *err) {
   uint32_t n = s->sc.flock.count, dims = s->sc.world.dims;
+  herd_status settled = settle(s, err);
+  if (settled != HERD_OK) return settled;
   if (dims == 2) return read_raw(s, pos, vel, err);
   /* 3D: the backend writes float4 per agent, one more than the caller's room. */
   float *p = pos ? malloc((size_t)n * 4 * sizeof *p) : NULL, *v = vel ? malloc((size_t)n * 4 * sizeof *v) : NULL;
@@ -506,7 +563,8 @@ const char *herd_sim_backend(const herd_sim *s) { return s->ops->name; }
 
 herd_status herd_sim_map_state(herd_sim *s, const float **pos, const float **vel, const uint32_t **agent,
                                herd_error *err) {
-  return s->ops->map_state(s->backend, pos, vel, agent, err);
+  herd_status st = settle(s, err);
+  return st == HERD_OK ? s->ops->map_state(s->backend, pos, vel, agent, err) : st;
 }
 
 bool herd_sim_shares_gl(const herd_sim *s) { return s->ops->shares_gl(s->backend); }

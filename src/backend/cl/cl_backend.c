@@ -23,7 +23,11 @@
 #define REDUCE_GROUP 64u
 #define REDUCE_BLOCK (REDUCE_GROUP * 64u)
 #define SIMPLE_GROUP 64u
+#define RADIX_BITS 8u   /* bits of the bucket key per radix pass (kernels/herd.cl) */
+#define RADIX_GROUP 32u /* work-items per radix block */
+#define RADIX_BLOCK (RADIX_GROUP * 32u)
 #define MAX_SCAN_LEVELS 6
+#define SCAN_SINGLE_MAX (16u * SCAN_BLOCK) /* scanned by one group in one launch, up to this */
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
@@ -34,10 +38,11 @@ enum kernel_id {
   K_BIN,
   K_SCAN_BLOCKS,
   K_SCAN_ADD,
-  K_SCATTER,
-  K_SORT_BUCKETS,
-  K_REORDER,
-  K_MARK_MIXED,
+  K_SCAN_SINGLE,
+  K_RADIX_COUNT,
+  K_RADIX_SCATTER,
+  K_RADIX_SCATTER_STATE,
+  K_RANGES,
   K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
@@ -69,10 +74,11 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_bin",
     "herd_scan_blocks",
     "herd_scan_add",
-    "herd_scatter",
-    "herd_sort_buckets",
-    "herd_reorder",
-    "herd_mark_mixed",
+    "herd_scan_single",
+    "herd_radix_count",
+    "herd_radix_scatter",
+    "herd_radix_scatter_state",
+    "herd_ranges",
     NULL,
     "herd_reduce_first",
     "herd_reduce_far",
@@ -124,8 +130,10 @@ struct herd_backend {
   cl_mem pos[2], vel[2], agent[2];
   int cur;
   cl_mem key, order, count, cell_end, steer, partials, total;
-  cl_mem ticket; /* the reduction's count of finished groups (per world in a batch); 0 between passes */
-  cl_mem env;    /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
+  cl_mem ticket;             /* the reduction's count of finished groups (per world in a batch); 0 between passes */
+  cl_mem key2, order2, hist; /* the radix sort's other halves and its digit table */
+  cl_mem sorted_key;         /* key or key2: the keys in sorted order after a sort */
+  cl_mem env;                /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
   /* Two staging copies, used in turn: a step may send twice (the flock's view of the steering
    * agents, then the moved ones for the reduction) before the queue drains at the step's end,
@@ -139,6 +147,10 @@ struct herd_backend {
   float *map_pos, *map_vel; /* host copies for map_state */
   uint32_t *map_agent;
   herd_profile profile;
+  /* Observations read back without blocking (reduce_async), two slots used in turn. */
+  herd_flock_partial ring[2];
+  cl_event ring_read[2];
+  uint32_t ring_steer_count[2];
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
@@ -194,8 +206,25 @@ static herd_status cl_fail(herd_backend *b, herd_error *err, const char *call, c
 
 /* ---- Profiling -------------------------------------------------------------------------- */
 
+/* Every call that makes the host wait for the device is counted (--profile's host waits):
+ * the blocking flag of a read or write, and clFinish. */
+#define BLOCKING (++b->profile.waits, CL_TRUE)
+
+static cl_int finish(herd_backend *b) {
+  ++b->profile.waits;
+  return clFinish(b->queue);
+}
+
+/* Collects the timed commands that have completed (in queue order: a host running a step
+ * ahead collects while the next step's commands are still in flight). */
 static void collect_profile(herd_backend *b) {
-  for (int k = 0; k < b->pending_count; ++k) {
+  int done = 0;
+  for (; done < b->pending_count; ++done) {
+    cl_int state = CL_QUEUED;
+    clGetEventInfo(b->pending[done].event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, NULL);
+    if (state > CL_COMPLETE) break; /* not finished yet (errors, negative, count as finished) */
+  }
+  for (int k = 0; k < done; ++k) {
     cl_ulong start = 0, end = 0;
     cl_event e = b->pending[k].event;
     if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) == CL_SUCCESS &&
@@ -205,7 +234,8 @@ static void collect_profile(herd_backend *b) {
     }
     clReleaseEvent(e);
   }
-  b->pending_count = 0;
+  memmove(b->pending, b->pending + done, (size_t)(b->pending_count - done) * sizeof *b->pending);
+  b->pending_count -= done;
 }
 
 /* An event to time this command with, or NULL when not profiling. */
@@ -213,7 +243,7 @@ static cl_event *event_for(herd_backend *b, herd_stage stage) {
   if (!b->desc.profile) return NULL;
   if (b->in_groups) stage = HERD_STAGE_GROUPS; /* its own sort and reads too: what groups cost */
   if (b->pending_count == MAX_PENDING_EVENTS) {
-    clFinish(b->queue);
+    finish(b);
     collect_profile(b);
   }
   b->pending[b->pending_count].stage = stage;
@@ -233,6 +263,7 @@ static size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 static herd_status launch(herd_backend *b, enum kernel_id id, size_t first, size_t items, size_t group,
                           herd_stage stage, herd_error *err) {
   size_t global = round_up(items ? items : 1, group), offset = first;
+  ++b->profile.kernels;
   cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
                                      event_for(b, stage));
   if (rc != CL_SUCCESS) {
@@ -318,8 +349,9 @@ static herd_status build_program(herd_backend *b, herd_error *err) {
   char *loaded = NULL;
   const char *source = herd_embedded_kernels;
   int w = snprintf(options, sizeof options,
-                   "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u", SCAN_GROUP,
-                   REDUCE_GROUP, reduce_steering(&b->desc));
+                   "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
+                   "-DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u",
+                   SCAN_GROUP, REDUCE_GROUP, reduce_steering(&b->desc), RADIX_BITS, RADIX_GROUP);
   if (dir && *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/herd.cl", dir);
@@ -360,12 +392,15 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
   return HERD_OK;
 }
 
+/* Entries of the radix sort's digit table for `n` keys: one per digit and block. */
+static size_t radix_table(uint32_t n) { return (size_t)(1u << RADIX_BITS) * ((n + RADIX_BLOCK - 1) / RADIX_BLOCK + 1); }
+
 /* Bytes of device memory for `n` agents, computed before allocating anything. */
 static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
   size_t per_agent =
-      2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 2 * sizeof(cl_uint); /* state, key, order */
-  size_t scan = 0;
-  for (size_t len = buckets; len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
+      2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 4 * sizeof(cl_uint); /* state, key and order twice */
+  size_t scan = radix_table(n) * sizeof(cl_uint);
+  for (size_t len = radix_table(n); len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
   size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
   return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
@@ -412,7 +447,7 @@ static herd_status write_env(herd_backend *b, const float *env, size_t floats, h
   herd_status s = alloc(b, &b->env, floats * sizeof(float), err);
   if (s != HERD_OK || floats == 0) return s;
   CL_TRY("clEnqueueWriteBuffer(env)",
-         clEnqueueWriteBuffer(b->queue, b->env, CL_TRUE, 0, floats * sizeof(float), env, 0, NULL, NULL));
+         clEnqueueWriteBuffer(b->queue, b->env, BLOCKING, 0, floats * sizeof(float), env, 0, NULL, NULL));
   return HERD_OK;
 }
 
@@ -439,6 +474,9 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   }
   if (s == HERD_OK) s = alloc(b, &b->key, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->order, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->key2, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->order2, n * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = alloc(b, &b->hist, radix_table(b->desc.count) * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
   size_t worlds = b->world_count ? b->world_count : 1;
@@ -452,7 +490,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   if (s == HERD_OK)
     CL_TRY("clEnqueueFillBuffer(ticket)",
            clEnqueueFillBuffer(b->queue, b->ticket, &zero, sizeof zero, 0, worlds * sizeof(cl_uint), 0, NULL, NULL));
-  size_t len = b->buckets;
+  size_t len = radix_table(b->desc.count);
   for (int level = 0; s == HERD_OK && level < MAX_SCAN_LEVELS; ++level) {
     len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK;
     s = alloc(b, &b->scan_sums[level], len * sizeof(cl_uint), err);
@@ -463,12 +501,15 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
 
 static void cl_destroy(herd_backend *b) {
   if (!b) return;
-  if (b->queue) clFinish(b->queue);
+  if (b->queue) finish(b);
   collect_profile(b);
+  for (int k = 0; k < 2; ++k)
+    if (b->ring_read[k]) clReleaseEvent(b->ring_read[k]);
   cl_mem *mems[] = {&b->pos[0],       &b->pos[1], &b->vel[0],     &b->vel[1],     &b->agent[0],     &b->agent[1],
                     &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
                     &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
-                    &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map};
+                    &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,
+                    &b->key2,         &b->order2, &b->hist};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -579,7 +620,7 @@ static herd_status gl_release(herd_backend *b, herd_status status, herd_error *e
   if (!b->gl_shared) return status;
   cl_mem mems[3] = {b->pos[0], b->vel[0], b->agent[0]};
   cl_int rc = clEnqueueReleaseGLObjects(b->queue, 3, mems, 0, NULL, NULL);
-  if (rc == CL_SUCCESS) rc = clFinish(b->queue);
+  if (rc == CL_SUCCESS) rc = finish(b);
   if (status == HERD_OK && rc != CL_SUCCESS) return cl_fail(b, err, "clEnqueueReleaseGLObjects", rc);
   return status;
 }
@@ -600,11 +641,11 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
   }
   b->cur = 0;
   herd_flock_extent(pos, b->desc.count, b->desc.dims, b->box_lo, b->box_hi);
-  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL);
   free(agent);
   return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(flock)", rc);
 }
@@ -614,13 +655,13 @@ static herd_status read_state(herd_backend *b, int which, float *pos, float *vel
   size_t n = b->desc.count, bytes = n * b->stride * sizeof(float);
   if (pos)
     CL_TRY("clEnqueueReadBuffer(pos)",
-           clEnqueueReadBuffer(b->queue, b->pos[which], CL_TRUE, 0, bytes, pos, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->pos[which], BLOCKING, 0, bytes, pos, 0, NULL, NULL));
   if (vel)
     CL_TRY("clEnqueueReadBuffer(vel)",
-           clEnqueueReadBuffer(b->queue, b->vel[which], CL_TRUE, 0, bytes, vel, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->vel[which], BLOCKING, 0, bytes, vel, 0, NULL, NULL));
   if (agent)
     CL_TRY("clEnqueueReadBuffer(agent)",
-           clEnqueueReadBuffer(b->queue, b->agent[which], CL_TRUE, 0, n * sizeof *agent, agent, 0, NULL, NULL));
+           clEnqueueReadBuffer(b->queue, b->agent[which], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL));
   return HERD_OK;
 }
 
@@ -661,61 +702,78 @@ static herd_status send_steering(herd_backend *b, herd_steering_input steer, her
 
 /* ---- The step --------------------------------------------------------------------------- */
 
-/* Inclusive scan of `n` values of `data` in place, level by level. */
+/* Inclusive scan of `n` values of `data` in place: by one group when they are few (one
+ * launch: on a GPU a launch costs microseconds, a few thousand values far less), else level
+ * by level. */
 static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
+  if (level == 0 && n <= SCAN_SINGLE_MAX)
+    return run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(data), VAL(n));
   uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
-  herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_RANGES, err, 3,
+  herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
                              MEM(data), VAL(n), MEM(b->scan_sums[level]));
   if (s != HERD_OK || blocks <= 1) return s;
   if (level + 1 >= MAX_SCAN_LEVELS) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
   s = scan(b, b->scan_sums[level], blocks, level + 1, err);
   if (s != HERD_OK) return s;
-  return run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(data), VAL(n),
+  return run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(data), VAL(n),
                     MEM(b->scan_sums[level]));
 }
 
-/* Zeroes the bucket counts, for a bin kernel to count into. */
-static herd_status clear_counts(herd_backend *b, herd_error *err) {
-  uint32_t zero = 0;
-  CL_TRY("clEnqueueFillBuffer(count)",
-         clEnqueueFillBuffer(b->queue, b->count, &zero, sizeof zero, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_BIN)));
-  return HERD_OK;
+/* Radix passes for keys below `buckets`: as many digits as the largest key has. */
+static uint32_t radix_passes(uint32_t buckets) {
+  uint32_t bits = 0;
+  while (bits < 32 && ((buckets - 1u) >> bits)) ++bits;
+  return bits ? (bits + RADIX_BITS - 1) / RADIX_BITS : 1u;
 }
 
-/* After binning into b->key and b->count: bucket starts by a scan, the stable sort by bucket,
- * and the state reordered from [src] into [dst] (b->cell_end then holds absolute bucket ends). */
+/* Work-items of a radix kernel over `n` keys: whole blocks. */
+static size_t radix_items(uint32_t n) { return (size_t)((n + RADIX_BLOCK - 1) / RADIX_BLOCK) * RADIX_GROUP; }
+
+/* After a bin kernel left the keys in b->key and the first digit's table in b->hist: the
+ * stable radix sort by bucket, its last pass gathering the state from [src] into [dst]; the
+ * sorted keys are left in b->sorted_key. */
 static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *err) {
-  uint32_t n = b->desc.count;
-  CL_TRY("clEnqueueCopyBuffer(count)",
-         clEnqueueCopyBuffer(b->queue, b->count, b->cell_end, 0, 0, b->buckets * sizeof(cl_uint), 0, NULL,
-                             event_for(b, HERD_STAGE_RANGES)));
-  herd_status s = scan(b, b->cell_end, b->buckets, 0, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_SCATTER, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 5, MEM(b->key), MEM(b->cell_end), MEM(b->count),
-                   MEM(b->order), VAL(n));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_SORT_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(b->cell_end),
-                   MEM(b->order), VAL(b->buckets));
-  if (s == HERD_OK)
-    s = run_kernel(b, K_REORDER, n, SIMPLE_GROUP, HERD_STAGE_REORDER, err, 9, MEM(b->order), MEM(b->pos[src]),
-                   MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(n),
-                   VAL(b->desc.dims));
+  uint32_t n = b->desc.count, passes = radix_passes(b->buckets), table = (uint32_t)radix_table(n);
+  cl_mem keys[2] = {b->key, b->key2}, orders[2] = {b->order, b->order2};
+  herd_status s = HERD_OK;
+  int in = 0;
+  for (uint32_t p = 0; p < passes && s == HERD_OK; ++p) {
+    cl_uint shift = p * RADIX_BITS, identity = p == 0;
+    if (p > 0)
+      s = run_kernel(b, K_RADIX_COUNT, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 4, MEM(keys[in]), VAL(n),
+                     VAL(shift), MEM(b->hist));
+    if (s == HERD_OK) s = scan(b, b->hist, table, 0, err);
+    if (s != HERD_OK) break;
+    if (p + 1 < passes)
+      s = run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 8, MEM(keys[in]),
+                     MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(keys[1 - in]),
+                     MEM(orders[1 - in]));
+    else
+      s = run_kernel(b, K_RADIX_SCATTER_STATE, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 14, MEM(keys[in]),
+                     MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(keys[1 - in]),
+                     MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]),
+                     MEM(b->agent[dst]), VAL(b->desc.dims));
+    in = 1 - in;
+  }
+  b->sorted_key = keys[in];
   return s;
+}
+
+/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys; g->count keys. */
+static herd_status find_ranges(herd_backend *b, const herd_grid *g, cl_uint mark, herd_error *err) {
+  int dst = 1 - b->cur;
+  return run_kernel(b, K_RANGES, g->count, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 6, MEM(b->sorted_key),
+                    MEM(b->pos[dst]), VAL(*g), VAL(b->buckets), VAL(mark), MEM(b->cell_end));
 }
 
 /* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
 static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err) {
   uint32_t n = b->desc.count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = clear_counts(b, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_BIN, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]), VAL(*g), MEM(b->key),
-                   MEM(b->count));
+  herd_status s = run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), VAL(*g),
+                             VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_MARK_MIXED, n, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 3, MEM(b->pos[dst]), VAL(*g),
-                   MEM(b->cell_end));
+  if (s == HERD_OK) s = find_ranges(b, g, 1u, err);
   return s;
 }
 
@@ -748,7 +806,7 @@ static herd_status launch_step_slices(herd_backend *b, enum kernel_id step, herd
   for (size_t first = 0; first < n; first += slice) {
     herd_status s = launch(b, step, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
-    CL_TRY("clFinish(step slice)", clFinish(b->queue));
+    CL_TRY("clFinish(step slice)", finish(b));
     if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
@@ -765,7 +823,7 @@ static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
          clEnqueueCopyBuffer(b->queue, b->vel[from], b->vel[to], 0, 0, bytes, 0, NULL, NULL));
   CL_TRY("clEnqueueCopyBuffer(agent)",
          clEnqueueCopyBuffer(b->queue, b->agent[from], b->agent[to], 0, 0, n * sizeof(cl_uint), 0, NULL, NULL));
-  CL_TRY("clFinish(restore)", clFinish(b->queue));
+  CL_TRY("clFinish(restore)", finish(b));
   return HERD_E_INTERRUPTED;
 }
 
@@ -776,10 +834,14 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
-  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
-  s = set_args(b, K_STEP, err, 12, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+  /* No centroid: the kernel takes it from the last observation, which stays on the device
+   * (b->total), so the step need not wait for the host to read it. */
+  static const float unknown[3] = {0, 0, 0};
+  herd_step_info info = herd_step_info_for(&b->desc, steer, centroid ? centroid : unknown, step);
+  cl_mem observed = centroid ? NULL : b->total;
+  s = set_args(b, K_STEP, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
-               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
+               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed));
   if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
@@ -793,23 +855,31 @@ static herd_status too_many_steering(const herd_backend *b, uint32_t count, herd
                    reduce_steering(&b->desc), count);
 }
 
+/* Device partials are partial_bytes long: a prefix of the host's herd_flock_partial (the nearest
+ * entries come last); the host's remaining entries are zeroed. */
+static void widen_partial(const herd_backend *b, herd_flock_partial *p) {
+  size_t each = partial_bytes(&b->desc);
+  if (each < sizeof *p) memset((unsigned char *)p + each, 0, sizeof *p - each);
+}
+
 /* Reads `count` device partials (partial_bytes each) into host partials. */
 static herd_status read_totals(herd_backend *b, cl_mem from, herd_flock_partial *out, uint32_t count, herd_error *err) {
   size_t each = partial_bytes(&b->desc);
   unsigned char *bytes = malloc(count * each);
   if (!bytes) return herd_fail(err, HERD_E_MEMORY, "out of memory reading the observation");
   cl_int rc =
-      clEnqueueReadBuffer(b->queue, from, CL_TRUE, 0, count * each, bytes, 0, NULL, event_for(b, HERD_STAGE_READBACK));
+      clEnqueueReadBuffer(b->queue, from, BLOCKING, 0, count * each, bytes, 0, NULL, event_for(b, HERD_STAGE_READBACK));
   for (uint32_t w = 0; rc == CL_SUCCESS && w < count; ++w) {
-    memset(&out[w], 0, sizeof out[w]);
     memcpy(&out[w], bytes + w * each, each < sizeof out[w] ? each : sizeof out[w]);
+    widen_partial(b, &out[w]);
   }
   free(bytes);
   return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueReadBuffer(observation)", rc);
 }
 
-/* Two launches, each finished by its last work-group (herd_fold_last), then one read. */
-static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
+/* The reduction's two launches, each finished by its last work-group (herd_fold_last), then a
+ * read of its total into host slot `slot` that the host waits for in reduce_wait. */
+static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int slot, herd_error *err) {
   uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, count = steer.count;
   if (count > reduce_steering(&b->desc)) return too_many_steering(b, count, err);
   float no_centroid[3] = {0, 0, 0};
@@ -824,16 +894,37 @@ static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd
   if (s == HERD_OK)
     s = run_kernel(b, K_REDUCE_FAR, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel), MEM(agent),
                    VAL(b->grid), MEM(b->total), MEM(b->partials), MEM(b->ticket));
-  herd_flock_partial total;
-  if (s == HERD_OK) s = read_totals(b, b->total, &total, 1, err);
   if (s != HERD_OK) return s;
+  if (b->ring_read[slot]) clReleaseEvent(b->ring_read[slot]); /* a cancelled step's, never waited for */
+  b->ring_read[slot] = NULL;
+  b->ring_steer_count[slot] = count;
+  CL_TRY("clEnqueueReadBuffer(observation)",
+         clEnqueueReadBuffer(b->queue, b->total, CL_FALSE, 0, partial_bytes(&b->desc), &b->ring[slot], 0, NULL,
+                             &b->ring_read[slot]));
+  cl_event *timed = event_for(b, HERD_STAGE_READBACK);
+  if (timed) clRetainEvent(*timed = b->ring_read[slot]);
+  return HERD_OK;
+}
+
+static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
+  ++b->profile.waits;
+  cl_int rc = clWaitForEvents(1, &b->ring_read[slot]);
+  clReleaseEvent(b->ring_read[slot]);
+  b->ring_read[slot] = NULL;
+  if (rc != CL_SUCCESS) return cl_fail(b, err, "clWaitForEvents(observation)", rc);
   if (b->desc.profile) collect_profile(b);
   if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
   b->step_started_s = 0;
-  herd_observation_from_partial(&total, n, b->desc.dims, count, obs);
+  widen_partial(b, &b->ring[slot]);
+  herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);
   memcpy(b->box_lo, obs->extent_min, sizeof b->box_lo);
   memcpy(b->box_hi, obs->extent_max, sizeof b->box_hi);
   return HERD_OK;
+}
+
+static herd_status reduce_flock(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
+  herd_status s = reduce_async(b, steer, 0, err);
+  return s == HERD_OK ? reduce_wait(b, 0, obs, err) : s;
 }
 
 /* ---- The flock's groups (kernels/groups.cl) ------------------------------------------------- */
@@ -931,7 +1022,7 @@ static herd_status read_list(herd_backend *b, uint32_t first, uint32_t words, he
   }
   size_t at = ((size_t)b->desc.count + first) * sizeof(cl_uint);
   CL_TRY("clEnqueueReadBuffer(groups)",
-         clEnqueueReadBuffer(b->queue, b->group_sums, CL_TRUE, at, words * sizeof(cl_uint), b->group_list + first, 0,
+         clEnqueueReadBuffer(b->queue, b->group_sums, BLOCKING, at, words * sizeof(cl_uint), b->group_list + first, 0,
                              NULL, event_for(b, HERD_STAGE_GROUPS)));
   return HERD_OK;
 }
@@ -971,7 +1062,7 @@ static herd_status reduce_tracked(herd_backend *b, cl_mem label, const herd_grou
   if (s == HERD_OK) s = run_on_sorted(b, K_GROUPS_FAR_POS, n, err, 2, MEM(b->slot_by_id), MEM(b->group_acc));
   if (s != HERD_OK) return s;
   CL_TRY("clEnqueueReadBuffer(groups)",
-         clEnqueueReadBuffer(b->queue, b->group_acc, CL_TRUE, 0, pick->tracked * sizeof *b->acc, b->acc, 0, NULL,
+         clEnqueueReadBuffer(b->queue, b->group_acc, BLOCKING, 0, pick->tracked * sizeof *b->acc, b->acc, 0, NULL,
                              event_for(b, HERD_STAGE_GROUPS)));
   return HERD_OK;
 }
@@ -1017,6 +1108,21 @@ static herd_status cl_reduce(herd_backend *b, herd_steering_input steer, herd_ob
   return gl_release(b, s, err);
 }
 
+/* The halves for a host running a step ahead, which it does only when the state is not shared
+ * with GL (no acquire or release around them). */
+static herd_status cl_reduce_async(herd_backend *b, herd_steering_input steer, int slot, herd_error *err) {
+  return reduce_async(b, steer, slot, err);
+}
+
+static herd_status cl_reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
+  return reduce_wait(b, slot, obs, err);
+}
+
+static herd_status cl_cancel_step(herd_backend *b, herd_error *err) {
+  herd_status s = restore_sorted_state(b, err);
+  return s == HERD_E_INTERRUPTED ? HERD_OK : s;
+}
+
 static herd_status cl_groups(herd_backend *b, const herd_groups_params *p, herd_observation *obs, herd_error *err) {
   if (b->desc.count == 0) {
     herd_group_pick none = {0};
@@ -1042,7 +1148,7 @@ static herd_status cl_map_groups(herd_backend *b, const uint32_t **slot, herd_er
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_MAP, n, SIMPLE_GROUP, HERD_STAGE_READBACK, err, 4, MEM(b->agent[b->cur]),
                    MEM(b->slot_by_id), VAL(n), MEM(b->group_map));
-  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, b->group_map, CL_TRUE, 0, (size_t)n * sizeof(cl_uint),
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, b->group_map, BLOCKING, 0, (size_t)n * sizeof(cl_uint),
                                                  b->map_slot, 0, NULL, NULL)
                            : CL_SUCCESS;
   s = gl_release(b, s, err);
@@ -1092,7 +1198,7 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
   s = gl_release(b, s, err);
   if (s == HERD_OK)
     CL_TRY("clEnqueueReadBuffer(cell_end)",
-           clEnqueueReadBuffer(b->queue, b->cell_end, CL_TRUE, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
+           clEnqueueReadBuffer(b->queue, b->cell_end, BLOCKING, 0, b->buckets * sizeof(cl_uint), out->cell_end, 0, NULL,
                                NULL));
   return s;
 }
@@ -1105,7 +1211,7 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   int sorted = 1 - b->cur; /* as left by the last build_grid */
   s = run_kernel(b, K_KNN, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 5, MEM(b->pos[sorted]), MEM(b->cell_end),
                  VAL(b->grid), VAL(k), MEM(rows));
-  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, rows, CL_TRUE, 0, bytes, out, 0, NULL, NULL) : CL_SUCCESS;
+  cl_int rc = s == HERD_OK ? clEnqueueReadBuffer(b->queue, rows, BLOCKING, 0, bytes, out, 0, NULL, NULL) : CL_SUCCESS;
   clReleaseMemObject(rows);
   b->bytes -= bytes;
   if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueReadBuffer(knn)", rc);
@@ -1158,13 +1264,13 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   if (s == HERD_OK) s = alloc(b, &b->world_totals, count * sizeof(herd_flock_partial), err);
   cl_int rc = CL_SUCCESS;
   if (s == HERD_OK)
-    rc = clEnqueueWriteBuffer(b->queue, b->world_of, CL_TRUE, 0, b->desc.count * sizeof(cl_uint), world_of, 0, NULL,
+    rc = clEnqueueWriteBuffer(b->queue, b->world_of, BLOCKING, 0, b->desc.count * sizeof(cl_uint), world_of, 0, NULL,
                               NULL);
   if (s == HERD_OK && rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->block_world, CL_TRUE, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
+    rc = clEnqueueWriteBuffer(b->queue, b->block_world, BLOCKING, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
                               NULL, NULL);
   if (s == HERD_OK && rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->world_params, CL_TRUE, 0, count * params_size, params, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->world_params, BLOCKING, 0, count * params_size, params, 0, NULL, NULL);
   if (s == HERD_OK && rc != CL_SUCCESS) s = cl_fail(b, err, "clEnqueueWriteBuffer(world tables)", rc);
   float *env = malloc((b->desc.env_floats ? b->desc.env_floats : 1) * sizeof *env);
   for (uint32_t w = 0; env && w < count; ++w)
@@ -1227,12 +1333,12 @@ static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float 
   herd_flock_extent(pos, d->count, d->dims, box, box + 3);
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
   cl_int rc =
-      clEnqueueWriteBuffer(b->queue, b->pos[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
+      clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], CL_TRUE, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
                               NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], CL_TRUE, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
   free(agent);
   return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(world)", rc);
 }
@@ -1243,13 +1349,13 @@ static herd_status cl_read_world(herd_backend *b, uint32_t world, float *pos, fl
   uint32_t *a = malloc(n * sizeof *a);
   cl_int rc = p && v && a ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->pos[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
-                             p, 0, NULL, NULL);
+    rc = clEnqueueReadBuffer(b->queue, b->pos[b->cur], BLOCKING, at * stride * sizeof(float),
+                             n * stride * sizeof(float), p, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->vel[b->cur], CL_TRUE, at * stride * sizeof(float), n * stride * sizeof(float),
-                             v, 0, NULL, NULL);
+    rc = clEnqueueReadBuffer(b->queue, b->vel[b->cur], BLOCKING, at * stride * sizeof(float),
+                             n * stride * sizeof(float), v, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueReadBuffer(b->queue, b->agent[b->cur], CL_TRUE, at * sizeof(uint32_t), n * sizeof(uint32_t), a, 0,
+    rc = clEnqueueReadBuffer(b->queue, b->agent[b->cur], BLOCKING, at * sizeof(uint32_t), n * sizeof(uint32_t), a, 0,
                              NULL, NULL);
   for (size_t i = 0; rc == CL_SUCCESS && i < n; ++i) {
     size_t id = herd_agent_id(a[i]);
@@ -1273,10 +1379,10 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
   /* Blocking: the next call rewrites b->world and b->steer_all (a step's steering agents
    * and the reduction's can differ), and a pending write would read them then. */
   CL_TRY("clEnqueueWriteBuffer(worlds)",
-         clEnqueueWriteBuffer(b->queue, b->worlds, CL_TRUE, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
+         clEnqueueWriteBuffer(b->queue, b->worlds, BLOCKING, 0, b->world_count * sizeof(herd_world), b->world, 0, NULL,
                               event_for(b, HERD_STAGE_READBACK)));
   CL_TRY("clEnqueueWriteBuffer(steering)",
-         clEnqueueWriteBuffer(b->queue, b->steer, CL_TRUE, 0,
+         clEnqueueWriteBuffer(b->queue, b->steer, BLOCKING, 0,
                               (size_t)b->world_count * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(float),
                               b->steer_all, 0, NULL, event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
@@ -1286,11 +1392,15 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
 static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
   uint32_t n = b->desc.count, count = b->world_count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = clear_counts(b, err);
-  if (s == HERD_OK)
-    s = run_kernel(b, K_BIN_BATCH, n, SIMPLE_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), MEM(b->worlds),
-                   MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->count));
+  herd_status s =
+      run_kernel(b, K_BIN_BATCH, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 8, MEM(b->pos[src]), MEM(b->worlds),
+                 MEM(b->world_of), VAL(n), VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
+  if (s == HERD_OK) {
+    herd_grid all = b->world[0].grid; /* only its count matters: no flags (each world's cells differ) */
+    all.count = n;
+    s = find_ranges(b, &all, 0u, err);
+  }
   if (s == HERD_OK)
     s = run_kernel(b, K_RELATIVE_ENDS, b->buckets, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 4, MEM(b->cell_end),
                    MEM(b->worlds), VAL(count), VAL(b->buckets));
@@ -1356,6 +1466,9 @@ const herd_backend_ops herd_cl_backend = {
     .upload = cl_upload,
     .step = cl_step,
     .reduce = cl_reduce,
+    .reduce_async = cl_reduce_async,
+    .reduce_wait = cl_reduce_wait,
+    .cancel_step = cl_cancel_step,
     .groups = cl_groups,
     .map_groups = cl_map_groups,
     .read_agents = cl_read_agents,
