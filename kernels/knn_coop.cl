@@ -9,7 +9,8 @@
  * entry's result depends on its sheep alone and lands in that sheep's slot, so the results
  * do not. list[0, N) is the work list, list[N, 2N) the far list; counters[0], [1] their
  * lengths (zeroed by the host each step). Launch sizes are fixed (no read-back): groups or
- * work-items past a list's end return at once. */
+ * work-items past a list's end return at once. The host may launch the last two in slices
+ * (a global offset). */
 #include "knn_coop.h"
 
 __kernel void herd_pre_strombom_list(__global const float2 *pos, __global const uint *agent,
@@ -29,13 +30,15 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
   __local uint seen[HERD_COOP_AGENTS];
   __local long sum_x[HERD_COOP_GROUP], sum_y[HERD_COOP_GROUP];
   uint t = get_local_id(0), a = t / HERD_COOP_LANES, lane = t % HERD_COOP_LANES;
-  uint first = get_group_id(0) * HERD_COOP_AGENTS, listed = counters[0];
+  /* The group's place from its global id: the host launches slices with a global offset,
+   * which get_group_id does not count. */
+  uint first = (get_global_id(0) - t) / HERD_COOP_GROUP * HERD_COOP_AGENTS, listed = counters[0];
   if (first >= listed) return; /* the whole group: past the list's end */
   if (lane == 0u) {
     herd_coop_slot s;
     s.state = first + a < listed ? HERD_COOP_COUNT : HERD_COOP_IDLE;
     s.self = s.state == HERD_COOP_IDLE ? 0u : list[first + a];
-    s.ring = 1, s.need = 0u, s.depth = 0u, s.prefix = 0ul;
+    s.ring = 0, s.need = 0u, s.depth = 0u, s.prefix = 0ul, s.d1 = INFINITY;
     slot[a] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -8,7 +8,7 @@
  * at or below the k-th are then exactly herd_grid_knn's set.
  *
  * One agent's search, pass by pass (each pass one sweep of its block by its lanes):
- *   count   the candidates in block r = 1, 2, ... HERD_COOP_RINGS (Chebyshev radius in cells)
+ *   count   the candidates in block r = 0, 1, ... HERD_COOP_RINGS (Chebyshev radius in cells)
  *           until it holds >= k: r_c. None does: the agent goes to the far list (the
  *           one-agent-per-work-item path).
  *   round 1 radix select over block r_c, 8 bits of the key a pass, until the k-th distance is
@@ -49,6 +49,7 @@ typedef struct herd_coop_slot {
   int ring;   /* the block's radius in cells */
   uint need;  /* keys still wanted among those with `prefix` */
   uint depth; /* bits of the key decided */
+  float d1;   /* round 2: the k-th d2 of round 1's block; no farther candidate can be selected */
 } herd_coop_slot;
 
 HERD_INLINE int herd_coop_busy(uint state) {
@@ -70,8 +71,12 @@ HERD_INLINE uint herd_coop_sweep(const herd_grid *g, __global const float2 *pos,
   float2 p = pos[s.self];
   int cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
   uint w = 2u * (uint)s.ring + 1u, seen = 0;
+  float margin = herd_cell_margin(g, p, s.ring);
   for (uint c = lane; c < w * w; c += HERD_COOP_LANES) {
     int x = cx - s.ring + (int)(c % w), y = cy - s.ring + (int)(c / w);
+    /* Round 2 and the sum: a cell wholly beyond round 1's k-th holds nobody selected (as
+     * herd_grid_knn skips cells beyond its k-th). */
+    if (s.state != HERD_COOP_COUNT && s.d1 < INFINITY && herd_cell_beyond(g, p, x, y, margin, s.d1)) continue;
     herd_cell_span span = herd_cell_span_of(g, pos, cell_end, x, y);
     if (s.state == HERD_COOP_COUNT && !span.check) { /* a pure bucket: its size, without reading it */
       seen += span.end - span.begin - (s.self >= span.begin && s.self < span.end ? 1u : 0u);
@@ -83,7 +88,9 @@ HERD_INLINE uint herd_coop_sweep(const herd_grid *g, __global const float2 *pos,
       ++seen;
       if (s.state == HERD_COOP_COUNT) continue;
       float2 d = q - p;
-      ulong key = herd_coop_key(herd_v2_len2(d), j);
+      float d2 = herd_v2_len2(d);
+      if (d2 > s.d1) continue; /* beyond round 1's k-th: never selected, need not be counted */
+      ulong key = herd_coop_key(d2, j);
       if (s.state == HERD_COOP_DONE) {
         if (!herd_coop_selected(key, s.depth, s.prefix)) continue;
         herd_strombom_sum_add(sum, d);
@@ -140,7 +147,7 @@ HERD_INLINE herd_coop_slot herd_coop_advance(const herd_grid *g, __global const 
      * it is settled; else go on over the same block for the set. */
     s.state = settled ? HERD_COOP_DONE : HERD_COOP_ROUND2;
   } else {
-    s.state = HERD_COOP_ROUND2, s.ring = r, s.need = k, s.depth = 0u, s.prefix = 0ul;
+    s.state = HERD_COOP_ROUND2, s.ring = r, s.need = k, s.depth = 0u, s.prefix = 0ul, s.d1 = d1;
   }
   return s;
 }

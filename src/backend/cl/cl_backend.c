@@ -27,6 +27,7 @@
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
 #define COOP_GROUP 64u        /* HERD_COOP_GROUP (kernels/knn_coop.h) */
 #define COOP_LANES 16u        /* lanes per agent in the pre-pass; $HERD_COOP_LANES: 8, 16 or 32 */
+#define COOP_SLICE_COST 4u    /* a pre-pass agent costs about 4 step agents on PoCL (bench/results/opencl-coop.md) */
 
 extern const char herd_embedded_kernels[];
 
@@ -752,12 +753,18 @@ static size_t step_slice(const herd_backend *b) {
   return slice >= (double)n ? n : round_up(slice > SIMPLE_GROUP ? (size_t)slice : SIMPLE_GROUP, SIMPLE_GROUP);
 }
 
-/* Runs the bound step kernel over the flock, slice by slice; HERD_E_INTERRUPTED as soon as
- * the stop flag is seen between slices (the slices in flight are finished first). */
-static herd_status launch_step_slices(herd_backend *b, enum kernel_id step, herd_error *err) {
+/* Runs the bound step kernel (or a pre-pass kernel) over the flock, slice by slice, with
+ * `per_group` agents (or list entries) per work-group of SIMPLE_GROUP, and slices `cost` times
+ * smaller than the step's (a pre-pass agent costs several step agents); HERD_E_INTERRUPTED as
+ * soon as the stop flag is seen between slices (the slices in flight are finished first). */
+_Static_assert(COOP_GROUP == SIMPLE_GROUP, "the pre-pass's groups are sliced as the step's");
+static herd_status launch_slices(herd_backend *b, enum kernel_id step, size_t per_group, size_t cost, herd_error *err) {
   size_t n = b->desc.count, slice = step_slice(b);
+  if (slice < n) slice = round_up(slice / cost > SIMPLE_GROUP ? slice / cost : SIMPLE_GROUP, SIMPLE_GROUP);
   for (size_t first = 0; first < n; first += slice) {
-    herd_status s = launch(b, step, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
+    size_t agents = n - first < slice ? n - first : slice;
+    herd_status s = launch(b, step, first / per_group * SIMPLE_GROUP,
+                           (agents + per_group - 1) / per_group * SIMPLE_GROUP, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", clFinish(b->queue));
     if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
@@ -782,7 +789,8 @@ static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
 
 /* The model's pre-pass over the sorted flock (after build_grid): the work list, the
  * cooperative kernel over it (launched for a full list: no read-back of its length; groups past
- * its end return at once), then the far list, one work-item each. Results in b->pre. */
+ * its end return at once), then the far list, one work-item each; both in the step's slices,
+ * so that Ctrl-C is seen as soon (HERD_E_INTERRUPTED). Results in b->pre. */
 static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd_error *err) {
   uint32_t n = b->desc.count, zero = 0, agents_per_group = COOP_GROUP / b->coop_lanes;
   int sorted = 1 - b->cur;
@@ -794,13 +802,14 @@ static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd
                              MEM(b->agent[sorted]), MEM(b->steer), params, (const void *)b->params, VAL(b->grid),
                              VAL(*info), MEM(b->pre_list), MEM(b->pre_counters));
   if (s == HERD_OK)
-    s = run_kernel(b, K_PRE_COOP, (size_t)(n + agents_per_group - 1) / agents_per_group * COOP_GROUP, COOP_GROUP,
-                   HERD_STAGE_STEP, err, 7, MEM(b->pos[sorted]), MEM(b->cell_end), params, (const void *)b->params,
-                   VAL(b->grid), MEM(b->pre_list), MEM(b->pre_counters), MEM(b->pre));
+    s = set_args(b, K_PRE_COOP, err, 7, MEM(b->pos[sorted]), MEM(b->cell_end), params, (const void *)b->params,
+                 VAL(b->grid), MEM(b->pre_list), MEM(b->pre_counters), MEM(b->pre));
+  if (s == HERD_OK) s = launch_slices(b, K_PRE_COOP, agents_per_group, COOP_SLICE_COST, err);
   if (s == HERD_OK)
-    s = run_kernel(b, K_PRE_FAR, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 10, MEM(b->pos[sorted]), MEM(b->agent[sorted]),
-                   MEM(b->cell_end), MEM(b->steer), params, (const void *)b->params, VAL(b->grid), VAL(*info),
-                   MEM(b->pre_list), MEM(b->pre_counters), MEM(b->pre));
+    s = set_args(b, K_PRE_FAR, err, 10, MEM(b->pos[sorted]), MEM(b->agent[sorted]), MEM(b->cell_end), MEM(b->steer),
+                 params, (const void *)b->params, VAL(b->grid), VAL(*info), MEM(b->pre_list), MEM(b->pre_counters),
+                 MEM(b->pre));
+  if (s == HERD_OK) s = launch_slices(b, K_PRE_FAR, SIMPLE_GROUP, COOP_SLICE_COST, err);
   return s;
 }
 
@@ -818,7 +827,7 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
     s = set_args(b, K_STEP, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                  MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid),
                  VAL(info), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(pre));
-  if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
+  if (s == HERD_OK) s = launch_slices(b, K_STEP, SIMPLE_GROUP, 1, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
 }
@@ -1338,7 +1347,7 @@ static herd_status cl_step_batch(herd_backend *b, const herd_world_input *in, he
   s = set_args(b, K_STEP_BATCH, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                MEM(b->steer), MEM(b->env), MEM(b->world_params), MEM(b->worlds), MEM(b->world_of), VAL(n),
                MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
-  if (s == HERD_OK) s = launch_step_slices(b, K_STEP_BATCH, err);
+  if (s == HERD_OK) s = launch_slices(b, K_STEP_BATCH, SIMPLE_GROUP, 1, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
 }
