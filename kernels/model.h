@@ -13,7 +13,11 @@
  *                                          herd_neighbour *scratch)
  *     reading the flock as sorted for this step and writing nothing;
  *   - HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
- *     herd_step_<name> and the CPU backend's loop over a chunk of agents.
+ *     herd_step_<name> and the CPU backend's loop over a chunk of agents. The kernel's last
+ *     argument is the results of the model's pre-pass, if it has one and the host ran it
+ *     (herd_flock_view.pre; NULL otherwise);
+ *   - optionally a pre-pass: a row in HERD_PREPASS_MODELS (kernels/models/models.h), its
+ *     kernels (kernels/knn_coop.cl) and herd_<name>_prepass, when its step wants it.
  *
  * and is listed once in kernels/models/models.h. No backend names a model. */
 #ifndef HERD_KERNELS_MODEL_H
