@@ -396,6 +396,7 @@ static void apply_memory_limit(herd_device_info *info) {
 static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
   size_t need = device_bytes(b->desc.count, b->buckets, b->stride);
+  if (b->prepass) need += (size_t)b->desc.count * (2 * sizeof(cl_long) + 2 * sizeof(cl_uint)); /* create_buffers */
   size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
   if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
