@@ -4,7 +4,9 @@
 #   1. all-active, N = 10^3 ... 10^6: time per step (target: 10^6 in <= 1 ms)
 #   2. herding, N = 10^4 with the dog and the per-step observation read-back (target:
 #      >= 20,000 steps/s)
-#   3. the per-stage profile at N = 10^6, with kernels and host waits per step (also for 2.)
+#   3. the per-stage profile at N = 10^6, with kernels and host waits per step (also for 2.);
+#      with the Strömbom pre-pass off (HERD_CL_COOP=0) and at 8 and 32 lanes per sheep, and
+#      herding 10^4 without it
 #   4. the native CPU backend on all cores at 10^5 and 10^6, for comparison
 #   5. the viewer's frames/s (under Xvfb, when it is installed)
 #   6. herd bench (tables, plots, the scaling exponent) for the GPU and all CPU cores
@@ -56,6 +58,17 @@ echo "== 2. herding, N = 10^4, dog + per-step observation read-back"
 echo "== 3. per-stage profile, all-active N = 10^6"
 "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile \
   --set sheep.count=1000000 --set field.size_m=6000 | tee "$out/profile-1e6.txt"
+echo "   the same and herding 10^4 with the step kernel's own search (HERD_CL_COOP=0: no pre-pass)"
+HERD_CL_COOP=0 "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet \
+  --steps "$profile_steps" --profile --set sheep.count=1000000 --set field.size_m=6000 | tee "$out/profile-1e6-plain.txt"
+HERD_CL_COOP=0 "$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" \
+  --quiet | tee "$out/herding-1e4-plain.txt"
+for lanes in 8 32; do
+  echo "   the pre-pass with $lanes lanes per sheep (HERD_COOP_LANES; 16 by default)"
+  HERD_COOP_LANES=$lanes "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet \
+    --steps "$profile_steps" --profile --set sheep.count=1000000 --set field.size_m=6000 |
+    tee "$out/profile-1e6-lanes$lanes.txt"
+done
 
 echo "== 4. native CPU backend, all cores"
 "$root/bench/all-active.sh" --no-build --backends cpu --threads "$(nproc)" --sizes "100000:20 1000000:4" \

@@ -4,7 +4,9 @@
  *   herd_radix_scatter_state -> herd_ranges -> herd_step_<model>
  * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
  * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
- * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end).
+ * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end). A model of
+ * HERD_PREPASS_MODELS runs its pre-pass first (kernels/knn_coop.cl: Strömbom's n nearest,
+ * several lanes per sheep).
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * The flock's groups: kernels/groups.cl.
  * No work-group collectives, no float atomics: integer atomics only count or set bits, and every
@@ -456,3 +458,4 @@ __kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end
 }
 
 #include "groups.cl"
+#include "knn_coop.cl"

@@ -13,7 +13,11 @@
  *                                          herd_neighbour *scratch)
  *     reading the flock as sorted for this step and writing nothing;
  *   - HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
- *     herd_step_<name> and the CPU backend's loop over a chunk of agents.
+ *     herd_step_<name> and the CPU backend's loop over a chunk of agents. The kernel's last
+ *     argument is the results of the model's pre-pass, if it has one and the host ran it
+ *     (herd_flock_view.pre; NULL otherwise);
+ *   - optionally a pre-pass: a row in HERD_PREPASS_MODELS (kernels/models/models.h), its
+ *     kernels (kernels/knn_coop.cl) and herd_<name>_prepass, when its step wants it.
  *
  * and is listed once in kernels/models/models.h. No backend names a model. */
 #ifndef HERD_KERNELS_MODEL_H
@@ -57,6 +61,10 @@ typedef struct herd_flock_view {
   HERD_GLOBAL const float *steer; /* HERD_STEER_FLOATS per steering agent (agent.h) */
   HERD_GLOBAL const float *env;   /* obstacles and path (kernels/env.h; info->env) */
   const herd_step_info *info;
+  /* What the model's pre-pass (kernels/knn_coop.cl) left per sorted agent this step; NULL
+   * when none ran (the CPU backend, batches, models without one): the model then computes it
+   * itself, with the same bits. */
+  HERD_GLOBAL const herd_i64 *pre;
 } herd_flock_view;
 
 /* What one agent's update produces. */
@@ -165,18 +173,18 @@ typedef herd_u32 herd_choice;
     }                                                                                          \
   } while (0)
 #define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                    \
-  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,     \
-                                 __global const uint *cell_end, __global const float *steer,                           \
-                                 __global const float *env, params_t params, herd_grid grid, herd_step_info info,      \
-                                 __global float *out_pos, __global float *out_vel, __global uint *out_agent,           \
-                                 __global const herd_flock_partial *observed) {                                        \
+  __kernel void herd_step_##name(                                                                                      \
+      __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
+      __global const float *steer, __global const float *env, params_t params, herd_grid grid, herd_step_info info,    \
+      __global float *out_pos, __global float *out_vel, __global uint *out_agent,                                      \
+      __global const herd_flock_partial *observed, __global const long *pre) {                                         \
     uint i = get_global_id(0);                                                                                         \
     if (i >= grid.count) return;                                                                                       \
     HERD_OBSERVED_CENTROID(info, observed, grid.count, grid.dims);                                                     \
     herd_neighbour scratch[scratch_n];                                                                                 \
     herd_flock_view v;                                                                                                 \
     v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;                 \
-    v.env = env, v.info = &info;                                                                                       \
+    v.env = env, v.info = &info, v.pre = pre;                                                                          \
     herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);              \
   }                                                                                                                    \
   /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                               \
@@ -202,7 +210,7 @@ typedef herd_u32 herd_choice;
     v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                           \
     v.cell_end = cell_end + world.bucket_base, v.steer = steer + HERD_STEER_FLOATS * world.steer_base,                 \
     v.info = &world.info;                                                                                              \
-    v.env = env + world.env_base;                                                                                      \
+    v.env = env + world.env_base, v.pre = 0;                                                                           \
     herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,               \
                       out_agent + world.begin);                                                                        \
   }

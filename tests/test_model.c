@@ -63,7 +63,7 @@ static herd_sheep_next update(const world *w, uint32_t step) {
   herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
-  herd_strombom_flock f = {&g, w->pos, w->agent, cell_end, w->dogs, w->dog_count, NULL, NULL};
+  herd_strombom_flock f = {&g, w->pos, w->agent, cell_end, w->dogs, w->dog_count, NULL, NULL, NULL};
   return herd_strombom_sheep(&w->m, &f, w->heading, w->centroid, 0, 0, 77, step, scratch);
 }
 
@@ -277,7 +277,8 @@ static herd_agent_next entry_update(world *w) {
   herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_step_info info = {.step = 0, .seed_lo = 77, .steering_count = w->dog_count, .goal_radius_m = 15};
-  herd_flock_view v = {&g, (const float *)w->pos, (const float *)w->heading, w->agent, cell_end, w->dogs, NULL, &info};
+  herd_flock_view v = {&g,  (const float *)w->pos, (const float *)w->heading, w->agent, cell_end, w->dogs, NULL, &info,
+                       NULL};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
   return herd_strombom_update(&w->m, &v, 0, scratch);
 }

@@ -2,6 +2,7 @@
  * and neighbour sets exactly, one step within rounding, the reductions of one state bit for
  * bit, whole runs in
  * distribution, and its own runs bit for bit. Skipped (exit 77) without an OpenCL device. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,7 +27,9 @@
   X(flocking_outcomes_match_the_cpu_backend)             \
   X(an_interrupted_step_changes_nothing)                 \
   X(a_step_stopped_midway_restores_the_flock)            \
-  X(running_a_step_ahead_changes_nothing)
+  X(running_a_step_ahead_changes_nothing) \
+  X(coop_neighbour_sums_equal_the_cpu_bit_for_bit) \
+  X(a_step_with_the_pre_pass_equals_one_without)
 TESTS(DECLARE_TEST)
 
 enum { N = 6000, DOGS = 2 };
@@ -669,6 +672,107 @@ static void running_a_step_ahead_changes_nothing(void) {
   free(a);
   free(b);
   free(c);
+}
+
+/* Clouds for the cooperative k-nearest pre-pass (kernels/knn_coop.cl): 0 uniform at one sheep
+ * per 4 m^2, 1 tight clusters far apart, 2 many sheep on few points (ties in distance, and
+ * distance 0), 3 sparse over 20 km (most searches beyond the cooperative reach). */
+static void make_cloud(int kind, uint32_t n, herd_vec2 *pos) {
+  float side = sqrtf(4.0f * (float)n);
+  for (uint32_t i = 0; i < n; ++i) {
+    herd_rng4 r = herd_rng_draw(17, (uint32_t)kind, i, 12);
+    float u = herd_rng_unit_float(r.v[0]), v = herd_rng_unit_float(r.v[1]);
+    if (kind == 0) pos[i] = herd_v2(side * u, side * v);
+    if (kind == 1) pos[i] = herd_v2(250.0f * (float)(i % 8) + 6.0f * u * v, 90.0f * (float)(i % 3) + 6.0f * v);
+    if (kind == 2) pos[i] = herd_v2(3.0f * (float)(r.v[2] % 7u), 2.0f * (float)(r.v[3] % 6u));
+    if (kind == 3) pos[i] = herd_v2(20000.0f * u, 20000.0f * v);
+  }
+}
+
+/* Every sheep's fixed-point sum of the offsets to its n nearest (the pre-pass serves every
+ * sheep: the dog reaches them all) equals the CPU's herd_strombom_lcm_sum on the same sorted
+ * flock, bit for bit; and each cloud sends its share down the path it is made for. */
+static void coop_neighbour_sums_equal_the_cpu_bit_for_bit(void) {
+  static const struct {
+    int kind;
+    uint32_t n;
+    const char *neighbours;
+  } cases[] = {{0, 4000, "sheep.neighbours=50"}, {0, 4000, "sheep.neighbours=1"},  {0, 4000, "sheep.neighbours=256"},
+               {1, 4000, "sheep.neighbours=50"}, {2, 3000, "sheep.neighbours=50"}, {2, 3000, "sheep.neighbours=256"},
+               {3, 1500, "sheep.neighbours=50"}};
+  static const float far_dog[HERD_STEER_FLOATS] = {-5000, -5000, 0, 0, 0, 0, 0, 0};
+  herd_steering_input dog = {far_dog, 1};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    uint32_t n = cases[c].n;
+    char count[40];
+    snprintf(count, sizeof count, "sheep.count=%u", n);
+    herd_scenario sc =
+        scenario_with((const char *[]){"seed=5", "sheep.dog_radius_m=1e9", count, cases[c].neighbours}, 4);
+    herd_vec2 *pos = malloc(n * sizeof *pos), *heading = calloc(n, sizeof *heading);
+    make_cloud(cases[c].kind, n, pos);
+    herd_backend_desc d = backend_desc_for(&sc, n, 1);
+    herd_backend *cl;
+    herd_error err;
+    CHECK(herd_cl_backend.create(&d, &cl, &err) == HERD_OK);
+    CHECK(herd_cl_backend.upload(cl, (const float *)pos, (const float *)heading, &err) == HERD_OK);
+    herd_cl_grid_copy g;
+    CHECK(herd_cl_read_grid(cl, &g, &err) == HERD_OK);
+    int64_t *sums = malloc(2 * (size_t)n * sizeof *sums);
+    uint32_t lists[2];
+    CHECK(herd_cl_prepass(cl, dog, sums, lists, &err) == HERD_OK);
+    const herd_strombom_params *m = (const herd_strombom_params *)sc.params.bytes;
+    herd_strombom_flock f = {&g.grid, (const herd_vec2 *)g.pos, g.agent, g.cell_end, far_dog, 1, NULL, NULL, NULL};
+    herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+    uint32_t differ = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      herd_strombom_sum want = herd_strombom_lcm_sum(m, &f, i, scratch);
+      differ += sums[2 * i] != want.x || sums[2 * i + 1] != want.y;
+    }
+    CHECK_MSG(differ == 0, "cloud %d, %s: %u of %u sums differ", cases[c].kind, cases[c].neighbours, differ, n);
+    CHECK_MSG(lists[0] == n, "cloud %d: %u of %u sheep listed", cases[c].kind, lists[0], n);
+    /* The dense clouds are served by the lanes (n = 256 reaches past their block: mostly far),
+     * the sparse one mostly by the far path. */
+    if (cases[c].kind != 3 && strcmp(cases[c].neighbours, "sheep.neighbours=256") != 0)
+      CHECK_MSG(lists[1] < n / 10, "cloud %d: %u of %u far", cases[c].kind, lists[1], n);
+    if (cases[c].kind == 3) CHECK_MSG(lists[1] > n / 2, "sparse cloud: only %u of %u far", lists[1], n);
+    free(sums);
+    herd_cl_grid_copy_free(&g);
+    herd_cl_backend.destroy(cl);
+    free(pos);
+    free(heading);
+  }
+}
+
+/* A whole step with the pre-pass equals the step kernel's own search, bit for bit
+ * ($HERD_CL_COOP=0 keeps the latter). */
+static void a_step_with_the_pre_pass_equals_one_without(void) {
+  herd_scenario sc = scenario_with((const char *[]){"seed=5", "target.position_m=[110, -30]"}, 2);
+  herd_vec2 *pos = malloc(N * sizeof *pos), *heading = malloc(N * sizeof *heading);
+  make_flock(pos, heading);
+  herd_backend_desc d = backend_desc_for(&sc, N, 1);
+  herd_backend *with, *without;
+  herd_error err;
+  CHECK(herd_cl_backend.create(&d, &with, &err) == HERD_OK);
+  setenv("HERD_CL_COOP", "0", 1);
+  CHECK(herd_cl_backend.create(&d, &without, &err) == HERD_OK);
+  unsetenv("HERD_CL_COOP");
+  uint32_t lists[2];
+  int64_t *sums = malloc(2 * (size_t)N * sizeof *sums);
+  CHECK(herd_cl_prepass(without, two_dogs, sums, lists, &err) != HERD_OK); /* it really runs none */
+  float centroid[3] = {110, -20, 0}, *a = malloc(2 * N * sizeof *a), *b = malloc(2 * N * sizeof *b);
+  for (int k = 0; k < 2; ++k) {
+    herd_backend *x = k ? without : with;
+    CHECK(herd_cl_backend.upload(x, (const float *)pos, (const float *)heading, &err) == HERD_OK);
+    for (uint32_t step = 0; step < 3; ++step) CHECK(herd_cl_backend.step(x, two_dogs, centroid, step, &err) == HERD_OK);
+    CHECK(herd_cl_backend.read_agents(x, k ? b : a, NULL, &err) == HERD_OK);
+  }
+  uint32_t moved = 0;
+  for (uint32_t i = 0; i < N; ++i) moved += a[2 * i] != pos[i].x || a[2 * i + 1] != pos[i].y;
+  CHECK(memcmp(a, b, 2 * N * sizeof *a) == 0);
+  CHECK_MSG(moved > N / 2, "only %u of %u sheep moved: the step tested little", moved, N);
+  free(a), free(b), free(sums), free(pos), free(heading);
+  herd_cl_backend.destroy(with);
+  herd_cl_backend.destroy(without);
 }
 
 int main(void) {

@@ -35,4 +35,9 @@
   X(fish, HERD_DIMS_3, 3, 60, 60, 30, 0, 0, 0, 100, 1, 0.6, 1.0, HERD_SEES_UNMOVED,                   \
     "Ban, Ning & Tu (2008): a fish school on Couzin's zones that forages food and escapes sharks, 3D")
 
+/* Models whose step kernel may read a pre-pass's results (herd_flock_view.pre): X(name). Each
+ * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl) and
+ * herd_<name>_prepass(params, count), true when its step wants them. */
+#define HERD_PREPASS_MODELS(X) X(strombom)
+
 #endif

@@ -100,9 +100,43 @@ typedef struct herd_strombom_flock {
   HERD_GLOBAL const herd_u32 *cell_end;
   HERD_GLOBAL const float *dogs;
   herd_u32 dog_count;
-  HERD_GLOBAL const float *env; /* the world's obstacles (kernels/env.h), with ... */
-  const herd_env_info *world;   /* ... their layout; NULL: none */
+  HERD_GLOBAL const float *env;    /* the world's obstacles (kernels/env.h), with ... */
+  const herd_env_info *world;      /* ... their layout; NULL: none */
+  HERD_GLOBAL const herd_i64 *lcm; /* each sheep's herd_strombom_sum from the pre-pass; NULL: none */
 } herd_strombom_flock;
+
+/* The offsets to the n nearest are summed in 64-bit fixed point, HERD_STROMBOM_FIX_SCALE
+ * units per metre, so that the sum does not depend on the order it is taken in: the CPU's
+ * heap order, a device's lanes (kernels/knn_coop.cl) and any split of them give the same
+ * bits. 2^29 per metre keeps 1.9e-9 m, far below a float offset's own rounding at field
+ * scale. Overflow: an offset is clamped to 2^25 m (3.4e7 m, beyond any two sheep of a world
+ * of at most 1e7 m a side: sheep in the far pen are nobody's neighbours), so a term is below
+ * 2^54 and a sum of n <= HERD_MAX_NEIGHBOURS = 2^8 terms below 2^62 < 2^63. The float to
+ * integer cast truncates toward zero in C and in OpenCL C alike. */
+#define HERD_STROMBOM_FIX_SCALE 536870912.0f  /* 2^29 */
+#define HERD_STROMBOM_FIX_CLAMP_M 33554432.0f /* 2^25 */
+
+typedef struct herd_strombom_sum {
+  herd_i64 x, y;
+} herd_strombom_sum;
+
+HERD_INLINE herd_i64 herd_strombom_fix(float d) {
+  if (!(d > -HERD_STROMBOM_FIX_CLAMP_M)) d = -HERD_STROMBOM_FIX_CLAMP_M; /* NaN too: its cast is undefined */
+  if (d > HERD_STROMBOM_FIX_CLAMP_M) d = HERD_STROMBOM_FIX_CLAMP_M;
+  return (herd_i64)(d * HERD_STROMBOM_FIX_SCALE); /* exact: a power of two, in range */
+}
+
+/* Adds the offset d (from the sheep to a neighbour) to s. */
+HERD_INLINE void herd_strombom_sum_add(herd_strombom_sum *s, herd_vec2 d) {
+  s->x += herd_strombom_fix(d.x);
+  s->y += herd_strombom_fix(d.y);
+}
+
+/* The unit vector along a sum (zero for a zero sum): the direction of the centre of mass. */
+HERD_INLINE herd_vec2 herd_strombom_sum_unit(herd_strombom_sum s) {
+  float inv = 1.0f / HERD_STROMBOM_FIX_SCALE;
+  return herd_v2_unit(herd_v2((float)s.x * inv, (float)s.y * inv));
+}
 
 /* True when the neighbour set is narrower than "every other sheep": the grid's queries, which
  * offer every sheep, then need checking. */
@@ -143,6 +177,19 @@ HERD_INLINE herd_u32 herd_strombom_nearest(const herd_strombom_params *m, const 
   return found;
 }
 
+/* The sum of the offsets from sorted sheep `self` to its n nearest candidates, in fixed
+ * point: what the attraction points along (zero when it has no neighbour). Offsets rather
+ * than absolute positions keep precision far from the origin. */
+HERD_INLINE herd_strombom_sum herd_strombom_lcm_sum(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                                    herd_u32 self, herd_neighbour *scratch) {
+  herd_strombom_sum s;
+  s.x = 0, s.y = 0;
+  herd_u32 found = herd_strombom_nearest(m, f, self, scratch, m->neighbours);
+  herd_vec2 p = f->pos[self];
+  for (herd_u32 q = 0; q < found; ++q) herd_strombom_sum_add(&s, herd_v2_sub(f->pos[scratch[q].j], p));
+  return s;
+}
+
 /* Unit vector from sorted sheep `self` toward the centre of every other candidate (n = N - 1
  * with a narrowed neighbour set: the centroid of the whole flock is not theirs). */
 HERD_INLINE herd_vec2 herd_strombom_toward_all(const herd_strombom_params *m, const herd_strombom_flock *f,
@@ -163,12 +210,13 @@ HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_strombom_params *m, co
     if (herd_strombom_filters(m)) return herd_strombom_toward_all(m, f, self);
     return herd_v2_unit(herd_v2_sub(centroid, f->pos[self]));
   }
-  herd_u32 found = herd_strombom_nearest(m, f, self, scratch, neighbours);
-  if (found == 0) return herd_v2(0.0f, 0.0f);
-  herd_vec2 p = f->pos[self], sum = herd_v2(0.0f, 0.0f);
-  /* Offsets from p rather than absolute positions keep precision far from the origin. */
-  for (herd_u32 q = 0; q < found; ++q) sum = herd_v2_add(sum, herd_v2_sub(f->pos[scratch[q].j], p));
-  return herd_v2_unit(sum);
+  if (f->lcm) { /* the pre-pass summed the same n nearest (kernels/knn_coop.cl) */
+    herd_strombom_sum s;
+    s.x = f->lcm[2u * self];
+    s.y = f->lcm[2u * self + 1u];
+    return herd_strombom_sum_unit(s);
+  }
+  return herd_strombom_sum_unit(herd_strombom_lcm_sum(m, f, self, scratch));
 }
 
 /* Next heading from the weighted terms; a heading that cancels to zero keeps the old one. */
@@ -236,7 +284,7 @@ HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, 
   if (herd_agent_removed(v->agent[self])) return next; /* in the pen for good */
   herd_strombom_flock f;
   f.g = v->grid, f.pos = (HERD_GLOBAL const herd_vec2 *)v->pos, f.agent = v->agent, f.cell_end = v->cell_end;
-  f.dogs = v->steer, f.dog_count = in->steering_count, f.env = v->env, f.world = &in->env;
+  f.dogs = v->steer, f.dog_count = in->steering_count, f.env = v->env, f.world = &in->env, f.lcm = v->pre;
   herd_sheep_next s =
       herd_strombom_sheep(m, &f, (HERD_GLOBAL const herd_vec2 *)v->vel, herd_v2(in->centroid[0], in->centroid[1]), self,
                           herd_agent_id(v->agent[self]), herd_step_seed(in), in->step, scratch);
@@ -275,6 +323,14 @@ static inline herd_vec3 herd_strombom_initial_velocity(const void *params, herd_
   (void)params, (void)velocity_draw, (void)dims;
   herd_vec2 h = herd_rng_direction(spawn_draw.v[2]);
   return herd_v3(h.x, h.y, 0.0f);
+}
+
+/* Whether the step needs the pre-pass of kernels/knn_coop.cl (the n nearest of the sheep
+ * near a dog, found by several lanes per sheep): with the plain neighbour set and n < N - 1.
+ * Otherwise the step kernel finds them itself. */
+static inline int herd_strombom_prepass(const void *params, herd_u32 count) {
+  const herd_strombom_params *m = (const herd_strombom_params *)params;
+  return !herd_strombom_filters(m) && m->neighbours > 0u && m->neighbours + 1u < count;
 }
 
 /* The n-nearest search keeps its selection in each agent's private memory on a device, so

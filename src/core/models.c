@@ -87,6 +87,9 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
 
 HERD_MODELS(MODEL_FIELDS)
 
+#define PREPASS_ROW(id) [HERD_MODEL_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
+static const herd_model_prepass prepasses[HERD_MODEL_INDEX_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};
+
 #define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, sees, model_title) \
   {.name = #id,                                                                                                    \
    .section = HERD_SECTION_##id,                                                                                   \
@@ -102,6 +105,7 @@ HERD_MODELS(MODEL_FIELDS)
    .params_size = sizeof(herd_##id##_params),                                                                      \
    .cpu_step = herd_step_chunk_##id,                                                                               \
    .kernel = "herd_step_" #id,                                                                                     \
+   .prepass = &prepasses[HERD_MODEL_INDEX_##id],                                                                   \
    .cell_m = herd_##id##_cell_m,                                                                                   \
    .initial_velocity = herd_##id##_initial_velocity,                                                               \
    .check = herd_##id##_check},

@@ -13,6 +13,14 @@
 #define HERD_MODEL_INDEX_ROW(name, ...) HERD_MODEL_INDEX_##name,
 enum { HERD_MODELS(HERD_MODEL_INDEX_ROW) HERD_MODEL_INDEX_COUNT };
 
+/* A model's pre-pass (kernels/models/models.h, HERD_PREPASS_MODELS): the prefix of its
+ * kernels <kernel>_list, _coop, _far, and whether its step wants it with these parameters.
+ * kernel is NULL for a model without one. */
+typedef struct herd_model_prepass {
+  const char *kernel;
+  int (*wanted)(const void *params, herd_u32 count);
+} herd_model_prepass;
+
 typedef struct herd_model_info {
   const char *name;    /* "boids": the scenario's "model" */
   const char *section; /* its fields' group: "boids" (Strömbom: "sheep") */
@@ -28,6 +36,7 @@ typedef struct herd_model_info {
   size_t params_size;
   herd_model_chunk_fn cpu_step; /* the CPU backend's loop over agents */
   const char *kernel;           /* the OpenCL kernel: herd_step_<name> */
+  const herd_model_prepass *prepass;
   float (*cell_m)(const void *params);
   /* The velocity agent i starts with, from its two spawn draws (position, velocity). */
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);

@@ -31,6 +31,9 @@
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
+#define COOP_GROUP 64u        /* HERD_COOP_GROUP (kernels/knn_coop.h) */
+#define COOP_LANES 16u        /* lanes per agent in the pre-pass; $HERD_COOP_LANES: 8, 16 or 32 */
+#define COOP_SLICE_COST 4u    /* a pre-pass agent costs about 4 step agents on PoCL (bench/results/opencl-coop.md) */
 
 extern const char herd_embedded_kernels[];
 
@@ -67,6 +70,9 @@ enum kernel_id {
   K_GROUPS_FAR_ID,
   K_GROUPS_FAR_POS,
   K_GROUPS_MAP,
+  K_PRE_LIST, /* the model's pre-pass, if it has one: herd_pre_<name>_list, _coop, _far */
+  K_PRE_COOP,
+  K_PRE_FAR,
   K_COUNT
 };
 
@@ -103,6 +109,9 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_groups_far_id",
     "herd_groups_far_pos",
     "herd_groups_map",
+    NULL,
+    NULL,
+    NULL,
 };
 
 typedef struct pending_event {
@@ -176,12 +185,20 @@ struct herd_backend {
   uint32_t *group_list, group_list_room; /* the list of groups as read back */
   uint32_t *map_slot;                    /* map_groups' host copy */
   bool in_groups;                        /* commands enqueued now are timed as the groups' stage */
+  /* The model's pre-pass (kernels/knn_coop.cl), when its step wants one and $HERD_CL_COOP is
+   * not 0: its kernels' names, its per-agent results (two int64 per sorted agent), its work
+   * and far lists (2N) and their two counters. */
+  char pre_kernel[3][64];
+  bool prepass;
+  uint32_t coop_lanes;
+  cl_mem pre, pre_list, pre_counters;
 };
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
 static const char *kernel_name(const herd_backend *b, enum kernel_id k) {
   if (k == K_STEP) return b->desc.model->kernel;
   if (k == K_STEP_BATCH) return b->batch_kernel;
+  if (k >= K_PRE_LIST && k <= K_PRE_FAR) return b->pre_kernel[k - K_PRE_LIST][0] ? b->pre_kernel[k - K_PRE_LIST] : NULL;
   return kernel_names[k];
 }
 
@@ -342,16 +359,25 @@ static size_t partial_bytes(const herd_backend_desc *desc) {
   return (bytes + align - 1) / align * align;
 }
 
+/* Lanes per agent in the cooperative k-nearest kernel: $HERD_COOP_LANES (8, 16 or 32; for
+ * measuring), else COOP_LANES. */
+static uint32_t coop_lanes(void) {
+  const char *text = getenv("HERD_COOP_LANES");
+  unsigned long lanes = text && *text ? strtoul(text, NULL, 10) : 0;
+  return lanes == 8 || lanes == 16 || lanes == 32 ? (uint32_t)lanes : COOP_LANES;
+}
+
 /* Builds the program from the embedded source, or from $HERD_KERNEL_DIR/herd.cl. */
 static herd_status build_program(herd_backend *b, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   char options[600];
   char *loaded = NULL;
   const char *source = herd_embedded_kernels;
+  b->coop_lanes = coop_lanes();
   int w = snprintf(options, sizeof options,
                    "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
-                   "-DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u",
-                   SCAN_GROUP, REDUCE_GROUP, reduce_steering(&b->desc), RADIX_BITS, RADIX_GROUP);
+                   "-DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u -DHERD_COOP_LANES=%u",
+                   SCAN_GROUP, REDUCE_GROUP, reduce_steering(&b->desc), RADIX_BITS, RADIX_GROUP, b->coop_lanes);
   if (dir && *dir) {
     char path[512];
     snprintf(path, sizeof path, "%s/herd.cl", dir);
@@ -376,6 +402,7 @@ static herd_status build_program(herd_backend *b, herd_error *err) {
 static herd_status create_kernels(herd_backend *b, herd_error *err) {
   for (int k = 0; k < K_COUNT; ++k) {
     cl_int rc;
+    if (!kernel_name(b, (enum kernel_id)k)) continue; /* a pre-pass the model has not */
     b->kernels[k] = clCreateKernel(b->program, kernel_name(b, (enum kernel_id)k), &rc);
     if (rc != CL_SUCCESS) {
       char call[160];
@@ -422,6 +449,7 @@ static void apply_memory_limit(herd_device_info *info) {
 static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
   size_t need = device_bytes(b->desc.count, b->buckets, b->stride);
+  if (b->prepass) need += (size_t)b->desc.count * (2 * sizeof(cl_long) + 2 * sizeof(cl_uint)); /* create_buffers */
   size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
   if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
@@ -496,6 +524,9 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
     s = alloc(b, &b->scan_sums[level], len * sizeof(cl_uint), err);
     if (len <= 1) break;
   }
+  if (s == HERD_OK && b->prepass) s = alloc(b, &b->pre, 2 * n * sizeof(cl_long), err);
+  if (s == HERD_OK && b->prepass) s = alloc(b, &b->pre_list, 2 * n * sizeof(cl_uint), err);
+  if (s == HERD_OK && b->prepass) s = alloc(b, &b->pre_counters, 2 * sizeof(cl_uint), err);
   return s;
 }
 
@@ -505,11 +536,11 @@ static void cl_destroy(herd_backend *b) {
   collect_profile(b);
   for (int k = 0; k < 2; ++k)
     if (b->ring_read[k]) clReleaseEvent(b->ring_read[k]);
-  cl_mem *mems[] = {&b->pos[0],       &b->pos[1], &b->vel[0],     &b->vel[1],     &b->agent[0],     &b->agent[1],
-                    &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
-                    &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
-                    &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,
-                    &b->key2,         &b->order2, &b->hist};
+  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0], &b->vel[1], &b->agent[0], &b->agent[1], &b->key, &b->order,
+                    &b->count, &b->cell_end, &b->steer, &b->partials, &b->total, &b->ticket, &b->worlds, &b->world_of,
+                    &b->world_params, &b->block_world, &b->world_totals, &b->env, &b->group_sums, &b->slot_by_id,
+                    &b->group_acc, &b->group_map, &b->key2, &b->order2, &b->hist, &b->pre, &b->pre_list,
+                    &b->pre_counters};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -580,6 +611,17 @@ static herd_status open_device(herd_backend *b, herd_error *err) {
   return s;
 }
 
+/* The model's pre-pass, when its step wants one with these parameters and $HERD_CL_COOP is
+ * not "0" (which keeps the one-work-item-per-agent search in the step kernel: to compare). */
+static void choose_prepass(herd_backend *b) {
+  const herd_model_prepass *pp = b->desc.model->prepass;
+  const char *off = getenv("HERD_CL_COOP");
+  if (!pp->kernel || (off && strcmp(off, "0") == 0) || !pp->wanted(b->desc.params, b->desc.count)) return;
+  static const char *const parts[3] = {"list", "coop", "far"};
+  for (int k = 0; k < 3; ++k) snprintf(b->pre_kernel[k], sizeof b->pre_kernel[k], "%s_%s", pp->kernel, parts[k]);
+  b->prepass = true;
+}
+
 static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
   herd_backend *b = calloc(1, sizeof *b);
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
@@ -587,6 +629,7 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
+  choose_prepass(b);
   b->grid = herd_grid_for(&b->desc);
   herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
   b->stride = herd_state_stride(desc->dims);
@@ -799,12 +842,18 @@ static size_t step_slice(const herd_backend *b) {
   return slice >= (double)n ? n : round_up(slice > SIMPLE_GROUP ? (size_t)slice : SIMPLE_GROUP, SIMPLE_GROUP);
 }
 
-/* Runs the bound step kernel over the flock, slice by slice; HERD_E_INTERRUPTED as soon as
- * the stop flag is seen between slices (the slices in flight are finished first). */
-static herd_status launch_step_slices(herd_backend *b, enum kernel_id step, herd_error *err) {
+/* Runs the bound step kernel (or a pre-pass kernel) over the flock, slice by slice, with
+ * `per_group` agents (or list entries) per work-group of SIMPLE_GROUP, and slices `cost` times
+ * smaller than the step's (a pre-pass agent costs several step agents); HERD_E_INTERRUPTED as
+ * soon as the stop flag is seen between slices (the slices in flight are finished first). */
+_Static_assert(COOP_GROUP == SIMPLE_GROUP, "the pre-pass's groups are sliced as the step's");
+static herd_status launch_slices(herd_backend *b, enum kernel_id step, size_t per_group, size_t cost, herd_error *err) {
   size_t n = b->desc.count, slice = step_slice(b);
+  if (slice < n) slice = round_up(slice / cost > SIMPLE_GROUP ? slice / cost : SIMPLE_GROUP, SIMPLE_GROUP);
   for (size_t first = 0; first < n; first += slice) {
-    herd_status s = launch(b, step, first, n - first < slice ? n - first : slice, SIMPLE_GROUP, HERD_STAGE_STEP, err);
+    size_t agents = n - first < slice ? n - first : slice;
+    herd_status s = launch(b, step, first / per_group * SIMPLE_GROUP,
+                           (agents + per_group - 1) / per_group * SIMPLE_GROUP, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", finish(b));
     if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
@@ -827,6 +876,32 @@ static herd_status restore_sorted_state(herd_backend *b, herd_error *err) {
   return HERD_E_INTERRUPTED;
 }
 
+/* The model's pre-pass over the sorted flock (after build_grid): the work list, the
+ * cooperative kernel over it (launched for a full list: no read-back of its length; groups past
+ * its end return at once), then the far list, one work-item each; both in the step's slices,
+ * so that Ctrl-C is seen as soon (HERD_E_INTERRUPTED). Results in b->pre. */
+static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd_error *err) {
+  uint32_t n = b->desc.count, zero = 0, agents_per_group = COOP_GROUP / b->coop_lanes;
+  int sorted = 1 - b->cur;
+  size_t params = b->desc.model->params_size;
+  CL_TRY("clEnqueueFillBuffer(pre-pass counters)",
+         clEnqueueFillBuffer(b->queue, b->pre_counters, &zero, sizeof zero, 0, 2 * sizeof(cl_uint), 0, NULL,
+                             event_for(b, HERD_STAGE_STEP)));
+  herd_status s = run_kernel(b, K_PRE_LIST, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 8, MEM(b->pos[sorted]),
+                             MEM(b->agent[sorted]), MEM(b->steer), params, (const void *)b->params, VAL(b->grid),
+                             VAL(*info), MEM(b->pre_list), MEM(b->pre_counters));
+  if (s == HERD_OK)
+    s = set_args(b, K_PRE_COOP, err, 7, MEM(b->pos[sorted]), MEM(b->cell_end), params, (const void *)b->params,
+                 VAL(b->grid), MEM(b->pre_list), MEM(b->pre_counters), MEM(b->pre));
+  if (s == HERD_OK) s = launch_slices(b, K_PRE_COOP, agents_per_group, COOP_SLICE_COST, err);
+  if (s == HERD_OK)
+    s = set_args(b, K_PRE_FAR, err, 10, MEM(b->pos[sorted]), MEM(b->agent[sorted]), MEM(b->cell_end), MEM(b->steer),
+                 params, (const void *)b->params, VAL(b->grid), VAL(*info), MEM(b->pre_list), MEM(b->pre_counters),
+                 MEM(b->pre));
+  if (s == HERD_OK) s = launch_slices(b, K_PRE_FAR, SIMPLE_GROUP, COOP_SLICE_COST, err);
+  return s;
+}
+
 static herd_status step_flock(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                               herd_error *err) {
   b->step_started_s = now_s();
@@ -839,10 +914,13 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   static const float unknown[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, centroid ? centroid : unknown, step);
   cl_mem observed = centroid ? NULL : b->total;
-  s = set_args(b, K_STEP, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
-               MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(info),
-               MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed));
-  if (s == HERD_OK) s = launch_step_slices(b, K_STEP, err);
+  cl_mem pre = NULL; /* NULL: the step kernel searches itself */
+  if (b->prepass) s = run_prepass(b, &info, err), pre = b->pre;
+  if (s == HERD_OK)
+    s = set_args(b, K_STEP, err, 14, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+                 MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid),
+                 VAL(info), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed), MEM(pre));
+  if (s == HERD_OK) s = launch_slices(b, K_STEP, SIMPLE_GROUP, 1, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
 }
@@ -1218,6 +1296,22 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   return s;
 }
 
+herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, uint32_t lists[2],
+                            herd_error *err) {
+  if (!b->prepass) return herd_fail(err, HERD_E_INPUT, "herd_cl_prepass: this model and scenario run no pre-pass");
+  float no_centroid[3] = {0, 0, 0};
+  herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
+  herd_status s = send_steering(b, steer, err);
+  if (s == HERD_OK) s = run_prepass(b, &info, err);
+  if (s != HERD_OK) return s;
+  CL_TRY("clEnqueueReadBuffer(pre-pass)",
+         clEnqueueReadBuffer(b->queue, b->pre, CL_TRUE, 0, 2 * (size_t)b->desc.count * sizeof(cl_long), out, 0, NULL,
+                             NULL));
+  CL_TRY("clEnqueueReadBuffer(pre-pass counters)",
+         clEnqueueReadBuffer(b->queue, b->pre_counters, CL_TRUE, 0, 2 * sizeof(cl_uint), lists, 0, NULL, NULL));
+  return HERD_OK;
+}
+
 /* ---- Batches ------------------------------------------------------------------------------- */
 
 /* Lays the worlds end to end: agents, buckets, steering slots and reduction blocks. */
@@ -1420,7 +1514,7 @@ static herd_status cl_step_batch(herd_backend *b, const herd_world_input *in, he
   s = set_args(b, K_STEP_BATCH, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                MEM(b->steer), MEM(b->env), MEM(b->world_params), MEM(b->worlds), MEM(b->world_of), VAL(n),
                MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
-  if (s == HERD_OK) s = launch_step_slices(b, K_STEP_BATCH, err);
+  if (s == HERD_OK) s = launch_slices(b, K_STEP_BATCH, SIMPLE_GROUP, 1, err);
   if (s == HERD_E_INTERRUPTED) s = restore_sorted_state(b, err);
   return s;
 }
