@@ -1,7 +1,7 @@
 /* The plain reference for herd's k-nearest search (issue 15 item 7): what a competent
  * 80-line C program does. N sheep uniform at one per 4 m^2, a dense grid of 4 m cells (as
- * herd's Strömbom grid; faster here than 2 or 8 m), a counting sort, and for each sheep the exact k = 50 nearest: the 3 x 3 block, then ring by
- * ring until the k-th is nearer than the square's edge, kept sorted by insertion. Sums the
+ * herd's Strömbom grid; faster here than 2 or 8 m), a counting sort, and for each sheep the exact k = 50 nearest: the 3
+ * x 3 block, then ring by ring until the k-th is nearer than the square's edge, kept sorted by insertion. Sums the
  * neighbours' centre so that the work cannot be dropped. One thread.
  *
  * usage: knn_plain N STEPS   (prints seconds per pass and a checksum) */
