@@ -402,20 +402,22 @@ HERD_INLINE herd_u32 herd_grid_knn_strips(const herd_grid *g, HERD_GLOBAL const 
     }
     px0 = x0, px1 = x1, py0 = y0, py1 = y1;
     int whole = x0 == 0 && y0 == 0 && x1 == nx - 1 && y1 == ny - 1; /* every agent was offered */
-    herd_i32 next;
+    /* The clearance of square r is about c0 + r * s (c0: the distance to the agent's own
+     * cell's nearest side): the next square is the smallest whose clearance passes `reach`. */
+    float c0 = herd_ring_clearance(g, p, cx, cy, 0), reach;
     if (m >= want) {
       herd_knn_select(best, m, want);
       if (whole) return want;
       float clear = herd_ring_clearance(g, p, cx, cy, r), kth = best[want - 1u].d2;
       if (clear > 0.0f && kth < clear * clear) return want;
-      /* A square whose clearance passes the k-th distance found (which can only shrink). */
-      next = (herd_i32)((herd_sqrtf(kth) + herd_cell_margin(g, p, r)) * g->inv_cell_m) + 1;
+      reach = herd_sqrtf(kth) + herd_cell_margin(g, p, r); /* the k-th found can only come nearer */
     } else {
       if (whole) return m;
-      /* From the density seen so far: k neighbours within the square's clearance, 10 % over. */
+      /* From the density seen so far: k neighbours within the reach, 10 % over. */
       float area = (float)((x1 - x0 + 1) * (y1 - y0 + 1)), seen = m > 0u ? (float)m : 0.5f;
-      next = (herd_i32)(1.1f * herd_sqrtf((float)want * area / (3.14159265f * seen))) + 1;
+      reach = 1.1f * g->cell_m * herd_sqrtf((float)want * area / (3.14159265f * seen));
     }
+    herd_i32 next = reach > c0 ? (herd_i32)((reach - c0) * g->inv_cell_m) + 1 : 1;
     r = next > r ? next : r + 1;
     if (r > far) r = far > 1 ? far : 1; /* covers the whole box */
   }
