@@ -161,23 +161,24 @@ typedef herd_u32 herd_choice;
 #ifdef HERD_OPENCL
 #include "reduce.h" /* herd_flock_partial: the step kernels take the last observation */
 /* `observed` (NULL: the host's info.centroid stands): the device's last observation
- * (kernels/reduce.h's herd_flock_partial), from which the
- * centroid is taken exactly as the host takes it (src/backend/observation.c: double sums over
- * every agent, rounded to float), so the host need not read it back before the next step. */
-#define HERD_OBSERVED_CENTROID(info, observed, count, dims)                                    \
-  do {                                                                                         \
-    if (observed) {                                                                            \
-      (info).centroid[0] = (float)((observed)->sum_x / (double)(count));                       \
-      (info).centroid[1] = (float)((observed)->sum_y / (double)(count));                       \
-      (info).centroid[2] = (dims) == 3u ? (float)((observed)->sum_z / (double)(count)) : 0.0f; \
-    }                                                                                          \
+ * (kernels/reduce.h's herd_flock_partial), from which the centroid is taken exactly as the host
+ * takes it (src/backend/observation.c: the fixed-point sum over every agent as a double, divided
+ * by the count, rounded to float), so the host need not read it back before the next step. */
+#define HERD_OBSERVED_CENTROID(info, observed, count, dims)                                                      \
+  do {                                                                                                           \
+    if (observed) {                                                                                              \
+      (info).centroid[0] = (float)(herd_fix_wide((observed)->sum_x, HERD_FIX_POS_SCALE) / (double)(count));      \
+      (info).centroid[1] = (float)(herd_fix_wide((observed)->sum_y, HERD_FIX_POS_SCALE) / (double)(count));      \
+      (info).centroid[2] =                                                                                       \
+          (dims) == 3u ? (float)(herd_fix_wide((observed)->sum_z, HERD_FIX_POS_SCALE) / (double)(count)) : 0.0f; \
+    }                                                                                                            \
   } while (0)
 #define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                    \
-  __kernel void herd_step_##name(                                                                                      \
-      __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
-      __global const float *steer, __global const float *env, params_t params, herd_grid grid, herd_step_info info,    \
-      __global float *out_pos, __global float *out_vel, __global uint *out_agent,                                      \
-      __global const herd_flock_partial *observed, __global const long *pre) {                                         \
+  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,     \
+                                 __global const uint *cell_end, __global const float *steer,                           \
+                                 __global const float *env, params_t params, herd_grid grid, herd_step_info info,      \
+                                 __global float *out_pos, __global float *out_vel, __global uint *out_agent,           \
+                                 __global const herd_flock_partial *observed, __global const long *pre) {              \
     uint i = get_global_id(0);                                                                                         \
     if (i >= grid.count) return;                                                                                       \
     HERD_OBSERVED_CENTROID(info, observed, grid.count, grid.dims);                                                     \

@@ -45,6 +45,18 @@ HERD_INLINE herd_i128 herd_i128_add(herd_i128 a, herd_i128 b) {
   return a;
 }
 
+/* A fixed-point sum in its units as a double: two roundings, far below a float's resolution.
+ * The host's observation (src/backend/observation.c) and the OpenCL step's centroid taken from
+ * the device's last observation (kernels/model.h) both use it, so they get the same bits. */
+#if defined(HERD_OPENCL) && defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if !defined(HERD_OPENCL) || defined(cl_khr_fp64)
+HERD_INLINE double herd_fix_wide(herd_i128 v, double scale) {
+  return ((double)v.hi * 18446744073709551616.0 + (double)v.lo) / scale;
+}
+#endif
+
 /* x in 2^-32 m, sign-extended into 128 bits. */
 HERD_INLINE herd_i128 herd_i128_fix(float x) {
   herd_i64 v = (herd_i64)(x * HERD_FIX_POS_SCALE);

@@ -3,19 +3,15 @@
 
 #include "backend.h"
 
-/* A fixed-point sum (kernels/reduce.h) in units: two roundings of a double, far below the
- * float observation's resolution. */
-static double wide(herd_i128 v, double scale) { return ((double)v.hi * 18446744073709551616.0 + (double)v.lo) / scale; }
-
 void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dims, uint32_t steering_count,
                                    herd_observation *obs) {
   memset(obs, 0, sizeof *obs);
   obs->count = count;
   obs->in_goal = p->in_goal;
   obs->delivered = p->delivered;
-  obs->centroid[0] = wide(p->sum_x, HERD_FIX_POS_SCALE) / count;
-  obs->centroid[1] = wide(p->sum_y, HERD_FIX_POS_SCALE) / count;
-  obs->centroid[2] = dims == 3 ? wide(p->sum_z, HERD_FIX_POS_SCALE) / count : 0.0;
+  obs->centroid[0] = herd_fix_wide(p->sum_x, HERD_FIX_POS_SCALE) / count;
+  obs->centroid[1] = herd_fix_wide(p->sum_y, HERD_FIX_POS_SCALE) / count;
+  obs->centroid[2] = dims == 3 ? herd_fix_wide(p->sum_z, HERD_FIX_POS_SCALE) / count : 0.0;
   obs->extent_min[0] = p->lo_x, obs->extent_min[1] = p->lo_y, obs->extent_min[2] = dims == 3 ? p->lo_z : 0.0f;
   obs->extent_max[0] = p->hi_x, obs->extent_max[1] = p->hi_y, obs->extent_max[2] = dims == 3 ? p->hi_z : 0.0f;
   obs->farthest_id = p->far_id;
@@ -26,7 +22,7 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   obs->polarisation = (float)(sqrt(hx * hx + hy * hy + hz * hz) / HERD_FIX_UNIT_SCALE / count);
   obs->milling = (float)(sqrt(mx * mx + my * my + mz * mz) / HERD_FIX_UNIT_SCALE / count);
   uint32_t in_flock = count > p->removed ? count - p->removed : 0u;
-  obs->path_distance_m = in_flock ? (float)(wide(p->path_dist, HERD_FIX_POS_SCALE) / in_flock) : 0.0f;
+  obs->path_distance_m = in_flock ? (float)(herd_fix_wide(p->path_dist, HERD_FIX_POS_SCALE) / in_flock) : 0.0f;
   obs->path_end = p->path_end;
   obs->steering_count = steering_count;
   for (uint32_t d = 0; d < steering_count; ++d) {

@@ -536,11 +536,11 @@ static void cl_destroy(herd_backend *b) {
   collect_profile(b);
   for (int k = 0; k < 2; ++k)
     if (b->ring_read[k]) clReleaseEvent(b->ring_read[k]);
-  cl_mem *mems[] = {&b->pos[0], &b->pos[1], &b->vel[0], &b->vel[1], &b->agent[0], &b->agent[1], &b->key, &b->order,
-                    &b->count, &b->cell_end, &b->steer, &b->partials, &b->total, &b->ticket, &b->worlds, &b->world_of,
-                    &b->world_params, &b->block_world, &b->world_totals, &b->env, &b->group_sums, &b->slot_by_id,
-                    &b->group_acc, &b->group_map, &b->key2, &b->order2, &b->hist, &b->pre, &b->pre_list,
-                    &b->pre_counters};
+  cl_mem *mems[] = {&b->pos[0],       &b->pos[1], &b->vel[0],     &b->vel[1],     &b->agent[0],     &b->agent[1],
+                    &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
+                    &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
+                    &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,
+                    &b->key2,         &b->order2, &b->hist,       &b->pre,        &b->pre_list,     &b->pre_counters};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -595,6 +595,20 @@ static herd_status create_context(herd_backend *b, herd_error *err) {
 
 /* The device, its context and program, and the buffers for desc.count agents in `buckets`
  * buckets (a batch: all its worlds). */
+/* The model's pre-pass, when its step wants one with these parameters: by default on a GPU
+ * only. On a CPU device (PoCL) a sheep's lanes run one after another and the pre-pass measured
+ * slower than the step kernel's own search (bench/results/opencl-coop.md). $HERD_CL_COOP=1 runs
+ * it on any device (the tests check it on PoCL), =0 on none (to compare). Needs b->info. */
+static void choose_prepass(herd_backend *b) {
+  const herd_model_prepass *pp = b->desc.model->prepass;
+  const char *force = getenv("HERD_CL_COOP");
+  bool on = force && *force ? strcmp(force, "0") != 0 : strcmp(b->info.type, "GPU") == 0;
+  if (!pp->kernel || !on || !pp->wanted(b->desc.params, b->desc.count)) return;
+  static const char *const parts[3] = {"list", "coop", "far"};
+  for (int k = 0; k < 3; ++k) snprintf(b->pre_kernel[k], sizeof b->pre_kernel[k], "%s_%s", pp->kernel, parts[k]);
+  b->prepass = true;
+}
+
 static herd_status open_device(herd_backend *b, herd_error *err) {
   herd_status s = herd_cl_choose_device(b->desc.device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
@@ -603,23 +617,13 @@ static herd_status open_device(herd_backend *b, herd_error *err) {
         "OpenCL device \"%s\" lacks cl_khr_fp64, which the flock's groups (kernels/groups.h) need; choose another "
         "--device or --backend cpu",
         b->info.name);
+  if (s == HERD_OK) choose_prepass(b);
   if (s == HERD_OK) s = check_fits(b, err);
   if (s == HERD_OK) s = create_context(b, err);
   if (s == HERD_OK) s = build_program(b, err);
   if (s == HERD_OK) s = create_kernels(b, err);
   if (s == HERD_OK) s = create_buffers(b, err);
   return s;
-}
-
-/* The model's pre-pass, when its step wants one with these parameters and $HERD_CL_COOP is
- * not "0" (which keeps the one-work-item-per-agent search in the step kernel: to compare). */
-static void choose_prepass(herd_backend *b) {
-  const herd_model_prepass *pp = b->desc.model->prepass;
-  const char *off = getenv("HERD_CL_COOP");
-  if (!pp->kernel || (off && strcmp(off, "0") == 0) || !pp->wanted(b->desc.params, b->desc.count)) return;
-  static const char *const parts[3] = {"list", "coop", "far"};
-  for (int k = 0; k < 3; ++k) snprintf(b->pre_kernel[k], sizeof b->pre_kernel[k], "%s_%s", pp->kernel, parts[k]);
-  b->prepass = true;
 }
 
 static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
@@ -629,7 +633,6 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
-  choose_prepass(b);
   b->grid = herd_grid_for(&b->desc);
   herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
   b->stride = herd_state_stride(desc->dims);
@@ -1263,7 +1266,6 @@ static const char *cl_device_name(const herd_backend *b) { return b->info.name; 
 herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_error *err) {
   size_t n = b->desc.count;
   memset(out, 0, sizeof *out);
-  out->grid = b->grid;
   out->pos = malloc(n * b->stride * sizeof *out->pos);
   out->vel = malloc(n * b->stride * sizeof *out->vel);
   out->agent = malloc(n * sizeof *out->agent);
@@ -1272,6 +1274,7 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
     return herd_fail(err, HERD_E_MEMORY, "out of memory reading the grid back");
   herd_status s = gl_acquire(b, err);
   if (s == HERD_OK) s = build_grid(b, err);
+  out->grid = b->grid; /* as built: the dense box is chosen by build_grid */
   if (s == HERD_OK) s = read_state(b, 1 - b->cur, out->pos, out->vel, out->agent, err);
   s = gl_release(b, s, err);
   if (s == HERD_OK)
