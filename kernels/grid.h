@@ -40,6 +40,9 @@ typedef struct herd_grid {
   herd_u32 dense;
   herd_i32 dense_lo[3];
   herd_i32 dense_cells[3];
+  /* The model's cell side, from which a dense box of a crowded flock shrinks its cells (more
+   * than HERD_DENSE_CROWDED agents to a cell on average: herd_grid_dense_box); 0: never shrink. */
+  float base_cell_m;
 } herd_grid;
 
 /* One candidate neighbour: squared distance, then sorted index as the tie-break, so the
@@ -438,9 +441,29 @@ HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_ve
   return herd_grid_knn_rings(g, pos, cell_end, self, best, k);
 }
 
+/* Adds to *sum the unit vectors from each agent of sorted range [begin, end) within sqrt(r2)
+ * (and not at p itself) toward p, skipping `self` and those `removed` marks; counts them. */
+HERD_INLINE herd_vec2 herd_repulsion_add(HERD_GLOBAL const herd_vec2 *pos, HERD_GLOBAL const herd_u32 *removed,
+                                         herd_u32 self, herd_vec2 p, float r2, herd_u32 begin, herd_u32 end,
+                                         herd_vec2 sum, herd_u32 *count) {
+  for (herd_u32 j = begin; j < end; ++j) {
+    if (j == self) continue;
+    if (removed && (removed[j] & HERD_AGENT_REMOVED)) continue; /* out of the flock: no one to avoid */
+    herd_vec2 away = herd_v2_sub(p, pos[j]);
+    float d2 = herd_v2_len2(away);
+    if (d2 >= r2 || d2 <= 0.0f) continue;
+    sum = herd_v2_madd(sum, 1.0f / herd_sqrtf(d2), away);
+    *count += 1u;
+  }
+  return sum;
+}
+
 /* Sum of unit vectors pointing from each agent within `radius` (strictly closer, and not
  * at the very same point) toward p, skipping those `removed` (agent words; NULL: none) marks
- * HERD_AGENT_REMOVED. radius must not exceed g->cell_m. Also counts them. */
+ * HERD_AGENT_REMOVED; any radius (the cells it touches are visited). Also counts them. On a
+ * dense grid each row of those cells is one sorted range (rows and columns clamped to the box,
+ * so each bucket is read once; its clamped outliers meet the distance test like the rest): in
+ * the box's interior the agents and their order are those of the cell-by-cell walk. */
 HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
                                               HERD_GLOBAL const herd_u32 *cell_end, HERD_GLOBAL const herd_u32 *removed,
                                               herd_u32 self, float radius, herd_u32 *count) {
@@ -449,19 +472,23 @@ HERD_INLINE herd_vec2 herd_grid_repulsion_sum(const herd_grid *g, HERD_GLOBAL co
   herd_i32 x0 = herd_cell_coord(p.x - radius, g->inv_cell_m), x1 = herd_cell_coord(p.x + radius, g->inv_cell_m);
   herd_i32 y0 = herd_cell_coord(p.y - radius, g->inv_cell_m), y1 = herd_cell_coord(p.y + radius, g->inv_cell_m);
   *count = 0;
+  if (g->dense) {
+    herd_i32 bx0 = herd_dense_axis(g, 0u, x0), bx1 = herd_dense_axis(g, 0u, x1);
+    herd_i32 by1 = herd_dense_axis(g, 1u, y1);
+    for (herd_i32 y = herd_dense_axis(g, 1u, y0); y <= by1; ++y)
+      sum = herd_repulsion_add(pos, removed, self, p, r2, herd_dense_strip_begin(g, cell_end, y, bx0),
+                               herd_dense_strip_end(g, cell_end, y, bx1), sum, count);
+    return sum;
+  }
   for (herd_i32 cy = y0; cy <= y1; ++cy) {
     for (herd_i32 cx = x0; cx <= x1; ++cx) {
       herd_cell_span span = herd_cell_span_of(g, pos, cell_end, cx, cy);
-      for (herd_u32 j = span.begin; j < span.end; ++j) {
-        herd_vec2 q = pos[j];
-        if (j == self || (span.check && !herd_in_cell(g, q, cx, cy))) continue;
-        if (removed && (removed[j] & HERD_AGENT_REMOVED)) continue; /* out of the flock: no one to avoid */
-        herd_vec2 away = herd_v2_sub(p, q);
-        float d2 = herd_v2_len2(away);
-        if (d2 >= r2 || d2 <= 0.0f) continue;
-        sum = herd_v2_madd(sum, 1.0f / herd_sqrtf(d2), away);
-        *count += 1u;
+      if (!span.check) {
+        sum = herd_repulsion_add(pos, removed, self, p, r2, span.begin, span.end, sum, count);
+        continue;
       }
+      for (herd_u32 j = span.begin; j < span.end; ++j) /* a mixed bucket: its agents of this cell, one by one */
+        if (herd_in_cell(g, pos[j], cx, cy)) sum = herd_repulsion_add(pos, removed, self, p, r2, j, j + 1u, sum, count);
     }
   }
   return sum;

@@ -25,6 +25,7 @@
   X(knn_dense_outliers_are_clamped)        \
   X(knn_dense_and_hash_same_sets)          \
   X(radius_query_matches_brute_force)      \
+  X(a_crowded_flock_gets_smaller_cells)    \
   X(radius_query_2d_open)                  \
   X(radius_query_2d_wrap)                  \
   X(radius_query_3d_open)                  \
@@ -387,29 +388,62 @@ static void knn_dense_and_hash_same_sets(void) {
   free(c.pos);
 }
 
+/* herd_grid_repulsion_sum against a plain loop over every agent: the same neighbours, and the
+ * same sum up to float rounding (the grid adds in its own order). Returns the mismatches. */
+static int repulsion_mismatches(const herd_cpu_grid_view *v, uint32_t n, uint32_t stride, float radius) {
+  int bad = 0;
+  for (uint32_t i = 0; i < n; i += stride) {
+    uint32_t count;
+    herd_vec2 got = herd_grid_repulsion_sum(&v->grid, pos2(v), v->cell_end, NULL, i, radius, &count);
+    double wx = 0, wy = 0;
+    uint32_t want = 0;
+    for (uint32_t j = 0; j < n; ++j) {
+      double dx = (double)pos2(v)[i].x - pos2(v)[j].x, dy = (double)pos2(v)[i].y - pos2(v)[j].y, d2 = dx * dx + dy * dy;
+      if (j == i || d2 == 0 || d2 >= (double)radius * radius) continue;
+      wx += dx / sqrt(d2), wy += dy / sqrt(d2), ++want;
+    }
+    double tol = 1e-4 * (1 + sqrt((double)want));
+    if ((count != want || fabs(got.x - wx) > tol * (1 + fabs(wx)) || fabs(got.y - wy) > tol * (1 + fabs(wy))) &&
+        bad++ < 5)
+      CHECK_MSG(false, "sheep %u: %u neighbours (%g, %g), brute force %u (%g, %g)", i, count, got.x, got.y, want, wx,
+                wy);
+  }
+  return bad;
+}
+
 static void radius_query_matches_brute_force(void) {
   cloud c = make_clustered(4000);
   const float radius = 2.0f;
   herd_backend *b = backend_for(&c, radius);
   herd_cpu_grid_view v = herd_cpu_build_grid(b);
-  int bad = 0;
-  for (uint32_t i = 0; i < c.n; ++i) {
-    uint32_t count;
-    herd_vec2 got = herd_grid_repulsion_sum(&v.grid, pos2(&v), v.cell_end, NULL, i, radius, &count);
-    double wx = 0, wy = 0;
-    uint32_t want = 0;
-    for (uint32_t j = 0; j < c.n; ++j) {
-      double dx = (double)pos2(&v)[i].x - pos2(&v)[j].x, dy = (double)pos2(&v)[i].y - pos2(&v)[j].y,
-             d2 = dx * dx + dy * dy;
-      if (j == i || d2 == 0 || d2 >= (double)radius * radius) continue;
-      wx += dx / sqrt(d2), wy += dy / sqrt(d2), ++want;
-    }
-    if ((count != want || fabs(got.x - wx) > 1e-4 * (1 + fabs(wx)) || fabs(got.y - wy) > 1e-4 * (1 + fabs(wy))) &&
-        bad++ < 5)
-      CHECK_MSG(false, "sheep %u: %u neighbours (%g, %g), brute force %u (%g, %g)", i, count, got.x, got.y, want, wx,
-                wy);
-  }
-  CHECK(bad == 0);
+  CHECK(repulsion_mismatches(&v, c.n, 1, radius) == 0);
+  herd_cpu_backend.destroy(b);
+  free(c.pos);
+}
+
+/* 20000 sheep on 20 m x 20 m (50 to a square metre, 800 to the model's 4 m cell) get cells of
+ * about 8 sheep in the dense box, and the k-nearest and repulsion queries stay exact on them,
+ * also for outliers clamped into the box's edge (a few sheep moved 30-130 m away). */
+static void a_crowded_flock_gets_smaller_cells(void) {
+  cloud c = make_uniform(20000, 20.0f);
+  for (uint32_t i = 0; i < 20; ++i) c.pos[i * 997] = herd_v2(-30.0f - 5.0f * (float)i, 10.0f + 3.0f * (float)i);
+  herd_backend *b = backend_for(&c, 2.0f);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  CHECK_MSG(v.grid.dense == 1u && v.grid.cell_m < v.grid.base_cell_m, "cell %g m, model's %g m, dense %u",
+            v.grid.cell_m, v.grid.base_cell_m, v.grid.dense);
+  /* The box was taken at upload, outliers included (a 150 m box); over the core alone: */
+  herd_grid g = v.grid;
+  CHECK(herd_grid_dense_box(&g, (const float[3]){0, 0, 0}, (const float[3]){20, 20, 0}) && g.dense == 1u);
+  double per_cell = c.n * (double)g.cell_m * g.cell_m / 400.0; /* over the 20 m x 20 m it covers */
+  CHECK_MSG(g.cell_m < 0.25f * g.base_cell_m && per_cell <= 8.5 && per_cell > 6.0, "cell %g m: %g sheep to a cell",
+            g.cell_m, per_cell);
+  herd_cpu_grid_view core = sort_on(&c, g);
+  uint32_t mixed = 0;
+  for (uint32_t k = 0; k <= g.table_mask; ++k) mixed += (core.cell_end[k] & HERD_BUCKET_MIXED) != 0u;
+  CHECK_MSG(mixed > 0, "no outlier clamped into the box's edge");
+  CHECK(knn_mismatches(&v, c.n, 97) == 0 && knn_mismatches(&core, c.n, 97) == 0);
+  CHECK(repulsion_mismatches(&v, c.n, 13, 2.0f) == 0 && repulsion_mismatches(&core, c.n, 13, 2.0f) == 0);
+  view_free(&core);
   herd_cpu_backend.destroy(b);
   free(c.pos);
 }

@@ -40,6 +40,7 @@ herd_grid herd_grid_for(const herd_backend_desc *desc) {
     if (k < desc->dims && desc->world_wrap[k]) g.wrap |= 1u << k;
   }
   set_cells(&g, desc->model->cell_m(desc->params));
+  g.base_cell_m = g.cell_m;
   return g;
 }
 
@@ -55,39 +56,66 @@ void herd_flock_extent(const float *pos, uint32_t count, uint32_t dims, float lo
   }
 }
 
-bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]) {
-  /* Two cells for the moves since the box was taken (far more than a step's move in any
-   * model at its default cells); an agent beyond is clamped in, exact, only slower. */
-  float margin_m = 2.0f * g->cell_m;
+/* The box of cells over [lo, hi] plus a margin, when it fits the table: sets dense mode. The
+ * margin (two of the model's cells, however small the cells: a step's move in any model at its
+ * defaults is less) covers the moves since the box was taken; an agent beyond is clamped in,
+ * exact, only slower. */
+static bool fit_box(herd_grid *g, const float lo[3], const float hi[3]) {
+  float margin_m = 2.0f * (g->base_cell_m > 0.0f ? g->base_cell_m : g->cell_m);
   int64_t total = 1;
   herd_i32 first[3] = {0, 0, 0}, cells[3] = {1, 1, 1};
+  g->dense = 0u;
   for (uint32_t k = 0; k < g->dims && k < 3; ++k) {
     if (herd_axis_wraps(g, k)) {
       cells[k] = g->wrap_cells[k];
     } else {
-      if (!(lo[k] <= hi[k])) { /* NaN, or no agents */
-        g->dense = 0u;
-        return false;
-      }
+      if (!(lo[k] <= hi[k])) return false; /* NaN, or no agents */
       first[k] = herd_axis_cell_raw(g, k, lo[k] - margin_m);
       int64_t span = (int64_t)herd_axis_cell_raw(g, k, hi[k] + margin_m) - first[k] + 1;
       cells[k] = span < (1 << 30) ? (herd_i32)span : (1 << 30);
     }
     total *= cells[k];
-    if (total > (int64_t)g->table_mask + 1) {
-      g->dense = 0u;
-      return false;
-    }
+    if (total > (int64_t)g->table_mask + 1) return false;
   }
   g->dense = 1u;
   for (uint32_t k = 0; k < 3; ++k) g->dense_lo[k] = first[k], g->dense_cells[k] = cells[k];
   return true;
 }
 
+/* Agents per cell of the flock's extent, on average, above which its cells shrink to about
+ * this many: a crowded flock (10^6 sheep in the default 150 m field hold 6400 to a 4 m cell)
+ * would otherwise scan thousands of candidates per query, most of them beyond its reach. */
+#define HERD_DENSE_CROWDED 8.0
+
+/* The cell side that puts HERD_DENSE_CROWDED agents to a cell of the extent [lo, hi] (the whole
+ * period along a wrapping axis), or the model's when that is smaller already. */
+static float crowded_cell_m(const herd_grid *g, const float lo[3], const float hi[3]) {
+  double volume = 1.0;
+  for (uint32_t k = 0; k < g->dims && k < 3; ++k) {
+    double side = herd_axis_wraps(g, k) ? g->size_m[k] : (double)hi[k] - lo[k];
+    volume *= side > g->base_cell_m ? side : g->base_cell_m;
+  }
+  double cell = pow(HERD_DENSE_CROWDED * volume / (g->count ? g->count : 1u), 1.0 / g->dims);
+  return cell < g->base_cell_m ? (float)cell : g->base_cell_m;
+}
+
+bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]) {
+  if (g->base_cell_m > 0.0f && g->cell_m != g->base_cell_m) set_cells(g, g->base_cell_m);
+  if (!fit_box(g, lo, hi)) return false;
+  if (!(g->base_cell_m > 0.0f)) return true;
+  float cell_m = crowded_cell_m(g, lo, hi);
+  if (cell_m >= g->base_cell_m) return true;
+  set_cells(g, cell_m);
+  if (fit_box(g, lo, hi)) return true;
+  set_cells(g, g->base_cell_m); /* the smaller cells' box would not fit: keep the model's */
+  return fit_box(g, lo, hi);
+}
+
 herd_grid herd_groups_grid(const herd_grid *model, float view_radius_m) {
   herd_grid g = *model;
   g.dense = 0u; /* the model's box counts other cells: the caller chooses again */
   set_cells(&g, 0.98f * view_radius_m / sqrtf((float)model->dims));
+  g.base_cell_m = 0.0f; /* its cells are sized for its links: never shrunk */
   return g;
 }
 
