@@ -165,10 +165,29 @@ herd_grid herd_grid_for(const herd_backend_desc *desc);
 /* Puts g in dense mode over the cells of the box [lo, hi] widened by two cells (per axis;
  * whole periods along wrapping axes) when it needs no more buckets than g's table holds, else
  * in hash mode (also for an empty or NaN box); returns whether dense. Both backends take the
- * box alike, from the flock's extent at the last upload (herd_flock_extent) or observation
- * (extent_min/max), so they build the same grid for the same flock and stay bit-identical;
- * agents that moved out of the box since are clamped into its edge: exact, only slower. */
+ * box alike, from the flock's extent after step s - 2 for step s (herd_box_history), so they
+ * build the same grid for the same flock and stay bit-identical; agents that moved out of the
+ * box since are clamped into its edge: exact, only slower. */
 bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]);
+
+/* The flock's extents a backend boxes its grids with. The grid of step s is boxed by the flock
+ * after step s - 2 (at upload for steps 0 and 1): an OpenCL host running a step ahead builds
+ * step s + 1 before it has read step s's observation, and the lockstep host and the CPU backend
+ * must build the very same grid (the box sets the cell size of a crowded flock). Slot s & 1
+ * holds the extent after step s - 2 until step s's own observation replaces it. */
+typedef struct herd_box_history {
+  float lo[2][3], hi[2][3];
+  uint32_t latest; /* the slot of the latest extent (the groups' grid takes it) */
+} herd_box_history;
+
+/* Both slots the extent of `count` positions (none: hash mode), as at an upload. */
+void herd_box_history_start(herd_box_history *h, const float *pos, uint32_t count, uint32_t dims);
+
+/* The extent of the flock after step `after` (UINT32_MAX: before the first step). */
+void herd_box_history_observe(herd_box_history *h, uint32_t after, const herd_observation *obs);
+
+/* herd_grid_dense_box for the grid of step `step`. */
+bool herd_grid_box_for_step(herd_grid *g, const herd_box_history *h, uint32_t step);
 
 /* The bounding box of `count` positions (float2 or float4 per agent), NaN skipped; none:
  * lo = +inf, hi = -inf. */

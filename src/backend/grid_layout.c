@@ -111,6 +111,24 @@ bool herd_grid_dense_box(herd_grid *g, const float lo[3], const float hi[3]) {
   return fit_box(g, lo, hi);
 }
 
+void herd_box_history_start(herd_box_history *h, const float *pos, uint32_t count, uint32_t dims) {
+  herd_flock_extent(pos, count, dims, h->lo[0], h->hi[0]);
+  memcpy(h->lo[1], h->lo[0], sizeof h->lo[1]);
+  memcpy(h->hi[1], h->hi[0], sizeof h->hi[1]);
+  h->latest = 0;
+}
+
+void herd_box_history_observe(herd_box_history *h, uint32_t after, const herd_observation *obs) {
+  uint32_t slot = after & 1u;
+  memcpy(h->lo[slot], obs->extent_min, sizeof h->lo[slot]);
+  memcpy(h->hi[slot], obs->extent_max, sizeof h->hi[slot]);
+  h->latest = slot;
+}
+
+bool herd_grid_box_for_step(herd_grid *g, const herd_box_history *h, uint32_t step) {
+  return herd_grid_dense_box(g, h->lo[step & 1u], h->hi[step & 1u]);
+}
+
 herd_grid herd_groups_grid(const herd_grid *model, float view_radius_m) {
   herd_grid g = *model;
   g.dense = 0u; /* the model's box counts other cells: the caller chooses again */

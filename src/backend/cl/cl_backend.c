@@ -123,10 +123,9 @@ struct herd_backend {
   herd_backend_desc desc;
   unsigned char params[HERD_MODEL_PARAMS_BYTES]; /* desc.params points here */
   herd_grid grid;
-  /* The flock's extent at the last upload or observation: the grids' dense box
-   * (herd_grid_dense_box); a batch's per world, 6 floats each. */
-  float box_lo[3], box_hi[3];
-  float *world_box;
+  herd_box_history boxes; /* the grids' dense boxes (a batch's per world: world_boxes) */
+  uint32_t stepped;       /* the index of the last step enqueued (UINT32_MAX: none since the upload) */
+  herd_box_history *world_boxes;
   uint32_t stride; /* floats per agent in the state buffers: 2 or 4 */
   uint32_t buckets;
   herd_device_info info;
@@ -160,6 +159,7 @@ struct herd_backend {
   herd_flock_partial ring[2];
   cl_event ring_read[2];
   uint32_t ring_steer_count[2];
+  uint32_t ring_step[2]; /* the step each slot's observation follows */
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
@@ -555,7 +555,7 @@ static void cl_destroy(herd_backend *b) {
   free(b->map_agent);
   free(b->world_desc);
   free(b->world);
-  free(b->world_box);
+  free(b->world_boxes);
   free(b->steer_all);
   free(b->host_env);
   free(b->totals);
@@ -634,7 +634,8 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->desc.params = b->params;
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
   b->grid = herd_grid_for(&b->desc);
-  herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
+  herd_box_history_start(&b->boxes, NULL, 0, desc->dims); /* no flock yet: hash */
+  b->stepped = UINT32_MAX;
   b->stride = herd_state_stride(desc->dims);
   b->buckets = b->grid.table_mask + 1u;
   herd_status s = open_device(b, err);
@@ -686,7 +687,8 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
     agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
   b->cur = 0;
-  herd_flock_extent(pos, b->desc.count, b->desc.dims, b->box_lo, b->box_hi);
+  herd_box_history_start(&b->boxes, pos, b->desc.count, b->desc.dims);
+  b->stepped = UINT32_MAX;
   cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
   if (rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
@@ -823,9 +825,9 @@ static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error
   return s;
 }
 
-/* The grid of this step. */
+/* The grid of the step enqueued last (herd_box_history). */
 static herd_status build_grid(herd_backend *b, herd_error *err) {
-  herd_grid_dense_box(&b->grid, b->box_lo, b->box_hi);
+  herd_grid_box_for_step(&b->grid, &b->boxes, b->stepped);
   return build_grid_on(b, &b->grid, err);
 }
 
@@ -908,6 +910,7 @@ static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd
 static herd_status step_flock(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                               herd_error *err) {
   b->step_started_s = now_s();
+  b->stepped = step;
   herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK) s = build_grid(b, err);
   if (s != HERD_OK) return s;
@@ -979,6 +982,7 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
   if (b->ring_read[slot]) clReleaseEvent(b->ring_read[slot]); /* a cancelled step's, never waited for */
   b->ring_read[slot] = NULL;
   b->ring_steer_count[slot] = count;
+  b->ring_step[slot] = b->stepped;
   CL_TRY("clEnqueueReadBuffer(observation)",
          clEnqueueReadBuffer(b->queue, b->total, CL_FALSE, 0, partial_bytes(&b->desc), &b->ring[slot], 0, NULL,
                              &b->ring_read[slot]));
@@ -998,8 +1002,7 @@ static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs,
   b->step_started_s = 0;
   widen_partial(b, &b->ring[slot]);
   herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);
-  memcpy(b->box_lo, obs->extent_min, sizeof b->box_lo);
-  memcpy(b->box_hi, obs->extent_max, sizeof b->box_hi);
+  herd_box_history_observe(&b->boxes, b->ring_step[slot], obs);
   return HERD_OK;
 }
 
@@ -1080,7 +1083,7 @@ static herd_status label_groups(herd_backend *b, const herd_groups_params *p, cl
   uint32_t n = b->desc.count;
   cl_int by_side = 0;
   b->group_grid = herd_groups_grid(&b->grid, p->view_radius_m);
-  herd_grid_dense_box(&b->group_grid, b->box_lo, b->box_hi);
+  herd_grid_dense_box(&b->group_grid, b->boxes.lo[b->boxes.latest], b->boxes.hi[b->boxes.latest]);
   herd_status s = build_grid_on(b, &b->group_grid, err); /* the grid of where the flock is now */
   if (s == HERD_OK)
     s = run_kernel(b, K_GROUPS_START, n, SIMPLE_GROUP, HERD_STAGE_GROUPS, err, 3, MEM(b->agent[1 - b->cur]), VAL(n),
@@ -1396,11 +1399,11 @@ static herd_status cl_create_batch(const herd_backend_desc *descs, uint32_t coun
     if (descs[w].steering_count > b->desc.steering_count) b->desc.steering_count = descs[w].steering_count;
   b->world_desc = malloc(count * sizeof *b->world_desc);
   b->world = calloc(count, sizeof *b->world);
-  b->world_box = malloc((size_t)count * 6 * sizeof *b->world_box);
-  for (size_t k = 0; b->world_box && k < 6 * (size_t)count; ++k) b->world_box[k] = k % 6 < 3 ? INFINITY : -INFINITY;
+  b->world_boxes = malloc((size_t)count * sizeof *b->world_boxes);
+  for (uint32_t w = 0; b->world_boxes && w < count; ++w) herd_box_history_start(&b->world_boxes[w], NULL, 0, 3);
   b->steer_all = calloc((size_t)count * HERD_MAX_STEERING * HERD_STEER_FLOATS, sizeof *b->steer_all);
   b->totals = malloc(count * sizeof *b->totals);
-  herd_status s = b->world_desc && b->world && b->world_box && b->steer_all && b->totals
+  herd_status s = b->world_desc && b->world && b->world_boxes && b->steer_all && b->totals
                       ? lay_out_worlds(b, descs, count, err)
                       : herd_fail(err, HERD_E_MEMORY, "out of memory creating a batch of %u worlds", count);
   if (s == HERD_OK) s = open_device(b, err);
@@ -1426,8 +1429,7 @@ static herd_status cl_upload_world(herd_backend *b, uint32_t world, const float 
                         ? HERD_AGENT_DELIVERED
                         : 0u);
   b->cur = 0;
-  float *box = &b->world_box[6 * (size_t)world];
-  herd_flock_extent(pos, d->count, d->dims, box, box + 3);
+  herd_box_history_start(&b->world_boxes[world], pos, d->count, d->dims);
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
   cl_int rc =
       clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
@@ -1469,7 +1471,7 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
   for (uint32_t w = 0; w < b->world_count; ++w) {
     b->world[w].info = herd_step_info_for(&b->world_desc[w], in[w].steer, in[w].centroid, in[w].step);
     b->world[w].active = in[w].active ? 1u : 0u;
-    herd_grid_dense_box(&b->world[w].grid, &b->world_box[6 * (size_t)w], &b->world_box[6 * (size_t)w + 3]);
+    herd_grid_box_for_step(&b->world[w].grid, &b->world_boxes[w], in[w].step);
     memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * HERD_STEER_FLOATS], in[w].steer.pos,
            in[w].steer.count * HERD_STEER_FLOATS * sizeof(float));
   }
@@ -1544,8 +1546,7 @@ static herd_status cl_reduce_batch(herd_backend *b, const herd_world_input *in, 
   b->step_started_s = 0;
   for (uint32_t w = 0; w < b->world_count; ++w) {
     herd_observation_from_partial(&b->totals[w], b->world_desc[w].count, b->desc.dims, in[w].steer.count, &obs[w]);
-    memcpy(&b->world_box[6 * (size_t)w], obs[w].extent_min, 3 * sizeof(float));
-    memcpy(&b->world_box[6 * (size_t)w + 3], obs[w].extent_max, 3 * sizeof(float));
+    herd_box_history_observe(&b->world_boxes[w], in[w].step, &obs[w]);
   }
   return HERD_OK;
 }

@@ -37,11 +37,11 @@ struct herd_backend {
   float *pos[2], *vel[2];
   uint32_t *agent[2];
   int cur;
-  uint32_t *bucket;   /* per agent, from the bin pass */
-  uint32_t *cell_end; /* per bucket: one past its last sorted agent */
-  /* The flock's extent at the last upload or reduction: the grids' dense box. */
-  float box_lo[3], box_hi[3];
-  float *env; /* obstacles and path (kernels/env.h), a copy of desc.env */
+  uint32_t *bucket;       /* per agent, from the bin pass */
+  uint32_t *cell_end;     /* per bucket: one past its last sorted agent */
+  herd_box_history boxes; /* the grids' dense boxes */
+  uint32_t stepped;       /* the index of the last step begun (UINT32_MAX: none since the upload) */
+  float *env;             /* obstacles and path (kernels/env.h), a copy of desc.env */
   int threads;
   herd_pool *pool;
   char device[64];
@@ -98,7 +98,8 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
   b->grid = herd_grid_for(&b->desc);
-  herd_flock_extent(NULL, 0, desc->dims, b->box_lo, b->box_hi); /* no flock yet: hash */
+  herd_box_history_start(&b->boxes, NULL, 0, desc->dims); /* no flock yet: hash */
+  b->stepped = UINT32_MAX;
   b->stride = herd_state_stride(desc->dims);
   b->threads = desc->threads > 0 ? desc->threads : herd_available_cpus();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
@@ -136,7 +137,8 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
   b->cur = 0;
   memcpy(b->pos[0], pos, n * b->stride * sizeof(float));
   memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
-  herd_flock_extent(pos, b->desc.count, b->desc.dims, b->box_lo, b->box_hi);
+  herd_box_history_start(&b->boxes, pos, b->desc.count, b->desc.dims);
+  b->stepped = UINT32_MAX;
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
   for (uint32_t i = 0; i < n; ++i) {
     int in_goal =
@@ -185,13 +187,12 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
   if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
-/* Chooses g's box (dense or hash), bins on g (the model's, or the groups'), then a stable
- * counting sort by bucket from [cur] into [1-cur]; leaves cell_end. */
+/* Bins on g (the model's, or the groups', its box chosen), then a stable counting sort by
+ * bucket from [cur] into [1-cur]; leaves cell_end. */
 static void cpu_sort_on(herd_backend *b, herd_grid *g) {
   uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
   double clock = b->desc.profile ? now_s() : 0.0;
-  herd_grid_dense_box(g, b->box_lo, b->box_hi);
   herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[b->cur]});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step. */
@@ -216,7 +217,11 @@ static void cpu_sort_on(herd_backend *b, herd_grid *g) {
   lap(b, HERD_STAGE_RANGES, &clock);
 }
 
-static void cpu_sort(herd_backend *b) { cpu_sort_on(b, &b->grid); }
+/* The model's grid of the step begun last (herd_box_history). */
+static void cpu_sort(herd_backend *b) {
+  herd_grid_box_for_step(&b->grid, &b->boxes, b->stepped);
+  cpu_sort_on(b, &b->grid);
+}
 
 herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
   cpu_sort(b);
@@ -236,6 +241,7 @@ static void model_chunk(void *ctx, uint32_t begin, uint32_t end) {
 static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                             herd_error *err) {
   (void)err;
+  b->stepped = step;
   cpu_sort(b);
   double clock = b->desc.profile ? now_s() : 0.0;
   int src = 1 - b->cur, dst = b->cur;
@@ -317,8 +323,7 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
   free(c.parts);
   herd_observation_from_partial(&all, n, b->desc.dims, steer.count, obs);
-  memcpy(b->box_lo, obs->extent_min, sizeof b->box_lo);
-  memcpy(b->box_hi, obs->extent_max, sizeof b->box_hi);
+  herd_box_history_observe(&b->boxes, b->stepped, obs);
   lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
 }
@@ -467,6 +472,7 @@ static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd
   if (st != HERD_OK) return st;
   b->in_groups = true;
   herd_grid grid = herd_groups_grid(&b->grid, p->view_radius_m);
+  herd_grid_dense_box(&grid, b->boxes.lo[b->boxes.latest], b->boxes.hi[b->boxes.latest]);
   cpu_sort_on(b, &grid); /* the grid of where the flock is now, in the scratch half */
   double clock = b->desc.profile ? now_s() : 0.0;
   int sorted = 1 - b->cur;
