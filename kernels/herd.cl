@@ -158,6 +158,20 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
   }
 }
 
+/* Every item of a scan group offers its total `run`; returns the sum of the totals of the items
+ * before it (Hillis-Steele over totals[], which then holds the inclusive scan). */
+uint herd_scan_totals(__local uint *totals, uint t, uint run) {
+  totals[t] = run;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
+    uint add = t >= step ? totals[t - step] : 0u;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    totals[t] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return t > 0 ? totals[t - 1] : 0u;
+}
+
 /* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
 __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks(__global uint *data, uint n,
                                                                                             __global uint *sums) {
@@ -169,16 +183,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
     run += v[k];
     v[k] = run;
   }
-  totals[t] = run;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  /* Hillis-Steele over the per-item totals. */
-  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
-    uint add = t >= step ? totals[t - step] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    totals[t] += add;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  uint before = t > 0 ? totals[t - 1] : 0u;
+  uint before = herd_scan_totals(totals, t, run);
   for (uint k = 0; k < 4u; ++k)
     if (base + k < n) data[base + k] = v[k] + before;
   if (t == HERD_SCAN_GROUP - 1) sums[get_group_id(0)] = totals[t];
@@ -197,15 +202,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
     run += data[i];
     data[i] = run;
   }
-  totals[t] = run;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
-    uint add = t >= step ? totals[t - step] : 0u;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    totals[t] += add;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  uint before = t > 0 ? totals[t - 1] : 0u;
+  uint before = herd_scan_totals(totals, t, run);
   for (uint i = begin; i < end; ++i) data[i] += before;
 }
 
