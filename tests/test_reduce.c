@@ -223,7 +223,8 @@ static void sums_hold_2e31_agents_at_the_largest_coordinates(void) {
     herd_vec3 at = herd_v3(xs[k], -xs[k], 0), vel = herd_v3(-1, 0, 0);
     herd_flock_partial p = herd_partial_add(herd_partial_empty(), &g, at, vel, 0u, NULL, 0, 0);
     for (int d = 0; d < 31; ++d) p = herd_partial_fold(p, p, 0);
-    __int128 one = (__int128)(int64_t)(xs[k] * 4294967296.0f), want = one << 31;
+    __int128 one = (__int128)(int64_t)(xs[k] * 4294967296.0f),
+             want = one * ((__int128)1 << 31); /* no shift of a negative */
     __int128 got = (__int128)(((unsigned __int128)(uint64_t)p.sum_x.hi << 64) | p.sum_x.lo);
     CHECK_MSG(got == want, "x = %g: the sum of 2^31 is not exact", (double)xs[k]);
     CHECK(p.head_x == -((int64_t)1 << 61)); /* -1 in 2^-30, 2^31 times: no overflow */
