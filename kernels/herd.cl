@@ -116,6 +116,13 @@ void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global 
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+/* Where item t's next key k goes (after herd_radix_rank): its digit's place in the pass, plus
+ * the keys of that digit the group placed before it. */
+uint herd_radix_place(__local ushort *seen, __local uint *base, uint t, uint k, uint shift) {
+  uint d = herd_radix_digit(k, shift);
+  return base[d] + seen[d * HERD_RADIX_GROUP + t]++;
+}
+
 /* A pass before the last: keys and their agents' previous indices (`identity`: the key's own
  * index, on the first pass) to their places. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter(
@@ -126,8 +133,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
   herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
-    uint i = first + r, k = key[i], d = herd_radix_digit(k, shift);
-    uint to = base[d] + seen[d * HERD_RADIX_GROUP + t]++;
+    uint i = first + r, k = key[i], to = herd_radix_place(seen, base, t, k, shift);
     out_key[to] = k;
     out_order[to] = identity ? i : order[i];
   }
@@ -144,8 +150,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
   herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
-    uint i = first + r, k = key[i], d = herd_radix_digit(k, shift);
-    uint to = base[d] + seen[d * HERD_RADIX_GROUP + t]++, from = identity ? i : order[i];
+    uint i = first + r, k = key[i], to = herd_radix_place(seen, base, t, k, shift), from = identity ? i : order[i];
     out_key[to] = k;
     if (dims == 2u) {
       vstore2(vload2(from, pos), to, out_pos);
