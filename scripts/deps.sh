@@ -24,6 +24,13 @@ packages=(
   xauth             # needed by xvfb-run
   ffmpeg            # herd record: video encoding (H.264, VP9, GIF)
   gnuplot-nox       # herd bench: the plots
+  libhdf5-dev       # trajectories in HDF5 (herd run --trajectories)
+  python3-h5py      # the tests read the HDF5 trajectories back as a user's script would
+  python3-jsonschema  # the tests validate run summaries against docs/schema/
+  python3-cffi      # the Python package (python/): cffi over libherd.so
+  python3-numpy     # its arrays
+  python3-pytest    # its tests
+  python3-matplotlib  # its example figure
 )
 
 # scripts/deps.sh --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).
