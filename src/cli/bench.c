@@ -15,6 +15,7 @@
 #include "../sweep/stats.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "provenance.h"
 
 #define MAX_CONFIGS 32
 #define MAX_SIZES 16
@@ -465,13 +466,7 @@ static int write_machine(const bench_opts *o) {
   struct utsname u;
   uname(&u);
   fprintf(f, "# Machine\n\n- CPU: %s\n- cores online: %ld\n- memory: %s\n- OS: %s (kernel %s %s)\n- compiler: %s\n",
-          cpu, sysconf(_SC_NPROCESSORS_ONLN), mem, os, u.release, u.machine,
-#ifdef __VERSION__
-          "GCC-compatible " __VERSION__
-#else
-          "unknown"
-#endif
-  );
+          cpu, sysconf(_SC_NPROCESSORS_ONLN), mem, os, u.release, u.machine, cli_compiler());
   herd_device_info info[16];
   int count = 0;
   herd_error err;

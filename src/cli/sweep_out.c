@@ -14,6 +14,7 @@
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
 #include "cli.h"
+#include "provenance.h"
 
 /* Columns of runs.csv after the varied fields. */
 static const char *const run_columns[] = {"outcome",      "steps",      "wall_s",       "count",           "delivered",
@@ -136,28 +137,16 @@ int sweep_check_backend(sweep_run_opts *o) {
 
 /* ---- sweep.json ----------------------------------------------------------------------- */
 
-static json_t *machine_json(void) {
-  char cpu[256], os[128];
-  cli_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
-  cli_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
-  return json_pack("{s:s, s:i, s:s}", "cpu", cpu, "cores", (int)sysconf(_SC_NPROCESSORS_ONLN), "os", os);
-}
-
-static void utc_now(char *out, size_t size) {
-  time_t t = time(NULL);
-  strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-}
-
 /* Writes sweep.json: provenance, the sweep, the base scenario as resolved for run 0. */
 static int write_sweep_json(const sweep_writer *w, bool finished) {
   herd_scenario sc;
   herd_error err;
   if (herd_sweep_scenario(w->sw, 0, &sc, &err) != HERD_OK) return cli_error(&err);
   char *spec = herd_sweep_to_json(w->sw), *base = herd_scenario_to_json(&sc), finished_at[32];
-  utc_now(finished_at, sizeof finished_at);
+  cli_utc_now(finished_at, sizeof finished_at);
   json_t *root = json_pack("{s:{s:s, s:s}, s:s, s:s, s:o, s:o, s:I, s:I, s:I}", "herd", "version", herd_version(),
                            "commit", herd_build_commit(), "command", w->command, "started", w->started, "finished",
-                           finished ? json_string(finished_at) : json_null(), "machine", machine_json(), "runs",
+                           finished ? json_string(finished_at) : json_null(), "machine", cli_host_json(), "runs",
                            (json_int_t)herd_sweep_run_count(w->sw), "cells", (json_int_t)w->sw->cell_count, "seeds",
                            (json_int_t)w->sw->seed_count);
   const sweep_run_opts *o = w->run;
@@ -262,7 +251,7 @@ int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, s
   memset(w, 0, sizeof *w);
   w->sw = sw, w->command = o->command, w->run = o;
   snprintf(w->dir, sizeof w->dir, "%s", dir);
-  utc_now(w->started, sizeof w->started);
+  cli_utc_now(w->started, sizeof w->started);
   *first = 0;
   int status = make_folder(dir);
   char runs[1100], spec[1100];

@@ -1,0 +1,73 @@
+#define _POSIX_C_SOURCE 200809L
+#include "provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+json_t *cli_host_json(void) {
+  char cpu[256], mem[64], os[128], name[256] = "";
+  cli_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+  cli_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
+  cli_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
+  gethostname(name, sizeof name - 1);
+  struct utsname u;
+  char kernel[2 * sizeof u.release + 2] = "";
+  if (uname(&u) == 0) snprintf(kernel, sizeof kernel, "%s %s", u.release, u.machine);
+  return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s}", "name", name, "cpu", cpu, "cores",
+                   (int)sysconf(_SC_NPROCESSORS_ONLN), "memory", mem, "os", os, "kernel", kernel);
+}
+
+const char *cli_compiler(void) {
+#ifdef __VERSION__
+  return "GCC-compatible " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+void cli_utc_now(char *out, size_t size) {
+  time_t t = time(NULL);
+  strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+}
+
+static json_t *command_json(int argc, char **argv) {
+  size_t len = 1;
+  for (int i = 0; i < argc; ++i) len += strlen(argv[i]) + 1;
+  char *line = malloc(len), *at = line;
+  if (!line) return NULL;
+  *at = '\0';
+  for (int i = 0; i < argc; ++i) at += sprintf(at, "%s%s", i ? " " : "", argv[i]);
+  json_t *s = json_string(line); /* NULL for text that is not UTF-8: then left out */
+  free(line);
+  return s;
+}
+
+static json_t *scenario_json(const herd_scenario *sc) {
+  char *text = herd_scenario_to_json(sc);
+  json_t *v = text ? json_loads(text, 0, NULL) : NULL;
+  free(text);
+  return v;
+}
+
+json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
+  char date[32];
+  cli_utc_now(date, sizeof date);
+  json_t *p = json_pack("{s:{s:s, s:s}, s:s, s:o, s:s}", "herd", "version", herd_version(), "commit",
+                        herd_build_commit(), "date", date, "host", cli_host_json(), "compiler", cli_compiler());
+  if (!p) return NULL;
+  if (argv) json_object_set_new(p, "command", command_json(argc, argv));
+  if (sc) {
+    json_object_set_new(p, "seed", json_integer((json_int_t)sc->seed));
+    json_object_set_new(p, "scenario", scenario_json(sc));
+  }
+  if (sim)
+    json_object_set_new(p, "backend",
+                        json_pack("{s:s, s:s}", "name", herd_sim_backend(sim), "device", herd_sim_device(sim)));
+  return p;
+}

@@ -1,0 +1,25 @@
+/* Where a result came from: every output herd writes (run summaries, CSV headers, HDF5
+ * attributes, sweep.json, bench reports) records the same facts, built here once. */
+#ifndef HERD_CLI_PROVENANCE_H
+#define HERD_CLI_PROVENANCE_H
+#include <jansson.h>
+
+#include "herd/herd.h"
+
+/* The machine: {"name", "cpu", "cores", "memory", "os", "kernel"} (host name, CPU model,
+ * processors online, MemTotal, the OS's pretty name, uname's release and machine). */
+json_t *cli_host_json(void);
+
+/* The compiler herd was built with, in words. */
+const char *cli_compiler(void);
+
+/* The time now in UTC, ISO 8601 ("2026-11-30T19:25:02Z"). */
+void cli_utc_now(char *out, size_t size);
+
+/* One JSON object: {"herd": {"version", "commit"}, "command": argv joined by spaces (NULL
+ * argv: omitted), "date", "host": cli_host_json(), "compiler", "seed", "scenario": the
+ * resolved scenario, and, when sim is given, "backend": {"name", "device"}}. sc may be NULL
+ * (a bench without one scenario): then no "seed" and no "scenario". NULL when out of memory. */
+json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, char **argv);
+
+#endif
