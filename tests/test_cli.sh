@@ -129,7 +129,7 @@ check "--seed -1: the message names the seed" stderr_has "seed: -1 is out of ran
 # ---- --csv: one row per step, never replacing a file without --force ------------------------
 
 csv=$tmp/run.csv
-run run --steps 20 --quiet --csv "$csv"
+run run --steps 20 --csv "$csv"
 check "--csv run exits 0" status_is 0
 steps=$(sed -n 's/^steps: \([0-9][0-9]*\) .*/\1/p' "$tmp/out")
 check "the summary reports 20 steps (got '$steps')" [ "$steps" = 20 ]
@@ -165,7 +165,7 @@ cp "$tmp/out" "$tmp/resolved.json"
 run scenario "$tmp/resolved.json"
 check "herd scenario reads its own output back unchanged" cmp -s "$tmp/out" "$tmp/resolved.json"
 
-run run "$tmp/resolved.json" --steps 5 --quiet
+run run "$tmp/resolved.json" --steps 5
 check "herd run accepts herd scenario's output" status_is 0
 check "herd run on herd scenario's output prints a summary" stdout_has "steps: 5 (limit 5)"
 
@@ -224,7 +224,7 @@ check "a --set value with terminal controls is shown escaped" eval 'status_is 2 
 # Ctrl-C in the middle of a step that takes minutes: answered at once, summary and CSV written.
 for backend in cpu opencl; do
   [ "$backend" = opencl ] && ! "$HERD" devices >/dev/null 2>&1 && continue
-  "$HERD" run --set sheep.count=2000000 --backend "$backend" --csv "$tmp/int-$backend.csv" --quiet >"$tmp/out" 2>"$tmp/err" &
+  "$HERD" run --set sheep.count=2000000 --backend "$backend" --csv "$tmp/int-$backend.csv" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   # Into the first step: step 0's row is flushed just before it (placing 2·10^6 sheep and
   # building the kernels take seconds, longer under the sanitizers, and are not the step).

@@ -10,7 +10,7 @@ source "$(dirname "$0")/check.sh"
 stderr_has() { grep -qF -- "$1" "$tmp/err"; }
 one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
 
-grid=(--vary sheep.count=30,60 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500 --quiet)
+grid=(--vary sheep.count=30,60 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500)
 
 # ---- A whole sweep ------------------------------------------------------------------------
 run sweep "${grid[@]}" --out "$tmp/a"
@@ -33,7 +33,7 @@ check "sweep.json records herd's commit and the expanded sweep" eval \
 # The same runs as `herd run` gives them, one by one.
 read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' "$tmp/a/runs.csv")
 row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' "$tmp/a/runs.csv")
-run run --quiet --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 1500
+run run --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 1500
 steps=$(awk '/^steps:/ { print $2 }' "$tmp/out")
 check "a row equals herd run with its cell and seed" eval '[ "$row" = "$count $neighbours $(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $steps" ]'
 
@@ -64,7 +64,7 @@ check "--batch 5 on the CPU gives the rows of runs side by side (wall times asid
 check "... and sweep.json records the backend and the batch" eval \
   'grep -q "\"name\": \"cpu\"" "$tmp/batched/sweep.json" && grep -q "\"batch\": 5" "$tmp/batched/sweep.json"'
 if "$HERD" devices >/dev/null 2>&1; then
-  small=(--vary sheep.count=20,45 --vary sheep.neighbours=5,19 --seeds 1-2 --steps 400 --quiet)
+  small=(--vary sheep.count=20,45 --vary sheep.neighbours=5,19 --seeds 1-2 --steps 400)
   run sweep "${small[@]}" --backend opencl --out "$tmp/cl-batch"
   check "--backend opencl runs the sweep in batches of 64" eval '[ "$rc" -eq 0 ] && grep -q "\"batch\": 64" "$tmp/cl-batch/sweep.json"'
   run sweep "${small[@]}" --backend opencl --batch 1 --out "$tmp/cl-alone"
@@ -72,7 +72,7 @@ if "$HERD" devices >/dev/null 2>&1; then
     '[ "$rc" -eq 0 ] && cmp -s <(no_wall "$tmp/cl-batch/runs.csv") <(no_wall "$tmp/cl-alone/runs.csv")'
   read -r seed count neighbours < <(awk -F, 'NR == 6 { print $3, $4, $5 }' "$tmp/cl-batch/runs.csv")
   row=$(awk -F, 'NR == 6 { print $6, $7 }' "$tmp/cl-batch/runs.csv")
-  run run --quiet --backend opencl --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 400
+  run run --backend opencl --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 400
   check "... and as herd run --backend opencl gives it" eval \
     '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
 else
@@ -108,7 +108,7 @@ bad "an unknown field" 'sheep.cont: unknown field (did you mean sheep.count?)' -
 bad "a refused cell" 'cell 1 (sheep.count=10, sheep.neighbours=50): sheep.neighbours: 50 must be less than sheep.count (10)' \
   --vary sheep.count=100,10 --vary sheep.neighbours=50
 bad "bad seeds" '--seeds: "1-x" is not a list of seeds' --seeds 1-x
-bad "--steps 0" '--steps: "0" is not allowed' --steps 0
+bad "--steps 0" '--steps: 0 is out of range (allowed: an integer from 1 to 1000000000)' --steps 0
 bad "zip of unequal lists" 'needs lists of one length' --vary sheep.count=10,20 --vary sheep.neighbours=5 --zip
 bad "too many runs without --force" 'over 100000 needs --force' --vary sheep.dog_radius_m=1:1000 --seeds 1-200
 bad "a missing sweep file" 'no-such.json: cannot open' no-such.json

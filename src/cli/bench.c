@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "../sweep/stats.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "options.h"
 #include "provenance.h"
 
 #define MAX_CONFIGS 32
@@ -27,7 +29,7 @@ static const char bench_usage[] =
     "Times the simulation against flock size on each backend, device and thread count, and\n"
     "writes results.csv, summary.md, machine.md and PNG plots (gnuplot) into --out.\n"
     "\n"
-    "options:\n"
+    "options (--opt=VALUE or --opt VALUE; -s5 or -s 5; a unique abbreviation is enough):\n"
     "  --backends LIST    cpu, opencl, opencl:DEVICE, comma-separated (default: cpu, plus opencl\n"
     "                     when a device exists)\n"
     "  --sizes LIST       flock sizes, e.g. 1e3,1e4,1e5 (default 1e3,3e3,1e4,3e4,5e4,1e5,3e5,1e6)\n"
@@ -39,13 +41,15 @@ static const char bench_usage[] =
     "  --neighbours K     other models: agents start uniform in a wrapping world sized so that\n"
     "                     each has K others within its radius (boids: the visual range) on\n"
     "                     average (default 20)\n"
-    "  --steps S          steps per repeat (default: about 5e5 / N, at least 1)\n"
+    "  -s, --steps S      steps per repeat (default: about 5e5 / N, at least 1)\n"
     "  --repeat R         timed repeats per configuration (default 5), after 2 warm-up steps\n"
-    "  --threads LIST     CPU thread counts (default: 1 and all cores)\n"
+    "  -t, --threads LIST CPU thread counts (default: 1 and all cores)\n"
     "  --budget SECONDS   stop adding larger sizes when the next would pass this (default 540)\n"
-    "  --out DIR          where to write (default bench-out; created if needed)\n"
+    "  -o, --out DIR      where to write (default bench-out; created if needed)\n"
     "  --force            replace result files already in DIR (otherwise herd bench refuses\n"
     "                     to start)\n"
+    "  -q, --quiet        no table or notes on the console (errors only; the files are written)\n"
+    "  -h, --help, -V, --version   as for herd run\n"
     "\n"
     "Every option, device and the output folder are checked before the first run. The files\n"
     "are made in a staging folder inside DIR and moved into place at the end; Ctrl-C stops\n"
@@ -70,7 +74,8 @@ typedef struct bench_opts {
   double budget_s;
   const char *out;
   bool force;
-  char staging[600]; /* OUT/.herd-bench-XXXXXX: where the files are made */
+  const char *backends, *threads, *threads_typed; /* --backends, --threads as given */
+  char staging[600];                              /* OUT/.herd-bench-XXXXXX: where the files are made */
 } bench_opts;
 
 /* What herd bench writes into --out. */
@@ -126,7 +131,7 @@ static int make_configs(bench_opts *o, const char *backends, const char *threads
   int nt = 0;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (threads) {
-    if (parse_list("--threads", threads, t, 8, &nt, 1, 1024)) return EXIT_BAD_INPUT;
+    if (parse_list(o->threads_typed, threads, t, 8, &nt, 1, 1024)) return EXIT_BAD_INPUT;
   } else {
     t[nt++] = 1;
     if (cores > 1) t[nt++] = (double)cores;
@@ -158,14 +163,14 @@ static int make_configs(bench_opts *o, const char *backends, const char *threads
 }
 
 /* --model NAME: one of the model table's names. */
-static int parse_model(const char *name, uint32_t *model) {
+static int parse_model(const char *typed, const char *name, uint32_t *model) {
   char names[200] = "";
   size_t used = 0;
   for (uint32_t m = 0; m < herd_model_count(); ++m) {
     if (strcmp(name, herd_model_name(m)) == 0) return *model = m, 0;
     used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", m ? ", " : "", herd_model_name(m));
   }
-  return cli_fail(EXIT_BAD_INPUT, "--model: \"%s\" is not a model (allowed: %s)", cli_shown(name), names);
+  return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not a model (allowed: %s)", typed, cli_shown(name), names);
 }
 
 /* The options that depend on the model, once all are read. */
@@ -182,59 +187,99 @@ static int check_model_options(bench_opts *o) {
   return 0;
 }
 
-static int parse_bench(int argc, char **argv, bench_opts *o) {
-  const char *backends = NULL, *threads = NULL, *v;
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    int count;
-    double one[1];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(bench_usage, stdout);
-      return 0;
-    } else if (strcmp(arg, "--backends") == 0) {
-      if (!(backends = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--threads") == 0) {
-      if (!(threads = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--sizes") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_list("--sizes", v, o->sizes, MAX_SIZES, &o->size_count, 2, 1e8))
-        return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--workload") == 0) {
-      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-      if (strcmp(v, "all-active") != 0 && strcmp(v, "herding") != 0)
-        return cli_fail(EXIT_BAD_INPUT, "--workload: \"%s\" is not a workload (allowed: all-active, herding)",
-                        cli_shown(v));
-      o->all_active = strcmp(v, "all-active") == 0;
-      o->workload_given = true;
-    } else if (strcmp(arg, "--model") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_model(v, &o->model)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--dims") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_list("--dims", v, one, 1, &count, 2, 3)) return EXIT_BAD_INPUT;
-      if (one[0] != 2 && one[0] != 3) return cli_fail(EXIT_BAD_INPUT, "--dims: %g is not 2 or 3", one[0]);
-      o->dims = (uint32_t)one[0];
-    } else if (strcmp(arg, "--neighbours") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_list("--neighbours", v, one, 1, &count, 0.1, 1000))
-        return EXIT_BAD_INPUT;
-      o->neighbours = one[0];
-      o->neighbours_given = true;
-    } else if (strcmp(arg, "--steps") == 0 || strcmp(arg, "--repeat") == 0) {
-      bool steps = strcmp(arg, "--steps") == 0;
-      if (!(v = option_value(argc, argv, &i)) || parse_list(arg, v, one, 1, &count, 1, steps ? 1e6 : MAX_REPEATS))
-        return EXIT_BAD_INPUT;
-      *(steps ? &o->steps : &o->repeat) = (long)one[0];
-    } else if (strcmp(arg, "--budget") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_list("--budget", v, one, 1, &count, 1, 86400))
-        return EXIT_BAD_INPUT;
-      o->budget_s = one[0];
-    } else if (strcmp(arg, "--out") == 0) {
-      if (!(o->out = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--force") == 0) {
-      o->force = true;
-    } else {
-      return cli_fail(EXIT_BAD_INPUT, "bench: unknown option %s (see herd bench --help)", arg);
-    }
+enum {
+  OPT_BACKENDS = OPT_COMMAND_FIRST,
+  OPT_SIZES,
+  OPT_WORKLOAD,
+  OPT_MODEL,
+  OPT_DIMS,
+  OPT_NEIGHBOURS,
+  OPT_REPEAT,
+  OPT_BUDGET,
+  OPT_FORCE
+};
+
+/* bench's --threads and --steps are lists and counts of its own, not the shared groups'. */
+static const struct option bench_own_options[] = {
+    {"backends", required_argument, NULL, OPT_BACKENDS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"workload", required_argument, NULL, OPT_WORKLOAD},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {"dims", required_argument, NULL, OPT_DIMS},
+    {"neighbours", required_argument, NULL, OPT_NEIGHBOURS},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"out", required_argument, NULL, OPT_OUTPUT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {0, 0, 0, 0},
+};
+
+static int take_workload(bench_opts *o, const char *typed, const char *v) {
+  if (strcmp(v, "all-active") != 0 && strcmp(v, "herding") != 0)
+    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not a workload (allowed: all-active, herding)", typed, cli_shown(v));
+  o->all_active = strcmp(v, "all-active") == 0;
+  o->workload_given = true;
+  return CLI_GO_ON;
+}
+
+/* An option that takes one number from lo to hi into *out. */
+static int take_one(const char *typed, const char *v, double lo, double hi, double *out) {
+  int count;
+  return parse_list(typed, v, out, 1, &count, lo, hi) ? EXIT_BAD_INPUT : CLI_GO_ON;
+}
+
+static int take_bench(void *ctx, int code, const char *typed, const char *v) {
+  bench_opts *o = ctx;
+  double one[1];
+  int status;
+  switch (code) {
+    case OPT_BACKENDS: o->backends = v; return CLI_GO_ON;
+    case OPT_THREADS:
+      o->threads = v;
+      o->threads_typed = typed;
+      return CLI_GO_ON;
+    case OPT_SIZES:
+      return parse_list(typed, v, o->sizes, MAX_SIZES, &o->size_count, 2, 1e8) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_WORKLOAD: return take_workload(o, typed, v);
+    case OPT_MODEL: return parse_model(typed, v, &o->model) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_DIMS:
+      if ((status = take_one(typed, v, 2, 3, one)) == CLI_GO_ON) o->dims = (uint32_t)one[0];
+      return status;
+    case OPT_NEIGHBOURS:
+      if ((status = take_one(typed, v, 0.1, 1000, &o->neighbours)) == CLI_GO_ON) o->neighbours_given = true;
+      return status;
+    case OPT_STEPS:
+    case OPT_REPEAT:
+      if ((status = take_one(typed, v, 1, code == OPT_STEPS ? 1e6 : MAX_REPEATS, one)) == CLI_GO_ON)
+        *(code == OPT_STEPS ? &o->steps : &o->repeat) = (long)one[0];
+      return status;
+    case OPT_BUDGET: return take_one(typed, v, 1, 86400, &o->budget_s);
+    case OPT_OUTPUT: o->out = v; return CLI_GO_ON;
+    case OPT_FORCE: o->force = true; return CLI_GO_ON;
+    default: /* CLI_OPERAND */
+      return cli_fail(EXIT_BAD_INPUT, "bench: %s: takes no operands (see herd bench --help)", typed);
   }
+}
+
+static int parse_bench(int argc, char **argv, bench_opts *o) {
+  static const struct option *const tables[] = {bench_own_options, NULL};
+  cli_command c = {.name = "bench", .usage = bench_usage, .tables = tables, .take = take_bench, .ctx = o};
+  int status = cli_parse(&c, argc, argv);
+  if (status != CLI_GO_ON) return status;
   if (check_model_options(o)) return EXIT_BAD_INPUT;
-  return make_configs(o, backends, threads) ? EXIT_BAD_INPUT : -1;
+  return make_configs(o, o->backends, o->threads) ? EXIT_BAD_INPUT : -1;
+}
+
+/* A line on the console, unless --quiet: the files in --out are the output asked for. */
+static void say(const char *fmt, ...) {
+  if (cli_quiet) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fflush(stdout);
 }
 
 /* ---- Measuring -------------------------------------------------------------------------- */
@@ -621,7 +666,7 @@ static void remove_staging(const bench_opts *o) {
 /* Measures every configuration at every size that fits the budget; 0 or an exit status. */
 static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped, size_t dropped_size) {
   double start = now_s();
-  printf("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
+  say("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
   for (int c = 0; c < o->config_count; ++c) {
     bench_config *cfg = &o->configs[c];
     if (strcmp(cfg->backend, "cpu") == 0)
@@ -638,16 +683,15 @@ static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped
         snprintf(dropped + used, dropped_size - used,
                  "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "",
                  o->budget_s, cfg->label, n, estimate);
-        printf("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o->budget_s);
+        say("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o->budget_s);
         break;
       }
       int status = cli_stop ? 128 + cli_stop : measure(o, cfg, n, &rows[*count]);
       if (status) return status;
       bench_row *r = &rows[(*count)++];
       per_agent_step = r->median / n;
-      printf("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
-             r->peak_mib);
-      fflush(stdout);
+      say("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
+          r->peak_mib);
     }
   }
   return 0;
@@ -675,17 +719,17 @@ int cmd_bench(int argc, char **argv) {
   if (status == 0) {
     for (int c = 0; c < o.config_count; ++c) {
       double lo, hi, a = fit_alpha(rows, count, &o.configs[c], &lo, &hi);
-      if (!isnan(a)) printf("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
+      if (!isnan(a)) say("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
     }
-    if (*dropped) printf("%s\n", dropped);
+    if (*dropped) say("%s\n", dropped);
     if (write_csv(&o, rows, count) || write_summary(&o, rows, count, dropped) || write_machine(&o) ||
         write_plots(&o, rows, count))
       status = 1;
   }
   if (status == 0) status = place_results(&o);
   if (status == 0)
-    printf("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
-           cli_shown(o.out), now_s() - start);
+    say("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
+        cli_shown(o.out), now_s() - start);
   if (status > 128) fprintf(stderr, "herd: interrupted; %s is as it was\n", cli_shown(o.out));
   remove_staging(&o);
   return status;

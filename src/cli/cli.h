@@ -19,11 +19,12 @@ int cmd_experiment(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 
-/* --size WxH: 0 and sets the size, or prints the error and returns EXIT_BAD_INPUT. */
-int parse_size(const char *text, int *width, int *height);
+/* --size WxH (`typed`: the option as written, for the message): 0 and sets the size, or
+ * prints the error and returns EXIT_BAD_INPUT. */
+int parse_size(const char *typed, const char *text, int *width, int *height);
 
 /* --threads T: 0 and sets *out, or prints the error and returns EXIT_BAD_INPUT. */
-int parse_threads(const char *text, int *out);
+int parse_threads(const char *typed, const char *text, int *out);
 
 /* Prints "herd: <message>" on stderr, as one line with control characters escaped, and
  * returns `status`. */
@@ -43,8 +44,7 @@ void cli_catch_signals(void);
 const char *cli_shown(const char *text);
 
 /* Scenario options shared by commands: [SCENARIO] [--seed S] [--steps MAX] [--set P=V]...
- * Returns true when argv[*i] was one of them (consuming its value); on a bad option
- * *status is set to EXIT_BAD_INPUT. */
+ * (taken by scenario_args_option, options.h). */
 typedef struct scenario_args {
   const char *path; /* NULL = the built-in default */
   const char **sets;
@@ -53,17 +53,14 @@ typedef struct scenario_args {
   int owned_count;
 } scenario_args;
 
-bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *status);
-
 /* Backend options shared by commands: --backend B, --device D, --threads T, and (where the
- * command draws) --no-share. Same contract as scenario_args_take. */
+ * command draws) --no-share (taken by backend_args_option, options.h). */
 typedef struct backend_args {
   const char *backend, *device;
   int threads;
   bool no_share;
 } backend_args;
 
-bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *i, int *status);
 void scenario_args_free(scenario_args *a);
 
 /* Runs gnuplot on `script` inside folder `dir`, by an argument vector (no shell ever sees a
@@ -73,8 +70,5 @@ int cli_gnuplot(const char *dir, const char *script, const char *who);
 /* The value of the first line of `path` that starts with `key` ("model name", "MemTotal:",
  * "PRETTY_NAME="), trimmed; "" when there is none. */
 void cli_read_key(const char *path, const char *key, char *out, size_t size);
-
-/* "--name VALUE": returns VALUE and advances *i, or NULL after reporting a missing value. */
-const char *option_value(int argc, char **argv, int *i);
 
 #endif

@@ -4,22 +4,24 @@
 
 #include "cli.h"
 #include "herd/herd.h"
+#include "options.h"
 
 static const char devices_usage[] =
-    "usage: herd devices\n"
+    "usage: herd devices [-h|--help] [-V|--version] [-q|--quiet]\n"
     "\n"
     "Lists every OpenCL platform and device with the index --device takes: type, compute units,\n"
     "global memory, largest allocation, OpenCL C version, and whether it has cl_khr_gl_sharing\n"
     "(the viewer can share buffers with OpenGL) and cl_khr_fp64 (needed by herd's group passes).\n";
 
+static int take_devices(void *ctx, int code, const char *typed, const char *value) {
+  (void)ctx, (void)code, (void)value;
+  return cli_fail(EXIT_BAD_INPUT, "devices: %s: takes no operands (see herd devices --help)", typed);
+}
+
 int cmd_devices(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(devices_usage, stdout);
-      return 0;
-    }
-    return cli_fail(EXIT_BAD_INPUT, "devices: unknown option %s (see herd devices --help)", argv[i]);
-  }
+  cli_command c = {.name = "devices", .usage = devices_usage, .take = take_devices};
+  int status = cli_parse(&c, argc, argv);
+  if (status != CLI_GO_ON) return status;
   herd_device_info infos[64];
   int count = 0;
   herd_error err;

@@ -13,6 +13,7 @@
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
 #include "cli.h"
+#include "options.h"
 #include "sweep_out.h"
 
 static const char experiment_usage[] =
@@ -23,21 +24,24 @@ static const char experiment_usage[] =
     "(as herd sweep writes it) and report.md: the published claim next to the measured result,\n"
     "with tables and plots. docs/experiments.md describes each experiment.\n"
     "\n"
-    "options:\n"
+    "options (--opt=VALUE or --opt VALUE; -t2 or -t 2; a unique abbreviation is enough):\n"
     "  --seeds LIST       the seeds of every cell (default 1-20)\n"
-    "  --threads T        CPU threads (default: all cores)\n"
+    "  -t, --threads T    CPU threads (default: all cores)\n"
     "  --backend B, --device D, --batch K    as for herd sweep\n"
-    "  --out DIR          where to write (default: experiment-NAME)\n"
+    "  -o, --out DIR      where to write (default: experiment-NAME)\n"
     "  --resume           go on with the sweeps already in DIR\n"
     "  --force            start the sweeps in DIR afresh\n"
     "  --quick            a small version (few cells, seeds 1-5) to try it out; the report says so\n"
-    "  --quiet            no progress line\n";
+    "  --list             the experiments, one a line\n"
+    "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
+    "  -h, --help, -V, --version, --   as for herd run\n";
 
 typedef struct experiment_opts {
   const char *name, *seeds;
   char out[1024];
   bool quick;
   sweep_run_opts run;
+  backend_args backend;
   char command[1200];
 } experiment_opts;
 
@@ -614,40 +618,42 @@ static int list_experiments(void) {
   return 0;
 }
 
-static int parse_experiment(int argc, char **argv, experiment_opts *o) {
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i], *v;
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return fputs(experiment_usage, stdout), 0;
-    if (strcmp(arg, "--list") == 0) return list_experiments();
-    if (strcmp(arg, "--quick") == 0)
-      o->quick = true;
-    else if (strcmp(arg, "--force") == 0)
-      o->run.force = true;
-    else if (strcmp(arg, "--resume") == 0)
-      o->run.resume = true;
-    else if (strcmp(arg, "--quiet") == 0)
-      o->run.quiet = true;
-    else if (arg[0] != '-') {
-      if (o->name) return cli_fail(EXIT_BAD_INPUT, "%s: only one experiment at a time (already have %s)", arg, o->name);
-      o->name = arg;
-    } else if (!(v = option_value(argc, argv, &i))) {
-      return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--seeds") == 0) {
-      o->seeds = v;
-    } else if (strcmp(arg, "--threads") == 0) {
-      if (parse_threads(v, &o->run.threads)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--backend") == 0) {
-      o->run.backend = v;
-    } else if (strcmp(arg, "--device") == 0) {
-      o->run.device = v;
-    } else if (strcmp(arg, "--batch") == 0) {
-      if (sweep_parse_batch(v, &o->run.batch)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--out") == 0) {
-      snprintf(o->out, sizeof o->out, "%s", v);
-    } else {
-      return cli_fail(EXIT_BAD_INPUT, "experiment: unknown option %s (see herd experiment --help)", arg);
-    }
+enum { OPT_LIST = OPT_COMMAND_FIRST, OPT_QUICK, OPT_SEEDS, OPT_BATCH, OPT_RESUME, OPT_FORCE };
+
+static const struct option experiment_own_options[] = {
+    {"list", no_argument, NULL, OPT_LIST},         {"quick", no_argument, NULL, OPT_QUICK},
+    {"seeds", required_argument, NULL, OPT_SEEDS}, {"batch", required_argument, NULL, OPT_BATCH},
+    {"out", required_argument, NULL, OPT_OUTPUT},  {"resume", no_argument, NULL, OPT_RESUME},
+    {"force", no_argument, NULL, OPT_FORCE},       {0, 0, 0, 0},
+};
+
+static int take_experiment(void *ctx, int code, const char *typed, const char *value) {
+  experiment_opts *o = ctx;
+  switch (code) {
+    case CLI_OPERAND:
+      if (o->name)
+        return cli_fail(EXIT_BAD_INPUT, "%s: only one experiment at a time (already have %s)", value, o->name);
+      o->name = value;
+      return CLI_GO_ON;
+    case OPT_LIST: return list_experiments();
+    case OPT_QUICK: o->quick = true; return CLI_GO_ON;
+    case OPT_SEEDS: o->seeds = value; return CLI_GO_ON;
+    case OPT_BATCH: return sweep_parse_batch(value, &o->run.batch) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_OUTPUT: snprintf(o->out, sizeof o->out, "%s", value); return CLI_GO_ON;
+    case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
+    case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
   }
+  return backend_args_option(&o->backend, code, typed, value);
+}
+
+static int parse_experiment(int argc, char **argv, experiment_opts *o) {
+  static const struct option *const tables[] = {cli_backend_options, experiment_own_options, NULL};
+  cli_command c = {
+      .name = "experiment", .usage = experiment_usage, .tables = tables, .take = take_experiment, .ctx = o};
+  int status = cli_parse(&c, argc, argv);
+  if (status != CLI_GO_ON) return status;
+  o->run.threads = o->backend.threads, o->run.backend = o->backend.backend, o->run.device = o->backend.device;
+  o->run.quiet = cli_quiet;
   if (o->run.force && o->run.resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
   return -1;
 }
@@ -678,6 +684,6 @@ int cmd_experiment(int argc, char **argv) {
   if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0)
     return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(o.out));
   status = chosen->run(&o);
-  if (status == 0) printf("report: %s/report.md\n", cli_shown(o.out));
+  if (status == 0 && !cli_quiet) printf("report: %s/report.md\n", cli_shown(o.out));
   return status;
 }

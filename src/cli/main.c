@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "herd/herd.h"
+#include "options.h"
 #ifdef HERD_WITH_GL
 #include "../render/render.h"
 #endif
@@ -33,7 +34,11 @@ static const char usage[] =
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
     "Any scenario field can be overridden with --set PATH=VALUE, e.g. herd run --set sheep.count=80.\n"
-    "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n";
+    "`herd COMMAND --help` describes a command. Scenario fields: docs/scenario.md.\n"
+    "\n"
+    "Every command takes -h/--help, -V/--version and -q/--quiet (nothing but errors and the\n"
+    "output asked for). Options: --opt=VALUE or --opt VALUE, -x VALUE or -xVALUE; a unique\n"
+    "abbreviation (--ste) is accepted; options may follow the scenario; -- ends the options.\n";
 
 int cli_fail(int status, const char *fmt, ...) {
   char raw[2048], shown[4096];
@@ -82,93 +87,14 @@ const char *cli_shown(const char *text) {
   return herd_escape(text, out, sizeof ring[0]);
 }
 
-const char *option_value(int argc, char **argv, int *i) {
-  if (*i + 1 >= argc) {
-    cli_fail(EXIT_BAD_INPUT, "%s: needs a value", argv[*i]);
-    return NULL;
-  }
-  return argv[++*i];
-}
-
-int parse_size(const char *text, int *width, int *height) {
+int parse_size(const char *typed, const char *text, int *width, int *height) {
   int w, h;
   char tail;
   if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
-    return cli_fail(EXIT_BAD_INPUT, "--size: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)",
+    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)", typed,
                     text);
   *width = w, *height = h;
   return 0;
-}
-
-static char *make_set(const char *path, const char *value) {
-  size_t len = strlen(path) + strlen(value) + 2;
-  char *s = malloc(len);
-  if (s) snprintf(s, len, "%s=%s", path, value);
-  return s;
-}
-
-static bool remember(scenario_args *a, const char *set, char *owned) {
-  const char **sets = realloc(a->sets, (size_t)(a->set_count + 1) * sizeof *sets);
-  char **own = realloc(a->owned, (size_t)(a->owned_count + 1) * sizeof *own);
-  if (sets) a->sets = sets;
-  if (own) a->owned = own;
-  if (!sets || !own || !set) {
-    free(owned);
-    return false;
-  }
-  a->sets[a->set_count++] = set;
-  if (owned) a->owned[a->owned_count++] = owned;
-  return true;
-}
-
-bool scenario_args_take(scenario_args *a, int argc, char **argv, int *i, int *status) {
-  const char *arg = argv[*i], *value;
-  const char *field = strcmp(arg, "--seed") == 0 ? "seed" : strcmp(arg, "--steps") == 0 ? "max_steps" : NULL;
-  if (field || strcmp(arg, "--set") == 0) {
-    if (!(value = option_value(argc, argv, i))) {
-      *status = EXIT_BAD_INPUT;
-      return true;
-    }
-    char *owned = field ? make_set(field, value) : NULL;
-    if (!remember(a, field ? owned : value, owned)) *status = cli_fail(1, "out of memory");
-    return true;
-  }
-  if (arg[0] == '-' && arg[1] != '\0') return false;
-  if (a->path) {
-    *status = cli_fail(EXIT_BAD_INPUT, "%s: only one scenario file may be given (already have %s)", arg, a->path);
-    return true;
-  }
-  a->path = arg;
-  return true;
-}
-
-bool backend_args_take(backend_args *b, bool draws, int argc, char **argv, int *i, int *status) {
-  const char *arg = argv[*i], *v;
-  if (strcmp(arg, "--backend") == 0 || strcmp(arg, "--device") == 0 || strcmp(arg, "--threads") == 0) {
-    if (!(v = option_value(argc, argv, i)))
-      *status = EXIT_BAD_INPUT;
-    else if (arg[2] == 'b')
-      b->backend = v;
-    else if (arg[2] == 'd' && !*v)
-      *status =
-          cli_fail(EXIT_BAD_INPUT, "--device: empty (allowed: an index from herd devices, or part of a device's name)");
-    else if (arg[2] == 'd')
-      b->device = v;
-    else if (parse_threads(v, &b->threads))
-      *status = EXIT_BAD_INPUT;
-    return true;
-  }
-  if (draws && strcmp(arg, "--no-share") == 0) {
-    b->no_share = true;
-    return true;
-  }
-  return false;
-}
-
-void scenario_args_free(scenario_args *a) {
-  for (int k = 0; k < a->owned_count; ++k) free(a->owned[k]);
-  free(a->owned);
-  free(a->sets);
 }
 
 /* The main job: the viewer where a display is available, else a headless run. */
@@ -187,7 +113,12 @@ int main(int argc, char **argv) {
   if (argc < 2) return default_command(argc, argv);
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    cli_print_version();
     fputs(usage, stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+    cli_print_version();
     return 0;
   }
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "session.h"
 
 static const char record_usage[] =
@@ -19,17 +20,19 @@ static const char record_usage[] =
     "browsers), .webm (VP9) or .gif (with a generated palette). Needs ffmpeg and a display\n"
     "(xvfb-run -a herd record ... on a server).\n"
     "\n"
-    "options:\n"
-    "  -o FILE            the video to write (never replaced unless --force)\n"
+    "options (--opt=VALUE or --opt VALUE; -r7 or -r 7; a unique abbreviation is enough):\n"
+    "  -o, --output FILE  the video to write (never replaced unless --force)\n"
     "  --size WxH         frame size in pixels (default 1280x720)\n"
     "  --fps F            frames per second of the video (default 30)\n"
     "  --every K          one frame every K simulation steps (default 1)\n"
-    "  --steps N          record N steps (stops earlier if the flock is herded)\n"
+    "  -s, --steps N      record N steps (stops earlier if the flock is herded)\n"
     "  --until-done       record until herded or the scenario's max_steps (the default)\n"
     "  --hud              draw the HUD (step, N, delivered, dog mode, backend) on the frames\n"
-    "  --seed S, --set PATH=VALUE, --backend B, --device D, --threads T, --no-share\n"
+    "  -r, --seed S, --set PATH=VALUE, --backend B, --device D, -t, --threads T, --no-share\n"
     "                     as for herd run and herd view\n"
     "  --force            replace FILE if it exists\n"
+    "  -q, --quiet        no progress line, notes or closing lines (errors only)\n"
+    "  -h, --help, -V, --version, --   as for herd run\n"
     "\n"
     "Ctrl-C (SIGINT) or SIGTERM stops stepping, writes the frames in flight and closes the\n"
     "video so it plays; the exit status is then 130 or 143.\n";
@@ -46,47 +49,48 @@ typedef struct record_opts {
 static volatile sig_atomic_t stop_signal = 0;
 static void on_signal(int sig) { stop_signal = sig; }
 
-static int parse_positive(const char *option, const char *text, long max, long *out) {
-  char *end;
-  long v = strtol(text, &end, 10);
-  if (end == text || *end || v < 1 || v > max)
-    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: an integer from 1 to %ld)", option, text, max);
-  *out = v;
+static int parse_positive(const char *typed, const char *text, long max, long *out) {
+  unsigned long long v = 0;
+  if (cli_parse_integer(typed, text, 1, (unsigned long long)max, &v)) return EXIT_BAD_INPUT;
+  *out = (long)v;
   return 0;
 }
 
-static int parse_record(int argc, char **argv, record_opts *o) {
-  for (int i = 1; i < argc; ++i) {
-    int status = -1;
-    const char *arg = argv[i], *v;
-    long n = 0;
-    if (strcmp(arg, "--steps") == 0) o->steps_given = true;
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
-        backend_args_take(&o->backend, true, argc, argv, &i, &status)) {
-      if (status != -1) return status;
-    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(record_usage, stdout);
-      return 0;
-    } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
-      if (!(o->out = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--size") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_size(v, &o->width, &o->height)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--fps") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_positive("--fps", v, 240, &n)) return EXIT_BAD_INPUT;
+enum { OPT_SIZE = OPT_COMMAND_FIRST, OPT_FPS, OPT_EVERY, OPT_UNTIL_DONE, OPT_HUD, OPT_FORCE };
+
+static const struct option record_own_options[] = {
+    {"output", required_argument, NULL, OPT_OUTPUT},   {"size", required_argument, NULL, OPT_SIZE},
+    {"fps", required_argument, NULL, OPT_FPS},         {"every", required_argument, NULL, OPT_EVERY},
+    {"until-done", no_argument, NULL, OPT_UNTIL_DONE}, {"hud", no_argument, NULL, OPT_HUD},
+    {"force", no_argument, NULL, OPT_FORCE},           {0, 0, 0, 0},
+};
+
+static int take_record(void *ctx, int code, const char *typed, const char *value) {
+  record_opts *o = ctx;
+  long n = 0;
+  switch (code) {
+    case OPT_OUTPUT: o->out = value; return CLI_GO_ON;
+    case OPT_SIZE: return parse_size(typed, value, &o->width, &o->height) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_FPS:
+      if (parse_positive(typed, value, 240, &n)) return EXIT_BAD_INPUT;
       o->fps = (int)n;
-    } else if (strcmp(arg, "--every") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_positive("--every", v, 1000000, &o->every))
-        return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--until-done") == 0) {
-      o->until_done = true;
-    } else if (strcmp(arg, "--hud") == 0) {
-      o->hud = true;
-    } else if (strcmp(arg, "--force") == 0) {
-      o->force = true;
-    } else {
-      return cli_fail(EXIT_BAD_INPUT, "record: unknown option %s (see herd record --help)", arg);
-    }
+      return CLI_GO_ON;
+    case OPT_EVERY: return parse_positive(typed, value, 1000000, &o->every) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_UNTIL_DONE: o->until_done = true; return CLI_GO_ON;
+    case OPT_HUD: o->hud = true; return CLI_GO_ON;
+    case OPT_FORCE: o->force = true; return CLI_GO_ON;
+    case OPT_STEPS: o->steps_given = true; break; /* and the scenario's max_steps */
   }
+  int status = scenario_args_option(&o->scenario, code, typed, value);
+  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
+}
+
+static int parse_record(int argc, char **argv, record_opts *o) {
+  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_share_options,
+                                                record_own_options, NULL};
+  cli_command c = {.name = "record", .usage = record_usage, .tables = tables, .take = take_record, .ctx = o};
+  int status = cli_parse(&c, argc, argv);
+  if (status != CLI_GO_ON) return status;
   if (!o->out) return cli_fail(EXIT_BAD_INPUT, "record: -o FILE is required (see herd record --help)");
   if (o->steps_given && o->until_done)
     return cli_fail(EXIT_BAD_INPUT, "record: give --steps N or --until-done, not both");
@@ -122,7 +126,7 @@ static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o
 /* Steps and captures until done, interrupted, or an error; returns 0 or an exit status. */
 static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, uint32_t *queued, double *seconds) {
   herd_error err;
-  bool live = isatty(STDERR_FILENO);
+  bool live = !cli_quiet && isatty(STDERR_FILENO);
   double start = now_s(), shown = start;
   if (frame(s, rec, o, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
   *queued = 1;
@@ -173,7 +177,7 @@ int cmd_record(int argc, char **argv) {
     herd_status closed = herd_recorder_close(rec, &written, &err);
     seconds = now_s() - start; /* until ffmpeg has finished the file */
     if (closed != HERD_OK && status == 0) status = cli_fail(1, "%s", err.message);
-    if (status == 0) {
+    if (status == 0 && !cli_quiet) {
       printf("wrote %u frames (%d x %d, %d fps, one every %ld step%s, steps 0 to %u) to %s\n", written, o.width,
              o.height, o.fps, o.every, o.every == 1 ? "" : "s", herd_sim_step_index(g.sim), o.out);
       printf("wall time: %.3f s (%.1f steps/s with recording)\n", seconds,

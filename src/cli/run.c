@@ -13,6 +13,7 @@
 #include "../core/outfile.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "options.h"
 #include "steering_ui.h"
 
 static const char run_usage[] =
@@ -22,11 +23,11 @@ static const char run_usage[] =
     "agent is within the goal radius (scenarios with a goal) or the step limit is reached,\n"
     "then prints a summary.\n"
     "\n"
-    "options:\n"
-    "  --seed S           random seed (same scenario + seed = bit-identical run)\n"
-    "  --steps MAX        step limit (the scenario's max_steps)\n"
+    "options (--opt=VALUE or --opt VALUE; -r7 or -r 7; a unique abbreviation is enough):\n"
+    "  -r, --seed S       random seed (same scenario + seed = bit-identical run)\n"
+    "  -s, --steps MAX    step limit (the scenario's max_steps)\n"
     "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=80 (repeatable)\n"
-    "  --threads T        CPU threads (default: all cores); results do not depend on it\n"
+    "  -t, --threads T    CPU threads (default: all cores); results do not depend on it\n"
     "  --backend B        cpu (default), opencl, or auto (first GPU, else an OpenCL CPU\n"
     "                     device, else cpu); see herd devices\n"
     "  --device D         OpenCL device: index or name substring (default: $HERD_CL_DEVICE, else 0)\n"
@@ -38,7 +39,9 @@ static const char run_usage[] =
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
     "                     FILE when the run ends (also on Ctrl-C)\n"
     "  --force            let --csv replace an existing file\n"
-    "  --quiet            no live progress line (the summary is still printed)\n"
+    "  -q, --quiet        no summary, progress line or notes (errors, --csv and --profile stay)\n"
+    "  -h, --help         this text;  -V, --version  herd's version and commit\n"
+    "  --                 the end of the options (for a scenario file named -x.json)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
     "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
@@ -47,9 +50,10 @@ static const char run_usage[] =
     "2 bad input, 130/143 interrupted.\n";
 
 static const char scenario_usage[] =
-    "usage: herd scenario [SCENARIO] [--seed S] [--steps MAX] [--set PATH=VALUE]...\n"
+    "usage: herd scenario [SCENARIO] [-r|--seed S] [-s|--steps MAX] [--set PATH=VALUE]... [-q]\n"
     "\n"
-    "Validates SCENARIO and prints it with every field resolved (defaults filled in) as JSON.\n";
+    "Validates SCENARIO and prints it with every field resolved (defaults filled in) as JSON.\n"
+    "-h/--help, -V/--version, -q/--quiet (no effect: the JSON is the output asked for).\n";
 
 static double now_s(void) {
   struct timespec t;
@@ -61,45 +65,36 @@ typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
   const char *csv;
-  bool force, quiet, profile, lockstep;
+  bool force, profile, lockstep;
 } run_opts;
 
-int parse_threads(const char *text, int *out) {
-  char *end;
-  errno = 0;
-  long t = strtol(text, &end, 10);
-  if (errno || end == text || *end || t < 1 || t > 1024)
-    return cli_fail(EXIT_BAD_INPUT, "--threads: \"%s\" is not allowed (allowed: an integer from 1 to 1024)", text);
-  *out = (int)t;
-  return 0;
+enum { OPT_PROFILE = OPT_COMMAND_FIRST, OPT_LOCKSTEP, OPT_CSV, OPT_FORCE };
+
+static const struct option run_own_options[] = {
+    {"profile", no_argument, NULL, OPT_PROFILE},
+    {"lockstep", no_argument, NULL, OPT_LOCKSTEP},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {0, 0, 0, 0},
+};
+
+static int take_run(void *ctx, int code, const char *typed, const char *value) {
+  run_opts *o = ctx;
+  switch (code) {
+    case OPT_PROFILE: o->profile = true; return CLI_GO_ON;
+    case OPT_LOCKSTEP: o->lockstep = true; return CLI_GO_ON;
+    case OPT_CSV: o->csv = value; return CLI_GO_ON;
+    case OPT_FORCE: o->force = true; return CLI_GO_ON;
+  }
+  int status = scenario_args_option(&o->scenario, code, typed, value);
+  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
 }
 
 /* Returns -1 when parsing succeeded, else the exit status (0 after --help). */
 static int parse_run(int argc, char **argv, run_opts *o) {
-  for (int i = 1; i < argc; ++i) {
-    int status = -1;
-    const char *arg = argv[i];
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
-        backend_args_take(&o->backend, false, argc, argv, &i, &status)) {
-      if (status != -1) return status;
-    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(run_usage, stdout);
-      return 0;
-    } else if (strcmp(arg, "--profile") == 0) {
-      o->profile = true;
-    } else if (strcmp(arg, "--lockstep") == 0) {
-      o->lockstep = true;
-    } else if (strcmp(arg, "--csv") == 0) {
-      if (!(o->csv = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--force") == 0) {
-      o->force = true;
-    } else if (strcmp(arg, "--quiet") == 0) {
-      o->quiet = true;
-    } else {
-      return cli_fail(EXIT_BAD_INPUT, "run: unknown option %s (see herd run --help)", arg);
-    }
-  }
-  return -1;
+  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, run_own_options, NULL};
+  cli_command c = {.name = "run", .usage = run_usage, .tables = tables, .take = take_run, .ctx = o};
+  return cli_parse(&c, argc, argv);
 }
 
 /* ---- CSV ------------------------------------------------------------------------------ */
@@ -283,8 +278,8 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 }
 
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, csv_out *csv, double *wall_s) {
-  bool live = !o->quiet && isatty(STDERR_FILENO);
+static int simulate(herd_sim *sim, const herd_scenario *sc, csv_out *csv, double *wall_s) {
+  bool live = !cli_quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
   csv_step(csv, sim, start);
@@ -323,7 +318,7 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
                         .lockstep = o->lockstep};
   if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
-  if (*herd_sim_backend_note(*sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(*sim));
+  if (*herd_sim_backend_note(*sim)) cli_note("%s", herd_sim_backend_note(*sim));
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
@@ -341,10 +336,10 @@ int cmd_run(int argc, char **argv) {
   if (status == -1) status = prepare(&o, &sc, &sim, &csv);
   if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &o, &csv, &wall_s);
+    status = simulate(sim, &sc, &csv, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
-    if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0 && !cli_quiet) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
@@ -357,17 +352,15 @@ int cmd_run(int argc, char **argv) {
   return status == -1 ? 0 : status;
 }
 
+static int take_scenario(void *ctx, int code, const char *typed, const char *value) {
+  return scenario_args_option(ctx, code, typed, value);
+}
+
 int cmd_scenario(int argc, char **argv) {
+  static const struct option *const tables[] = {cli_scenario_options, NULL};
   scenario_args a = {0};
-  int status = -1;
-  for (int i = 1; i < argc && status == -1; ++i) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(scenario_usage, stdout);
-      status = 0;
-    } else if (!scenario_args_take(&a, argc, argv, &i, &status)) {
-      status = cli_fail(EXIT_BAD_INPUT, "scenario: unknown option %s (see herd scenario --help)", argv[i]);
-    }
-  }
+  cli_command c = {.name = "scenario", .usage = scenario_usage, .tables = tables, .take = take_scenario, .ctx = &a};
+  int status = cli_parse(&c, argc, argv);
   herd_scenario sc;
   herd_error err;
   if (status == -1 && herd_scenario_load(a.path, a.sets, a.set_count, &sc, &err) != HERD_OK) status = cli_error(&err);

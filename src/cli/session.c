@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "options.h"
 
 int gl_session_start_sim(gl_session *s) {
   herd_error err;
@@ -22,7 +23,7 @@ int gl_session_open(gl_session *s, const gl_session_desc *desc) {
   s->desc = *desc;
   if (herd_choose_backend(desc->backend.backend, desc->backend.device, &s->choice, &err) != HERD_OK)
     return cli_error(&err);
-  if (*s->choice.note) fprintf(stderr, "herd: %s\n", s->choice.note);
+  if (*s->choice.note) cli_note("%s", s->choice.note);
   s->share = herd_share_decide(s->choice.backend, s->choice.extensions, desc->backend.no_share, s->share_why,
                                sizeof s->share_why);
   herd_window_desc wd = {.width = desc->width, .height = desc->height, .hidden = desc->hidden, .title = "herd"};

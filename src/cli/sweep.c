@@ -18,6 +18,7 @@
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
 #include "cli.h"
+#include "options.h"
 #include "sweep_out.h"
 
 static const char sweep_usage[] =
@@ -29,26 +30,27 @@ static const char sweep_usage[] =
     "the steps to success), sweep.json (what was run, by which herd, where) and plots.\n"
     "SWEEP.json is described in docs/sweep.md; the options below add to it or replace it.\n"
     "\n"
-    "options:\n"
+    "options (--opt=VALUE or --opt VALUE; -s5 or -s 5; a unique abbreviation is enough):\n"
     "  --scenario FILE    the base scenario (default: the sweep file's, else the built-in one)\n"
     "  --set PATH=VALUE   a fixed override for every run (repeatable)\n"
     "  --vary PATH=LIST   a field to vary: values and FROM:TO[:STEP] ranges, e.g.\n"
     "                     --vary sheep.neighbours=5,10:50:5 (repeatable; crossed)\n"
     "  --zip              pair the varied lists value by value instead of crossing them\n"
     "  --seeds LIST       the seeds, e.g. 1-50 or 1,3,7 (default: the file's, else 1)\n"
-    "  --steps MAX        the step limit of every run\n"
-    "  --threads T        CPU threads (default: all cores)\n"
+    "  -s, --steps MAX    the step limit of every run\n"
+    "  -t, --threads T    CPU threads (default: all cores)\n"
     "  --backend B        cpu (default), opencl or auto, as for herd run\n"
     "  --device D         the OpenCL device, as for herd run\n"
     "  --batch K          runs stepped together as one batch of worlds in the backend (default:\n"
     "                     1 on the CPU, where T runs go side by side, one thread each; 64 on\n"
     "                     OpenCL, every world of a batch in one launch of each kernel). Each run\n"
     "                     gives the same row whatever the batch\n"
-    "  --out DIR          where to write (default sweep-out)\n"
+    "  -o, --out DIR      where to write (default sweep-out)\n"
     "  --resume           continue the sweep already in DIR: rows written are kept, not redone\n"
     "  --force            start afresh in a DIR that holds a sweep, and allow more than\n"
     "                     100000 runs\n"
-    "  --quiet            no progress line\n"
+    "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
+    "  -h, --help, -V, --version, --   as for herd run\n"
     "\n"
     "Every cell's scenario is checked before the first run. Ctrl-C stops within a second and\n"
     "keeps every row written; --resume goes on from there.\n";
@@ -56,10 +58,22 @@ static const char sweep_usage[] =
 /* More runs than this is more likely a slip (a range step of 0.001) than a plan. */
 #define MAX_RUNS_WITHOUT_FORCE 100000
 
+/* More sweep-changing options than a command line holds in practice. */
+#define SWEEP_MAX_DEFERRED 256
+
+typedef struct sweep_deferred {
+  int code;
+  char typed[40];
+  const char *value;
+} sweep_deferred;
+
 typedef struct sweep_opts {
   const char *file, *scenario;
   herd_sweep sw;
   sweep_run_opts run;
+  backend_args backend;
+  sweep_deferred deferred[SWEEP_MAX_DEFERRED];
+  int deferred_count;
   char command[1200];
 } sweep_opts;
 
@@ -75,75 +89,91 @@ static int take_vary(sweep_opts *o, const char *text) {
   return herd_sweep_add_vary(&o->sw, path, equals + 1, "--vary", &err) == HERD_OK ? 0 : cli_error(&err);
 }
 
-/* The options after the file: they add to the sweep (vary, set) or replace (seeds, steps). */
-static int apply_options(sweep_opts *o, int argc, char **argv) {
+enum { OPT_VARY = OPT_COMMAND_FIRST, OPT_ZIP, OPT_SEEDS, OPT_BATCH, OPT_SCENARIO, OPT_RESUME, OPT_FORCE };
+
+/* sweep's --set and --steps act on the sweep (applied after its file), not on one scenario. */
+static const struct option sweep_own_options[] = {
+    {"scenario", required_argument, NULL, OPT_SCENARIO},
+    {"set", required_argument, NULL, OPT_SET},
+    {"vary", required_argument, NULL, OPT_VARY},
+    {"zip", no_argument, NULL, OPT_ZIP},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"out", required_argument, NULL, OPT_OUTPUT},
+    {"resume", no_argument, NULL, OPT_RESUME},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {0, 0, 0, 0},
+};
+
+/* An option that changes the sweep, kept until the sweep file is read. */
+static bool defer(sweep_opts *o, int code, const char *typed, const char *value) {
+  if (o->deferred_count == SWEEP_MAX_DEFERRED) return false;
+  sweep_deferred *d = &o->deferred[o->deferred_count++];
+  d->code = code, d->value = value;
+  snprintf(d->typed, sizeof d->typed, "%s", typed);
+  return true;
+}
+
+static int take_sweep(void *ctx, int code, const char *typed, const char *value) {
+  sweep_opts *o = ctx;
+  unsigned long long n = 0;
+  switch (code) {
+    case CLI_OPERAND:
+      if (o->file)
+        return cli_fail(EXIT_BAD_INPUT, "%s: only one sweep file may be given (already have %s)", value, o->file);
+      o->file = value;
+      return CLI_GO_ON;
+    case OPT_STEPS:
+      if (cli_parse_integer(typed, value, 1, 1000000000, &n)) return EXIT_BAD_INPUT;
+      __attribute__((fallthrough)); /* applied after the file, as the rest */
+    case OPT_SET:
+    case OPT_VARY:
+    case OPT_ZIP:
+    case OPT_SEEDS:
+      return defer(o, code, typed, value) ? CLI_GO_ON : cli_fail(EXIT_BAD_INPUT, "%s: too many options", typed);
+    case OPT_BATCH: return sweep_parse_batch(value, &o->run.batch) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_SCENARIO: o->scenario = value; return CLI_GO_ON;
+    case OPT_OUTPUT: o->run.out = value; return CLI_GO_ON;
+    case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
+    case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
+  }
+  return backend_args_option(&o->backend, code, typed, value);
+}
+
+/* The options that add to the sweep (vary, set) or replace its file's (seeds, steps, zip). */
+static int apply_deferred(sweep_opts *o) {
   herd_error err;
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i], *v = NULL;
-    int status = 0;
-    if (strcmp(arg, "--zip") == 0) {
-      o->sw.zip = true;
-    } else if (strcmp(arg, "--force") == 0) {
-      o->run.force = true;
-    } else if (strcmp(arg, "--resume") == 0) {
-      o->run.resume = true;
-    } else if (strcmp(arg, "--quiet") == 0) {
-      o->run.quiet = true;
-    } else if (arg[0] != '-') {
-      continue; /* the sweep file, read before */
-    } else if (!(v = option_value(argc, argv, &i))) {
-      return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--vary") == 0) {
-      status = take_vary(o, v);
-    } else if (strcmp(arg, "--set") == 0) {
-      status = herd_sweep_add_set(&o->sw, v, &err) == HERD_OK ? 0 : cli_error(&err);
-    } else if (strcmp(arg, "--seeds") == 0) {
-      status = herd_sweep_set_seeds(&o->sw, v, "--seeds", &err) == HERD_OK ? 0 : cli_error(&err);
-    } else if (strcmp(arg, "--steps") == 0) {
-      char *end;
-      long long n = strtoll(v, &end, 10);
-      if (end == v || *end || n < 1 || n > 1000000000)
-        return cli_fail(EXIT_BAD_INPUT, "--steps: \"%s\" is not allowed (allowed: an integer from 1 to 1000000000)", v);
-      o->sw.max_steps = (uint32_t)n;
-    } else if (strcmp(arg, "--threads") == 0) {
-      status = parse_threads(v, &o->run.threads) ? EXIT_BAD_INPUT : 0;
-    } else if (strcmp(arg, "--backend") == 0) {
-      o->run.backend = v;
-    } else if (strcmp(arg, "--device") == 0) {
-      o->run.device = v;
-    } else if (strcmp(arg, "--batch") == 0) {
-      status = sweep_parse_batch(v, &o->run.batch);
-    } else if (strcmp(arg, "--scenario") == 0) {
-      o->scenario = v;
-    } else if (strcmp(arg, "--out") == 0) {
-      o->run.out = v;
+  for (int k = 0; k < o->deferred_count; ++k) {
+    const sweep_deferred *d = &o->deferred[k];
+    herd_status st = HERD_OK;
+    if (d->code == OPT_VARY) {
+      if (take_vary(o, d->value)) return EXIT_BAD_INPUT;
+    } else if (d->code == OPT_SET) {
+      st = herd_sweep_add_set(&o->sw, d->value, &err);
+    } else if (d->code == OPT_SEEDS) {
+      st = herd_sweep_set_seeds(&o->sw, d->value, d->typed, &err);
+    } else if (d->code == OPT_STEPS) {
+      o->sw.max_steps = (uint32_t)strtoul(d->value, NULL, 10);
     } else {
-      return cli_fail(EXIT_BAD_INPUT, "sweep: unknown option %s (see herd sweep --help)", arg);
+      o->sw.zip = true;
     }
-    if (status) return status;
+    if (st != HERD_OK) return cli_error(&err);
   }
   return 0;
 }
 
 /* Returns -1 when the sweep is ready to run, else the exit status (0 after --help). */
 static int parse_sweep(int argc, char **argv, sweep_opts *o) {
-  for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(sweep_usage, stdout);
-      return 0;
-    }
-    bool takes_value = argv[i][0] == '-' && strcmp(argv[i], "--zip") && strcmp(argv[i], "--force") &&
-                       strcmp(argv[i], "--resume") && strcmp(argv[i], "--quiet");
-    if (takes_value)
-      ++i;
-    else if (argv[i][0] != '-' && o->file)
-      return cli_fail(EXIT_BAD_INPUT, "%s: only one sweep file may be given (already have %s)", argv[i], o->file);
-    else if (argv[i][0] != '-')
-      o->file = argv[i];
-  }
+  static const struct option *const tables[] = {cli_backend_options, sweep_own_options, NULL};
+  cli_command c = {.name = "sweep", .usage = sweep_usage, .tables = tables, .take = take_sweep, .ctx = o};
+  int parsed = cli_parse(&c, argc, argv);
+  if (parsed != CLI_GO_ON) return parsed;
+  o->run.threads = o->backend.threads, o->run.backend = o->backend.backend, o->run.device = o->backend.device;
+  o->run.quiet = cli_quiet;
   herd_error err;
   if (o->file && herd_sweep_load(o->file, &o->sw, &err) != HERD_OK) return cli_error(&err);
-  int status = apply_options(o, argc, argv);
+  int status = apply_deferred(o);
   if (status) return status;
   if (o->scenario) {
     free(o->sw.scenario_path), free(o->sw.scenario_json);
@@ -390,14 +420,15 @@ int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
   size_t first = 0, total = herd_sweep_run_count(sw);
   int status = sweep_open(&w, sw, o, &first);
   if (status) return status;
-  printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", sw->cell_count, sw->seed_count, total,
-         first ? " (resuming)" : "", cli_shown(o->out));
-  if (first) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
+  if (!o->quiet)
+    printf("sweep: %zu cells x %zu seeds = %zu runs%s, into %s\n", sw->cell_count, sw->seed_count, total,
+           first ? " (resuming)" : "", cli_shown(o->out));
+  if (first && !o->quiet) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
   fflush(stdout);
   status = run_sweep(sw, o, &w, first);
   int closing = sweep_close(&w, status == 0);
   if (status == 0) status = closing;
-  if (status == 0)
+  if (status == 0 && !o->quiet)
     printf("done: %zu runs in %.1f s (%.1f runs/s); summary.md, summary.csv, runs.csv, sweep.json and plots in %s\n",
            total - first, w.seconds, (double)(total - first) / fmax(w.seconds, 1e-9), cli_shown(o->out));
   else if (status > 128)

@@ -11,6 +11,7 @@
 
 #include "../core/outfile.h"
 #include "cli.h"
+#include "options.h"
 #include "session.h"
 
 static const char view_usage[] =
@@ -18,10 +19,11 @@ static const char view_usage[] =
     "\n"
     "Shows the flock in a window (default: the built-in Strömbom et al. 2014 scenario).\n"
     "\n"
-    "options:\n"
-    "  --seed S, --steps N, --set PATH=VALUE   as for herd run (--steps: the step limit; with\n"
-    "                     --screenshot, the steps taken before the picture)\n"
-    "  --backend B, --device D, --threads T    as for herd run\n"
+    "options (--opt=VALUE or --opt VALUE; -r7 or -r 7; a unique abbreviation is enough):\n"
+    "  -r, --seed S, -s, --steps N, --set PATH=VALUE   as for herd run (--steps: the step\n"
+    "                     limit; with --screenshot, the steps taken before the picture: 0 for\n"
+    "                     the first state)\n"
+    "  --backend B, --device D, -t, --threads T    as for herd run\n"
     "  --no-share         copy the flock to OpenGL each frame even if the device could share\n"
     "  --size WxH         window or picture size in pixels (default 1280x800)\n"
     "  --screenshot FILE  run --steps steps, render one frame into FILE (PNG) and exit\n"
@@ -30,6 +32,8 @@ static const char view_usage[] =
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "  --route            show the routing field's arrows from the start (key A; in a world\n"
     "                     with walls, water or pens; also in the --screenshot)\n"
+    "  -q, --quiet        no notes and no screenshot line (the --frames line stays)\n"
+    "  -h, --help, -V, --version, --   as for herd run\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
     "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
@@ -54,6 +58,8 @@ typedef struct view_opts {
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *screenshot;
   bool force, steps_given, hud, route;
+  uint32_t steps;            /* --steps: the step limit, or with --screenshot the steps before it */
+  char steps_typed[32];      /* how --steps was written, for its message */
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
 } view_opts;
 
@@ -74,38 +80,56 @@ typedef struct viewer {
 
 /* ---- Options ------------------------------------------------------------------------------ */
 
-static int parse_view(int argc, char **argv, view_opts *o) {
-  for (int i = 1; i < argc; ++i) {
-    int status = -1;
-    const char *arg = argv[i], *v;
-    if (strcmp(arg, "--steps") == 0) o->steps_given = true;
-    if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
-        backend_args_take(&o->backend, true, argc, argv, &i, &status)) {
-      if (status != -1) return status;
-    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      fputs(view_usage, stdout);
-      return 0;
-    } else if (strcmp(arg, "--size") == 0) {
-      if (!(v = option_value(argc, argv, &i)) || parse_size(v, &o->width, &o->height)) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--screenshot") == 0) {
-      if (!(o->screenshot = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-    } else if (strcmp(arg, "--force") == 0) {
-      o->force = true;
-    } else if (strcmp(arg, "--hud") == 0) {
-      o->hud = true;
-    } else if (strcmp(arg, "--route") == 0) {
-      o->route = true;
-    } else if (strcmp(arg, "--frames") == 0) {
-      char *end;
-      if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
-      o->frames = strtol(v, &end, 10);
-      if (*end || end == v || o->frames < 1 || o->frames > 100000000)
-        return cli_fail(EXIT_BAD_INPUT, "--frames: \"%s\" is not allowed (allowed: an integer from 1 to 100000000)", v);
-    } else {
-      return cli_fail(EXIT_BAD_INPUT, "view: unknown option %s (see herd view --help)", arg);
-    }
+enum { OPT_SIZE = OPT_COMMAND_FIRST, OPT_SCREENSHOT, OPT_FORCE, OPT_HUD, OPT_ROUTE, OPT_FRAMES };
+
+static const struct option view_own_options[] = {
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"hud", no_argument, NULL, OPT_HUD},
+    {"route", no_argument, NULL, OPT_ROUTE},
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {0, 0, 0, 0},
+};
+
+/* --steps is the viewer's own: 0 is allowed (a --screenshot of the first state), which no
+ * scenario's max_steps is. */
+static int take_steps(view_opts *o, const char *typed, const char *value) {
+  unsigned long long n = 0;
+  if (cli_parse_integer(typed, value, 0, 1000000000, &n)) return EXIT_BAD_INPUT;
+  o->steps = (uint32_t)n, o->steps_given = true;
+  snprintf(o->steps_typed, sizeof o->steps_typed, "%s", typed);
+  return CLI_GO_ON;
+}
+
+static int take_view(void *ctx, int code, const char *typed, const char *value) {
+  view_opts *o = ctx;
+  unsigned long long n = 0;
+  switch (code) {
+    case OPT_STEPS: return take_steps(o, typed, value);
+    case OPT_SIZE: return parse_size(typed, value, &o->width, &o->height) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_SCREENSHOT: o->screenshot = value; return CLI_GO_ON;
+    case OPT_FORCE: o->force = true; return CLI_GO_ON;
+    case OPT_HUD: o->hud = true; return CLI_GO_ON;
+    case OPT_ROUTE: o->route = true; return CLI_GO_ON;
+    case OPT_FRAMES:
+      if (cli_parse_integer(typed, value, 1, 100000000, &n)) return EXIT_BAD_INPUT;
+      o->frames = (long)n;
+      return CLI_GO_ON;
   }
-  return -1;
+  int status = scenario_args_option(&o->scenario, code, typed, value);
+  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
+}
+
+static int parse_view(int argc, char **argv, view_opts *o) {
+  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_share_options,
+                                                view_own_options, NULL};
+  cli_command c = {.name = "view", .usage = view_usage, .tables = tables, .take = take_view, .ctx = o};
+  int status = cli_parse(&c, argc, argv);
+  if (status == CLI_GO_ON && o->steps_given && o->steps == 0 && !o->screenshot)
+    return cli_fail(EXIT_BAD_INPUT, "%s: 0 is allowed only with --screenshot (a picture of the first state)",
+                    o->steps_typed);
+  return status;
 }
 
 /* ---- The simulation inside the viewer ---------------------------------------------------- */
@@ -158,7 +182,7 @@ static int screenshot(viewer *v) {
   if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
   if (st != HERD_OK) return cli_error(&err);
-  print_camera(v->opts->screenshot, &cam, w, h, herd_sim_step_index(v->g.sim));
+  if (!cli_quiet) print_camera(v->opts->screenshot, &cam, w, h, herd_sim_step_index(v->g.sim));
   return 0;
 }
 
@@ -375,7 +399,8 @@ static int open_view(viewer *v) {
   if (status == 0) herd_renderer_show_route(v->g.renderer, o->route);
   if (status == 0 && !o->screenshot) steering_pick_start(&v->pick, v->g.sim); /* a screenshot selects none */
   if (status == 0 && !o->screenshot)
-    printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
+    if (!cli_quiet)
+      printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
   return status;
 }
 
@@ -392,8 +417,10 @@ int cmd_view(int argc, char **argv) {
     status = cli_error(&err);
   if (status == -1 && o.screenshot) {
     /* --steps counts the steps before the picture (none without it), not a step limit. */
-    o.screenshot_steps = o.steps_given ? v.g.sc.max_steps : 0;
+    o.screenshot_steps = o.steps_given ? o.steps : 0;
     v.g.sc.max_steps = 1000000000u;
+  } else if (status == -1 && o.steps_given) {
+    v.g.sc.max_steps = o.steps;
   }
   if (status == -1) {
     status = open_view(&v);
