@@ -34,7 +34,7 @@ printf "%-8s %-34s %7s %9s %6s %10s %9s %14s %12s\n" backend device threads N st
 one() {
   local backend=$1 t=$2 n=$3 steps=$4 field summary
   field=$(awk -v n="$n" 'BEGIN { printf "%.3f", 3 * sqrt(4 * n) }') # the spawn square is field/3
-  local args=(run "$root/bench/all-active.json" --quiet --backend "$backend" --steps "$steps"
+  local args=(run "$root/bench/all-active.json" --backend "$backend" --steps "$steps"
     --set sheep.count="$n" --set field.size_m="$field")
   [ "$backend" = cpu ] && args+=(--threads "$t")
   [ "$backend" = opencl ] && [ -n "$device" ] && args+=(--device "$device")

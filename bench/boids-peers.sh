@@ -37,7 +37,7 @@ cc=${CC:-gcc}
 # ms per step of one run of each program, from its own output.
 herd_ms() { # N STEPS WORLD THREADS
   local out
-  out=$("$herd" run --quiet --threads "$4" --steps "$2" --set model=boids --set boids.count="$1" \
+  out=$("$herd" run --threads "$4" --steps "$2" --set model=boids --set boids.count="$1" \
     --set "world.size_m=[$3,$3]" --set "world.wrap=[true,true]")
   awk -v s="$2" '/^wall time:/ { printf "%.3f", 1000 * $3 / s }' <<<"$out"
 }

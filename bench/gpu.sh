@@ -49,23 +49,23 @@ echo "== 1. all-active (OpenCL)"
   --out "$out/all-active-gpu.csv"
 
 echo "== 2. herding, N = 10^4, dog + per-step observation read-back"
-"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" --quiet |
+"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" |
   tee "$out/herding-1e4.txt"
 # The same with --profile (events on every command slow it): kernels and host waits per step.
-"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps 2000 --quiet --profile |
+"$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps 2000 --profile |
   sed -n '/^stage/,$p' | tee "$out/herding-1e4-profile.txt"
 
 echo "== 3. per-stage profile, all-active N = 10^6"
-"$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile \
+"$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --steps "$profile_steps" --profile \
   --set sheep.count=1000000 --set field.size_m=6000 | tee "$out/profile-1e6.txt"
 echo "   the same and herding 10^4 with the step kernel's own search (HERD_CL_COOP=0: no pre-pass)"
-HERD_CL_COOP=0 "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet \
+HERD_CL_COOP=0 "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" \
   --steps "$profile_steps" --profile --set sheep.count=1000000 --set field.size_m=6000 | tee "$out/profile-1e6-plain.txt"
 HERD_CL_COOP=0 "$herd" run --backend opencl --device "$device" --set sheep.count=10000 --steps "$herding_steps" \
-  --quiet | tee "$out/herding-1e4-plain.txt"
+  | tee "$out/herding-1e4-plain.txt"
 for lanes in 8 32; do
   echo "   the pre-pass with $lanes lanes per sheep (HERD_COOP_LANES; 16 by default)"
-  HERD_COOP_LANES=$lanes "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" --quiet \
+  HERD_COOP_LANES=$lanes "$herd" run "$root/bench/all-active.json" --backend opencl --device "$device" \
     --steps "$profile_steps" --profile --set sheep.count=1000000 --set field.size_m=6000 |
     tee "$out/profile-1e6-lanes$lanes.txt"
 done
@@ -78,7 +78,7 @@ echo "== 6. herd bench: the CPU backend on all cores and the GPU, 10^3 to 10^6"
   echo "herd bench failed"
 
 echo "== 7. boids 3D, N = 10^6, 20 neighbours within the visual range at the start (goal <= 0.2 ms/step)"
-"$herd" run --backend opencl --device "$device" --quiet --steps "$profile_steps" --profile --set model=boids \
+"$herd" run --backend opencl --device "$device" --steps "$profile_steps" --profile --set model=boids \
   --set boids.count=1000000 --set "world.size_m=[2375,2375,2375]" --set "world.wrap=[true,true,true]" |
   tee "$out/boids3d-1e6.txt"
 for dims in 2 3; do
@@ -90,7 +90,7 @@ echo "== 8. sweeps: 400 runs of N = 100 (n = 54, 59 x seeds 1-200), batched on t
 sweep_time() { # NAME SEEDS OPTIONS...: the wall time herd sweep reports
   local name=$1 seeds=$2
   shift 2
-  "$herd" sweep --vary sheep.neighbours=54,59 --seeds "$seeds" --quiet --force --out "$out/sweep-$name" "$@" |
+  "$herd" sweep --vary sheep.neighbours=54,59 --seeds "$seeds" --force --out "$out/sweep-$name" "$@" |
     sed -n "s/^done: /$name: /p"
 }
 {

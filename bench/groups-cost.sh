@@ -26,7 +26,7 @@ for backend in $backends; do
       order="never always"
       [ $((round % 2)) -eq 0 ] && order="always never"
       for observe in $order; do
-        out=$("$build/herd" run --quiet --profile --backend "$backend" --steps "$steps" \
+        out=$("$build/herd" run --profile --backend "$backend" --steps "$steps" \
           --set sheep.count=$sheep --set groups.observe=$observe "${extra[@]}")
         found=$(awk '/^groups: / { print $2 }' <<<"$out")
         echo "$backend,$workload,$sheep,$steps,$round,$observe,$(per_step all <<<"$out"),$(per_step groups <<<"$out"),${found:-}"

@@ -33,8 +33,8 @@ for workload in all-active herding; do
   else
     args=(--set sheep.count=10000 --set sheep.neighbours=50 --set "target.position_m=[-1e6,-1e6]")
   fi
-  "$herd" run "${args[@]}" --steps 5 --quiet >/dev/null # warm caches
-  run_s=$(wall "$herd" run "${args[@]}" --steps "$steps" --quiet)
+  "$herd" run "${args[@]}" --steps 5 >/dev/null # warm caches
+  run_s=$(wall "$herd" run "${args[@]}" --steps "$steps")
   rec_s=$(wall "${wrap[@]}" "$herd" record "${args[@]}" --steps "$steps" --size 1280x720 -o "$tmp/$workload.mp4")
   awk -v w="$workload" -v s="$steps" -v a="$run_s" -v b="$rec_s" -v out="$out" 'BEGIN {
     printf "%-12s %6d %9.2f %9.2f %12.1f %12.1f %8.0f%%\n", w, s, a, b, s / a, s / b, 100 * (b - a) / a

@@ -33,13 +33,13 @@ cores=$(nproc)
 
 shell_loop() {
   for n in $(seq 4 5 99); do
-    for seed in $(seq 1 20); do "$herd" run --quiet --set sheep.neighbours="$n" --seed "$seed" | grep '^result'; done
+    for seed in $(seq 1 20); do "$herd" run --set sheep.neighbours="$n" --seed "$seed" | grep '^result'; done
   done >"$scratch/loop.txt"
 }
 sweep() { # NAME VARY SWEEP-OPTIONS...: one herd sweep into $scratch/NAME
   local name=$1 vary=$2
   shift 2
-  "$herd" sweep --vary sheep.neighbours="$vary" --seeds 1-20 --quiet --force --out "$scratch/$name" "$@" >/dev/null
+  "$herd" sweep --vary sheep.neighbours="$vary" --seeds 1-20 --force --out "$scratch/$name" "$@" >/dev/null
 }
 seconds() { # COMMAND...: wall seconds
   local t0 t1

@@ -57,4 +57,14 @@ run view --screenshot "$tmp/no/such/dir/d.png"
 check "an unwritable --screenshot exits 2" [ "$rc" -eq 2 ]
 run view --bogus
 check "an unknown view option exits 2" [ "$rc" -eq 2 ]
+# --steps 0: a picture of the first state (the step limit could not be 0), not of step 1.
+run view --screenshot "$tmp/zero.png" --size 320x200 --steps 0
+check "--steps 0 --screenshot exits 0 at step 0" eval '[ "$rc" -eq 0 ] && is_png "$tmp/zero.png" && grep -q "step 0," "$tmp/out"'
+run view --screenshot "$tmp/one.png" --size 320x200 -s1
+check "... and differs from the picture after one step" eval '[ "$rc" -eq 0 ] && differs "$tmp/zero.png" "$tmp/one.png"'
+run view --screenshot "$tmp/again.png" --size=320x200 -s 0
+check "... and is the same picture each time" eval '[ "$rc" -eq 0 ] && cmp -s "$tmp/zero.png" "$tmp/again.png"'
+run view -q --screenshot "$tmp/quiet.png" --size 320x200 -s 0
+check "view -q writes the picture and prints nothing" eval '[ "$rc" -eq 0 ] && is_png "$tmp/quiet.png" && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]'
+
 finish
