@@ -143,7 +143,8 @@ static int bad_option(const cli_command *c, const option_table *t, const char *e
     return cli_fail(EXIT_BAD_INPUT, "%s: unknown option -%c (see herd %s --help)", c->name, optopt, c->name);
   char typed[128];
   typed_name(element, typed, sizeof typed);
-  if (optopt) return cli_fail(EXIT_BAD_INPUT, "%s: takes no value (given \"%s\")", typed, strchr(element, '=') + 1);
+  const char *value = strchr(element, '=');
+  if (optopt && value) return cli_fail(EXIT_BAD_INPUT, "%s: takes no value (given \"%s\")", typed, value + 1);
   return unknown_long(c, t, element);
 }
 
