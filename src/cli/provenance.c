@@ -36,12 +36,15 @@ void cli_utc_now(char *out, size_t size) {
   strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 }
 
+/* argv joined by spaces; a command's own argv ("run", "--seed", "3") gets "herd " in front
+ * so the line reads as typed. */
 static json_t *command_json(int argc, char **argv) {
-  size_t len = 1;
+  const char *herd = argc > 0 && strstr(argv[0], "herd") ? "" : "herd ";
+  size_t len = strlen(herd) + 1;
   for (int i = 0; i < argc; ++i) len += strlen(argv[i]) + 1;
   char *line = malloc(len), *at = line;
   if (!line) return NULL;
-  *at = '\0';
+  at += sprintf(at, "%s", herd);
   for (int i = 0; i < argc; ++i) at += sprintf(at, "%s%s", i ? " " : "", argv[i]);
   json_t *s = json_string(line); /* NULL for text that is not UTF-8: then left out */
   free(line);

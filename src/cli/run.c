@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include "cli.h"
 #include "herd/herd.h"
 #include "steering_ui.h"
+#include "summary.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -39,6 +39,10 @@ static const char run_usage[] =
     "                     FILE when the run ends (also on Ctrl-C)\n"
     "  --force            let --csv replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
+    "  --summary FILE     also write the summary as JSON (docs/schema/run-summary.schema.json);\n"
+    "                     --force lets it replace an existing file\n"
+    "  --json             print the summary as JSON on standard output (the text summary then\n"
+    "                     goes to standard error)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
     "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
@@ -60,6 +64,7 @@ static double now_s(void) {
 typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
+  summary_args summary;
   const char *csv;
   bool force, quiet, profile, lockstep;
 } run_opts;
@@ -80,7 +85,8 @@ static int parse_run(int argc, char **argv, run_opts *o) {
     int status = -1;
     const char *arg = argv[i];
     if (scenario_args_take(&o->scenario, argc, argv, &i, &status) ||
-        backend_args_take(&o->backend, false, argc, argv, &i, &status)) {
+        backend_args_take(&o->backend, false, argc, argv, &i, &status) ||
+        summary_args_take(&o->summary, argc, argv, &i, &status)) {
       if (status != -1) return status;
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       fputs(run_usage, stdout);
@@ -187,12 +193,6 @@ static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) 
   fflush(stderr);
 }
 
-static double peak_memory_mib(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
-}
-
 static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
   herd_profile p;
   herd_error err;
@@ -257,7 +257,7 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
           wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
-  double peak = peak_memory_mib();
+  double peak = summary_peak_memory_mib();
   fprintf(out, "memory: %.1f MiB peak (%.1f bytes per agent); agent and grid arrays %.1f bytes per agent\n", peak,
           peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
 }
@@ -314,6 +314,9 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
+  if (o->summary.json && o->csv && strcmp(o->csv, "-") == 0)
+    return cli_fail(EXIT_BAD_INPUT, "--json: standard output already carries --csv -; use --summary FILE");
+  if (summary_check(&o->summary, o->force)) return EXIT_BAD_INPUT;
   herd_sim_desc desc = {.scenario = sc,
                         .threads = o->backend.threads,
                         .backend = o->backend.backend,
@@ -343,12 +346,14 @@ int cmd_run(int argc, char **argv) {
     double wall_s = 0;
     status = simulate(sim, &sc, &o, &csv, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
-    FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
+    FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
     if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
+    if (status == 0 && (o.summary.path || o.summary.json))
+      status = summary_emit(&o.summary, o.force, summary_run_json(sim, &sc, wall_s, argc, argv));
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
