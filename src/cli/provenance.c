@@ -74,3 +74,29 @@ json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, c
                         json_pack("{s:s, s:s}", "name", herd_sim_backend(sim), "device", herd_sim_device(sim)));
   return p;
 }
+
+static bool has_control(const char *text) {
+  for (const unsigned char *c = (const unsigned char *)text; *c; ++c)
+    if (*c < 0x20 || *c == 0x7f) return true;
+  return false;
+}
+
+bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
+  json_t *p = cli_provenance(sc, sim, argc, argv);
+  if (!p) return false;
+  const char *key;
+  json_t *value;
+  json_object_foreach(p, key, value) {
+    const char *text = json_string_value(value);
+    if (text && !has_control(text)) {
+      fprintf(f, "# %s: %s\n", key, text);
+    } else {
+      /* One line whatever the value holds: JSON escapes every newline. */
+      char *json = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+      if (json) fprintf(f, "# %s: %s\n", key, json);
+      free(json);
+    }
+  }
+  json_decref(p);
+  return true;
+}

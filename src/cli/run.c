@@ -12,6 +12,7 @@
 #include "../core/outfile.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "provenance.h"
 #include "steering_ui.h"
 #include "summary.h"
 
@@ -67,6 +68,8 @@ typedef struct run_opts {
   summary_args summary;
   const char *csv;
   bool force, quiet, profile, lockstep;
+  int argc; /* the command line, for the provenance */
+  char **argv;
 } run_opts;
 
 int parse_threads(const char *text, int *out) {
@@ -330,12 +333,13 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
+  if (!cli_provenance_csv(csv->file.f, sc, *sim, o->argc, o->argv)) return cli_fail(1, "out of memory");
   csv_header(csv->file.f, *sim);
   return 0;
 }
 
 int cmd_run(int argc, char **argv) {
-  run_opts o = {0};
+  run_opts o = {.argc = argc, .argv = argv};
   herd_scenario sc;
   herd_sim *sim = NULL;
   csv_out csv = {0};
