@@ -18,7 +18,7 @@ def load_store(folder):
     store = {}
     for path in sorted(folder.glob("*.schema.json")):
         schema = json.loads(path.read_text())
-        store[schema.get("$id", path.as_uri())] = schema
+        store[schema.get("$id", path.resolve().as_uri())] = schema
     return store
 
 
