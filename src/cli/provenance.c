@@ -84,6 +84,12 @@ static bool has_control(const char *text) {
 bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
   json_t *p = cli_provenance(sc, sim, argc, argv);
   if (!p) return false;
+  cli_csv_comments(f, p);
+  json_decref(p);
+  return true;
+}
+
+void cli_csv_comments(FILE *f, json_t *p) {
   const char *key;
   json_t *value;
   json_object_foreach(p, key, value) {
@@ -97,6 +103,4 @@ bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, i
       free(json);
     }
   }
-  json_decref(p);
-  return true;
 }

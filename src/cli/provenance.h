@@ -31,4 +31,7 @@ json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, c
  * (nothing written). */
 bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv);
 
+/* The same lines for any provenance object `p` (sweeps add their own members). */
+void cli_csv_comments(FILE *f, json_t *p);
+
 #endif
