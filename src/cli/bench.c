@@ -621,8 +621,10 @@ static void plot_stages(FILE *gp, const bench_opts *o, const bench_row *rows, in
       for (int i = 0; i < count; ++i)
         if (rows[i].config == &o->configs[c]) last = &rows[i];
       if (!last) continue;
+      char ran[32] = "";
+      if (ran_fewer_threads(last)) snprintf(ran, sizeof ran, " (ran %dt)", last->threads_used);
       if (strcmp(o->configs[c].backend, "cpu") == 0)
-        fprintf(gp, "\"cpu %dt, N=%u\" %.6g\n", o->configs[c].threads, last->n, last->stage_ms[k]);
+        fprintf(gp, "\"cpu %dt%s, N=%u\" %.6g\n", o->configs[c].threads, ran, last->n, last->stage_ms[k]);
       else
         fprintf(gp, "\"opencl, N=%u\" %.6g\n", last->n, last->stage_ms[k]);
     }
