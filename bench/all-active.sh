@@ -32,22 +32,33 @@ printf "%-8s %-34s %7s %9s %6s %10s %9s %14s %12s\n" backend device threads N st
 
 # one BACKEND THREADS N STEPS: runs once and prints/writes its row.
 one() {
-  local backend=$1 t=$2 n=$3 steps=$4 field summary
+  local backend=$1 t=$2 n=$3 steps=$4 field
   field=$(awk -v n="$n" 'BEGIN { printf "%.3f", 3 * sqrt(4 * n) }') # the spawn square is field/3
   local args=(run "$root/bench/all-active.json" --backend "$backend" --steps "$steps"
     --set sheep.count="$n" --set field.size_m="$field")
   [ "$backend" = cpu ] && args+=(--threads "$t")
   [ "$backend" = opencl ] && [ -n "$device" ] && args+=(--device "$device")
-  summary=$("$herd" "${args[@]}")
-  awk -v backend="$backend" -v t="$t" -v n="$n" -v out="$out" '
-    /^backend: / { sub(/^backend: [a-z]+ \(/, ""); sub(/\)$/, ""); dev = $0 }
-    /^steps: / { steps = $2 }
-    /^wall time: / { wall = $3 }
-    /^memory: / { peak = $2; per = $5; sub(/^\(/, "", per); arrays = $(NF - 3) }
-    END {
-      printf "%-8s %-34.34s %7s %9d %6d %10.2f %9.1f %14.3g %12.1f\n", backend, dev, t, n, steps, 1000 * wall / steps, steps / wall, n * steps / wall, per
-      printf "%s,\"%s\",%s,%d,%d,%.4f,%.4f,%.3f,%.6g,%.1f,%.1f,%.1f\n", backend, dev, t, n, steps, wall, 1000 * wall / steps, steps / wall, n * steps / wall, peak, per, arrays >> out
-    }' <<<"$summary"
+  # The run's JSON summary (docs/schema/run-summary.schema.json), read by field name; the
+  # text summary (standard error under --json) is shown only when the run fails.
+  local err
+  err=$(mktemp)
+  if ! "$herd" "${args[@]}" --json 2>"$err" | /usr/bin/python3 -c '
+import json, sys
+backend, t, n, out = sys.argv[1:]
+d = json.load(sys.stdin)
+dev, steps, wall = d["provenance"]["backend"]["device"], d["steps"], d["wall_time_s"]
+m = d["memory"]
+print("%-8s %-34.34s %7s %9d %6d %10.2f %9.1f %14.3g %12.1f" % (backend, dev, t, int(n), steps, 1000 * wall / steps,
+      steps / wall, int(n) * steps / wall, m["peak_rss_bytes_per_agent"]))
+with open(out, "a") as f:
+    f.write("%s,\"%s\",%s,%d,%d,%.4f,%.4f,%.3f,%.6g,%.1f,%.1f,%.1f\n" % (backend, dev, t, int(n), steps, wall,
+            1000 * wall / steps, steps / wall, int(n) * steps / wall, m["peak_rss_mib"], m["peak_rss_bytes_per_agent"],
+            m["agent_grid_bytes_per_agent"]))' "$backend" "$t" "$n" "$out"; then
+    cat "$err" >&2
+    rm -f "$err"
+    exit 1
+  fi
+  rm -f "$err"
 }
 
 for entry in $sizes; do

@@ -49,7 +49,7 @@ seconds() { # COMMAND...: wall seconds
   awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-successes() { awk -F, 'NR > 1 && $5 == "succeeded"' "$scratch/$1/runs.csv" | wc -l; }
+successes() { awk -F, '!/^#/ && $5 == "succeeded"' "$scratch/$1/runs.csv" | wc -l; }
 
 # Each configuration: a label, its runs, and the command (after "sweep NAME VARY").
 labels=() counts=() commands=() names=()

@@ -13,7 +13,10 @@ for f in results.csv summary.md machine.md time_per_step.png stages.png speedup.
   check "$f is written" [ -s "$tmp/out/$f" ]
 done
 for f in time_per_step.png stages.png speedup.png; do check "$f is a PNG" is_png "$tmp/out/$f"; done
-csv=$tmp/out/results.csv
+# results.csv starts with the provenance as "# " comment lines; the checks read what follows.
+check "results.csv starts with the provenance" eval 'head -n 1 "$tmp/out/results.csv" | grep -q "^# herd: " && grep -q "^# command: herd bench --backends cpu --threads 1,2" "$tmp/out/results.csv"'
+grep -v '^#' "$tmp/out/results.csv" >"$tmp/rows.csv"
+csv=$tmp/rows.csv
 check "results.csv names its units" grep -q "seconds_per_step,agent_steps_per_second" "$csv"
 # 2 thread counts x 3 sizes x 2 repeats
 check "results.csv has a row per configuration and repeat" [ "$(tail -n +2 "$csv" | wc -l)" -eq 12 ]
@@ -21,7 +24,42 @@ check "every time is a positive number" awk -F, 'NR > 1 && !($7 + 0 > 0) { bad =
 check "agent-steps/s is N / time" awk -F, 'NR > 1 { r = $4 / $7 / $8; if (r < 0.999 || r > 1.001) bad = 1 } END { exit bad }' "$csv"
 check "summary.md has the table" grep -q "| cpu, 1 thread | 300 |" "$tmp/out/summary.md"
 check "summary.md gives alpha" grep -qE "α = [0-9.]+ over N = 300 to 1200" "$tmp/out/summary.md"
-check "stdout prints alpha" grep -qE "^alpha = [0-9.]+ for cpu, 2 threads" "$tmp/stdout"
+check "stdout prints alpha" grep -qE "^alpha = [0-9.]+ for cpu, 1 thread" "$tmp/stdout"
+# What really ran: the CPU backend runs small flocks on one thread whatever --threads says.
+# column NAME: the column number of NAME in $csv's header.
+column() { head -n 1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+used=$(column threads_used) lo=$(column seconds_per_step_min) mid=$(column seconds_per_step_median) hi=$(column seconds_per_step_max)
+check "results.csv has threads_used and the repeats' min, median and max" eval '[ -n "$used" ] && [ -n "$lo" ] && [ -n "$mid" ] && [ -n "$hi" ]'
+check "at N = 300 the 2-thread rows ran 1 thread, and are labelled so" awk -F, -v u="${used:-1}" \
+  'NR > 1 && $3 == 2 { rows++; if ($(u) != 1 || $2 != "cpu; 2 threads (ran 1 thread)") bad = 1 } END { exit bad || rows != 6 }' "$csv"
+check "summary.md labels them too" grep -q "| cpu, 2 threads (ran 1 thread) | 300 |" "$tmp/out/summary.md"
+check "no alpha for a configuration that never ran its thread count" eval '! grep -q "for cpu, 2 threads" "$tmp/stdout"'
+check "min <= median <= max, and every repeat within [min, max]" awk -F, -v l="${lo:-1}" -v m="${mid:-1}" -v h="${hi:-1}" \
+  'NR > 1 { if (!($(l) <= $(m) && $(m) <= $(h) && $(l) <= $7 && $7 <= $(h) && $(l) > 0)) bad = 1 } END { exit bad }' "$csv"
+check "the plots draw error bars and keep the key off the data" eval \
+  'grep -q "yerrorlines" "$tmp/out/plots.gp" && grep -q "set key outside" "$tmp/out/plots.gp"'
+check "the speed-up plot leaves out the rows that ran the base's thread count" eval \
+  '[ "$(awk "/^set output .speedup/ { on = 1 } /^set output .stages/ { on = 0 } on && /^[0-9]/" "$tmp/out/plots.gp" | wc -l)" -eq 3 ]'
+
+# ---- --summary / --json: the bench as JSON, against docs/schema/bench-summary.schema.json --
+if /usr/bin/python3 -c "import jsonschema" 2>/dev/null; then
+  schema=$(cd "$(dirname "$0")/../docs/schema" && pwd)/bench-summary.schema.json
+  validate=$(cd "$(dirname "$0")/../scripts" && pwd)/validate-json.py
+  "$HERD" bench --backends cpu --threads 1,2 --sizes 300,3000 --steps 1 --repeat 3 --out "$tmp/js" --json --summary "$tmp/bench.json" >"$tmp/stdout" 2>"$tmp/stderr"
+  rc=$?
+  check "--json --summary exits 0" [ "$rc" -eq 0 ]
+  check "... both validate against the schema" /usr/bin/python3 "$validate" "$schema" "$tmp/bench.json" "$tmp/stdout"
+  check "... the progress table went to standard error" grep -q "^configuration" "$tmp/stderr"
+  check "... its rows agree with results.csv (medians, threads_used)" /usr/bin/python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")))
+want = {(r["threads"], r["n"], r["threads_used"], "%.6e" % float(r["seconds_per_step_median"])) for r in rows}
+got = {(str(r["threads"]), str(r["n"]), str(r["threads_used"]), "%.6e" % r["seconds_per_step"]["median"]) for r in d["rows"]}
+sys.exit(len(d["rows"]) != 4 or got != want or len(d["rows"][0]["seconds_per_step"]["repeats"]) != 3)' "$tmp/bench.json" "$tmp/js/results.csv"
+  /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["rows"][0]["threads_used"]; json.dump(d, open(sys.argv[2], "w"))' "$tmp/bench.json" "$tmp/bad.json"
+  check "... and a row without threads_used fails validation" eval '! /usr/bin/python3 "$validate" "$schema" "$tmp/bad.json" 2>/dev/null'
+fi
 check "machine.md names the CPU and memory" eval 'grep -q "^- CPU: " "$tmp/out/machine.md" && grep -q "^- memory: " "$tmp/out/machine.md"'
 
 "$HERD" bench --backends cpu --threads 1 --sizes 300,100000 --steps 20 --repeat 2 --budget 1 --out "$tmp/budget" >"$tmp/stdout" 2>&1
@@ -76,8 +114,9 @@ check "... leaving no results and no staging folder" eval '[ -z "$(ls -A "$tmp/i
 "$HERD" bench --model boids --dims 3 --backends cpu --threads 1 --sizes 300,600 --steps 2 --repeat 2 --out "$tmp/boids" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 check "--model boids --dims 3 runs" [ "$rc" -eq 0 ]
+grep -v '^#' "$tmp/boids/results.csv" >"$tmp/boids.csv"
 check "its CSV says boids, 3D, on every row" awk -F, 'NR == 1 { for (k = 1; k <= NF; ++k) { if ($k == "model") m = k; if ($k == "dims") d = k } }
-  NR > 1 { rows++; if ($m != "boids" || $d != 3) bad = 1 } END { exit bad || rows != 4 || !m || !d }' "$tmp/boids/results.csv"
+  NR > 1 { rows++; if ($m != "boids" || $d != 3) bad = 1 } END { exit bad || rows != 4 || !m || !d }' "$tmp/boids.csv"
 check "its summary names the workload and the neighbour density" grep -q "boids 3D, uniform.*each has 20 others within r = 40 m" "$tmp/boids/summary.md"
 check "its speed-up plot has a base (one thread count only)" is_png "$tmp/boids/speedup.png"
 bad_option() { # DESCRIPTION MESSAGE ARGS...

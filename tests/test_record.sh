@@ -119,4 +119,19 @@ check "-o -y.gif writes a file named -y.gif" eval 'is "$rc" 0 && [ -s "$tmp/-y.g
 rc=$?
 check "-o pipe:1.gif writes a file of that name, not standard output" eval 'is "$rc" 0 && [ -s "$tmp/pipe:1.gif" ] && ! grep -q GIF89a "$tmp/out"'
 
+# ---- --summary / --json: the run's summary with the video's facts (docs/schema) ---------------
+if /usr/bin/python3 -c "import jsonschema" 2>/dev/null; then
+  run record -o "$tmp/s.mp4" --steps 12 --every 3 --size 160x120 --summary "$tmp/s.json" --json
+  check "record --summary --json exits 0" is "$rc" 0
+  check "... both validate against run-summary.schema.json" /usr/bin/python3 "$(dirname "$0")/../scripts/validate-json.py" \
+    "$(dirname "$0")/../docs/schema/run-summary.schema.json" "$tmp/s.json" "$tmp/out"
+  check "... its frame count is the video's" is "$(/usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["video"]["frames"], d["steps"])' "$tmp/s.json")" \
+    "$(probe "$tmp/s.mp4" nb_read_frames) 12"
+  check "... and the text lines went to standard error" grep -q "^wrote 5 frames" "$tmp/err"
+  echo keep >"$tmp/kept.json"
+  run record -o "$tmp/t.mp4" --steps 2 --size 160x120 --summary "$tmp/kept.json"
+  check "an existing --summary file: exit 2, no video, the file kept" eval \
+    'is "$rc" 2 && absent "$tmp/t.mp4" && [ "$(cat "$tmp/kept.json")" = keep ]'
+fi
+
 finish

@@ -9,6 +9,8 @@ HERD=${1:?usage: bash tests/test_sweep_cli.sh PATH_TO_HERD}
 source "$(dirname "$0")/check.sh"
 stderr_has() { grep -qF -- "$1" "$tmp/err"; }
 one_line() { [ "$(wc -l <"$tmp/err")" -eq 1 ]; }
+# The CSV files start with the provenance as "# " comment lines; the checks read what follows.
+rows_of() { grep -v '^#' "$1"; }
 
 grid=(--vary sheep.count=30,60 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500)
 
@@ -17,22 +19,24 @@ run sweep "${grid[@]}" --out "$tmp/a"
 check "a sweep exits 0" [ "$rc" -eq 0 ]
 for f in runs.csv summary.csv summary.md sweep.json success.png steps.png; do check "it writes $f" [ -s "$tmp/a/$f" ]; done
 check "success.png is a PNG" is_png "$tmp/a/success.png"
-check "runs.csv has a header and 48 rows (4 cells x 12 seeds)" [ "$(wc -l <"$tmp/a/runs.csv")" -eq 49 ]
-check "runs are numbered 0..47 in order" awk -F, 'NR > 1 && $1 != NR - 2 { bad = 1 } END { exit bad }' "$tmp/a/runs.csv"
+check "runs.csv and summary.csv start with the provenance" eval \
+  '(for f in runs summary; do head -n 1 "$tmp/a/$f.csv" | grep -q "^# herd: " && grep -q "^# command: herd sweep --vary" "$tmp/a/$f.csv" && grep -q "^# sweep: {" "$tmp/a/$f.csv" || exit 1; done)'
+check "runs.csv has a header and 48 rows (4 cells x 12 seeds)" [ "$(rows_of "$tmp/a/runs.csv" | wc -l)" -eq 49 ]
+check "runs are numbered 0..47 in order" awk -F, 'NR > 1 && $1 != NR - 2 { bad = 1 } END { exit bad }' <(rows_of "$tmp/a/runs.csv")
 check "cells cross the lists, the last fastest" eval \
-  'awk -F, '"'"'NR > 1 { print $2, $4, $5 }'"'"' "$tmp/a/runs.csv" | sort -u -n | tr "\n" ";" | grep -qx "0 30 10;1 30 20;2 60 10;3 60 20;"'
+  'awk -F, '"'"'NR > 1 { print $2, $4, $5 }'"'"' <(rows_of "$tmp/a/runs.csv") | sort -u -n | tr "\n" ";" | grep -qx "0 30 10;1 30 20;2 60 10;3 60 20;"'
 # The summary's successes are a count over runs.csv (outcome is column 6).
 check "summary.csv's successes equal a count over runs.csv" eval '
-  awk -F, '"'"'NR > 1 && $6 == "succeeded" { n[$2]++ } END { for (c in n) print c, n[c] }'"'"' "$tmp/a/runs.csv" | sort >"$tmp/count"
-  awk -F, '"'"'NR > 1 && $5 > 0 { print $1, $5 }'"'"' "$tmp/a/summary.csv" | sort >"$tmp/summary"
+  awk -F, '"'"'NR > 1 && $6 == "succeeded" { n[$2]++ } END { for (c in n) print c, n[c] }'"'"' <(rows_of "$tmp/a/runs.csv") | sort >"$tmp/count"
+  awk -F, '"'"'NR > 1 && $5 > 0 { print $1, $5 }'"'"' <(rows_of "$tmp/a/summary.csv") | sort >"$tmp/summary"
   cmp -s "$tmp/count" "$tmp/summary" && [ -s "$tmp/count" ]'
 check "summary.md has a row per cell" [ "$(grep -c '^| [0-9]' "$tmp/a/summary.md")" -eq 4 ]
 check "sweep.json records herd's commit and the expanded sweep" eval \
   'grep -q "\"commit\"" "$tmp/a/sweep.json" && grep -q "\"sheep.neighbours\"" "$tmp/a/sweep.json" && grep -q "\"finished\": \"20" "$tmp/a/sweep.json"'
 
 # The same runs as `herd run` gives them, one by one.
-read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' "$tmp/a/runs.csv")
-row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' "$tmp/a/runs.csv")
+read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' <(rows_of "$tmp/a/runs.csv"))
+row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' <(rows_of "$tmp/a/runs.csv"))
 run run --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 1500
 steps=$(awk '/^steps:/ { print $2 }' "$tmp/out")
 check "a row equals herd run with its cell and seed" eval '[ "$row" = "$count $neighbours $(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $steps" ]'
@@ -40,7 +44,7 @@ check "a row equals herd run with its cell and seed" eval '[ "$row" = "$count $n
 # ---- Killed and resumed ---------------------------------------------------------------------
 "$HERD" sweep "${grid[@]}" --threads 2 --out "$tmp/b" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-while [ "$({ wc -l <"$tmp/b/runs.csv"; } 2>/dev/null || echo 0)" -lt 10 ]; do sleep 0.05; done
+while [ "$({ grep -vc '^#' "$tmp/b/runs.csv"; } 2>/dev/null || echo 0)" -lt 10 ]; do sleep 0.05; done
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -52,10 +56,10 @@ printf '99999,3,7,60' >>"$tmp/b/runs.csv"
 run sweep "${grid[@]}" --threads 2 --out "$tmp/b" --resume
 check "--resume exits 0" [ "$rc" -eq 0 ]
 check "... redoing nothing already written" eval 'grep -q "runs already in runs.csv" "$tmp/out"'
-no_wall() { cut -d, -f1-7,9- "$1"; }
+no_wall() { rows_of "$1" | cut -d, -f1-7,9-; }
 check "the resumed runs.csv equals the uninterrupted one (wall times aside)" eval \
   'cmp -s <(no_wall "$tmp/a/runs.csv") <(no_wall "$tmp/b/runs.csv")'
-check "... and so does the summary" cmp -s "$tmp/a/summary.csv" "$tmp/b/summary.csv"
+check "... and so does the summary" cmp -s <(rows_of "$tmp/a/summary.csv") <(rows_of "$tmp/b/summary.csv")
 
 # ---- Batches of worlds: the same rows whatever the batch, on each backend ------------------------
 run sweep "${grid[@]}" --batch 5 --threads 2 --out "$tmp/batched"
@@ -70,8 +74,8 @@ if "$HERD" devices >/dev/null 2>&1; then
   run sweep "${small[@]}" --backend opencl --batch 1 --out "$tmp/cl-alone"
   check "... giving each run's row as the run alone on the device gives it" eval \
     '[ "$rc" -eq 0 ] && cmp -s <(no_wall "$tmp/cl-batch/runs.csv") <(no_wall "$tmp/cl-alone/runs.csv")'
-  read -r seed count neighbours < <(awk -F, 'NR == 6 { print $3, $4, $5 }' "$tmp/cl-batch/runs.csv")
-  row=$(awk -F, 'NR == 6 { print $6, $7 }' "$tmp/cl-batch/runs.csv")
+  read -r seed count neighbours < <(awk -F, 'NR == 6 { print $3, $4, $5 }' <(rows_of "$tmp/cl-batch/runs.csv"))
+  row=$(awk -F, 'NR == 6 { print $6, $7 }' <(rows_of "$tmp/cl-batch/runs.csv"))
   run run --backend opencl --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 400
   check "... and as herd run --backend opencl gives it" eval \
     '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
@@ -89,7 +93,7 @@ check "--resume of a different sweep is refused" eval '[ "$rc" -eq 2 ] && stderr
 run sweep "${grid[@]}" --out "$tmp/nothing" --resume
 check "--resume where there is no sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "holds no sweep to resume"'
 run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --force
-check "--force starts afresh" eval '[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/a/runs.csv")" -eq 3 ]'
+check "--force starts afresh" eval '[ "$rc" -eq 0 ] && [ "$(rows_of "$tmp/a/runs.csv" | wc -l)" -eq 3 ]'
 touch "$tmp/file"
 run sweep --seeds 1 --out "$tmp/file"
 check "--out naming a file is refused" eval '[ "$rc" -eq 2 ] && stderr_has "not a folder"'
@@ -121,7 +125,7 @@ bad "an unknown backend" '--backend gpu: unknown backend (allowed: cpu, opencl, 
 # A sweep file, with options added.
 run sweep tests/data/sweeps/small.json --seeds 1-2 --quiet --out "$tmp/file-sweep"
 check "a sweep file runs, with --seeds replacing its seeds" eval \
-  '[ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/file-sweep/runs.csv")" -eq 13 ] && grep -q "\"sheep.dog_radius_m=80\"" "$tmp/file-sweep/sweep.json"'
+  '[ "$rc" -eq 0 ] && [ "$(rows_of "$tmp/file-sweep/runs.csv" | wc -l)" -eq 13 ] && grep -q "\"sheep.dog_radius_m=80\"" "$tmp/file-sweep/sweep.json"'
 
 # ---- Experiments ---------------------------------------------------------------------------
 run experiment --list
@@ -142,7 +146,7 @@ check "... each variant's sweep sets its one field" eval \
    ! grep -q "sheep.success=" "$tmp/grid/variants/default/sweep.json"'
 # The variant table's removal column against a count over that sweep's runs.csv: 8 cells, 1 seed.
 check "... and the report's variant table counts each variant's runs" eval '
-  awk -F, '"'"'NR > 1 { print $4, $5, ($6 == "succeeded") }'"'"' "$tmp/grid/variants/removal/runs.csv" >"$tmp/count"
+  awk -F, '"'"'NR > 1 { print $4, $5, ($6 == "succeeded") }'"'"' <(rows_of "$tmp/grid/variants/removal/runs.csv") >"$tmp/count"
   grep -E "^\| [0-9]+ \| [0-9]+ \| [0-9]/1" "$tmp/grid/report.md" | awk -F"|" '"'"'{ split($6, c, "/"); print $2 + 0, $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
   [ "$(wc -l <"$tmp/count")" -eq 8 ] && cmp -s "$tmp/count" "$tmp/table"'
 run experiment strombom-gird

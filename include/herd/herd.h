@@ -482,6 +482,13 @@ herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
 /* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
 const char *herd_sim_backend_note(const herd_sim *sim);
 
+/* ---- Issue 16, summary: what really ran (for honest bench labels) ---- */
+/* The CPU threads the backend steps with: desc.threads, or fewer where the backend decided
+ * so (the CPU backend runs small flocks on one thread); 0 for a backend without threads
+ * (OpenCL). */
+int herd_sim_threads(const herd_sim *sim);
+/* ---- end of issue 16, summary ---- */
+
 /* The flock as the backend holds it (not in id order): N positions and N velocities, as
  * float2 in 2D and float4 (w unused) in 3D, and N agent words (id in the low 28 bits; bit
  * 31 delivered, bit 30 moved in the last step, bit 29 reacted to a steering agent). The

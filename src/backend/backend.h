@@ -108,6 +108,8 @@ typedef struct herd_backend_ops {
   /* Stage times so far (zero unless created with profile). */
   herd_status (*profile)(herd_backend *b, herd_profile *out, herd_error *err);
   const char *(*device_name)(const herd_backend *b);
+  /* CPU threads it steps with; NULL for a backend without threads (herd_sim_threads: 0). */
+  int (*threads)(const herd_backend *b);
   void (*destroy)(herd_backend *b);
 
   /* Batches: `count` independent worlds of one model and dimension (world w described by

@@ -18,10 +18,12 @@
 #include "herd/herd.h"
 #include "options.h"
 #include "provenance.h"
+#include "summary.h"
 
 #define MAX_CONFIGS 32
 #define MAX_SIZES 16
 #define MAX_REPEATS 50
+#define WARMUP_STEPS 2 /* untimed steps before the repeats */
 
 static const char bench_usage[] =
     "usage: herd bench [OPTIONS]\n"
@@ -47,9 +49,11 @@ static const char bench_usage[] =
     "  --budget SECONDS   stop adding larger sizes when the next would pass this (default 540)\n"
     "  -o, --out DIR      where to write (default bench-out; created if needed)\n"
     "  --force            replace result files already in DIR (otherwise herd bench refuses\n"
-    "                     to start)\n"
+    "                     to start), and --summary's file\n"
     "  -q, --quiet        no table or notes on the console (errors only; the files are written)\n"
     "  -h, --help, -V, --version   as for herd run\n"
+    "  --json             print that JSON on standard output (the progress table then goes to\n"
+    "                     standard error)\n"
     "\n"
     "Every option, device and the output folder are checked before the first run. The files\n"
     "are made in a staging folder inside DIR and moved into place at the end; Ctrl-C stops\n"
@@ -75,7 +79,11 @@ typedef struct bench_opts {
   const char *out;
   bool force;
   const char *backends, *threads, *threads_typed; /* --backends, --threads as given */
-  char staging[600];                              /* OUT/.herd-bench-XXXXXX: where the files are made */
+  summary_args summary;
+  int argc; /* the command line, for the provenance */
+  char **argv;
+  FILE *text;        /* the progress table: stdout, or stderr under --json */
+  char staging[600]; /* OUT/.herd-bench-XXXXXX: where the files are made */
 } bench_opts;
 
 /* What herd bench writes into --out. */
@@ -89,6 +97,7 @@ typedef struct bench_row {
   double seconds[MAX_REPEATS];
   int repeats;
   double median, min, max;
+  int threads_used;                  /* what the backend ran (herd_sim_threads): may be fewer than asked */
   double stage_ms[HERD_STAGE_COUNT]; /* per step, over the timed repeats */
   double peak_mib, device_mib;
   uint32_t dims;
@@ -258,13 +267,16 @@ static int take_bench(void *ctx, int code, const char *typed, const char *v) {
     case OPT_BUDGET: return take_one(typed, v, 1, 86400, &o->budget_s);
     case OPT_OUTPUT: o->out = v; return CLI_GO_ON;
     case OPT_FORCE: o->force = true; return CLI_GO_ON;
+  }
+  if (summary_args_option(&o->summary, code, v) == CLI_GO_ON) return CLI_GO_ON;
+  switch (code) {
     default: /* CLI_OPERAND */
       return cli_fail(EXIT_BAD_INPUT, "bench: %s: takes no operands (see herd bench --help)", typed);
   }
 }
 
 static int parse_bench(int argc, char **argv, bench_opts *o) {
-  static const struct option *const tables[] = {bench_own_options, NULL};
+  static const struct option *const tables[] = {cli_summary_options, bench_own_options, NULL};
   cli_command c = {.name = "bench", .usage = bench_usage, .tables = tables, .take = take_bench, .ctx = o};
   int status = cli_parse(&c, argc, argv);
   if (status != CLI_GO_ON) return status;
@@ -273,13 +285,15 @@ static int parse_bench(int argc, char **argv, bench_opts *o) {
 }
 
 /* A line on the console, unless --quiet: the files in --out are the output asked for. */
-static void say(const char *fmt, ...) {
+/* The console's lines: the progress table (standard error under --json), unless --quiet. */
+static void say(FILE *to, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *to, const char *fmt, ...) {
   if (cli_quiet) return;
   va_list ap;
   va_start(ap, fmt);
-  vprintf(fmt, ap);
+  vfprintf(to, fmt, ap);
   va_end(ap);
-  fflush(stdout);
+  fflush(to);
 }
 
 /* ---- Measuring -------------------------------------------------------------------------- */
@@ -362,7 +376,7 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
   row->steps = (uint32_t)(o->steps ? o->steps : fmax(1.0, round(5e5 / n)));
   herd_profile before, after;
   int status = 0;
-  for (int w = 0; w < 2 && !status; ++w) status = herd_sim_step(sim, &err) != HERD_OK;
+  for (int w = 0; w < WARMUP_STEPS && !status; ++w) status = herd_sim_step(sim, &err) != HERD_OK;
   status = status || herd_sim_profile(sim, &before, &err) != HERD_OK;
   for (int r = 0; r < o->repeat && !status; ++r) {
     double t0 = now_s();
@@ -383,6 +397,7 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
   row->min = sorted[0], row->max = sorted[row->repeats - 1];
   row->median = herd_quantile(sorted, (size_t)row->repeats, 0.5);
   row->device_mib = herd_sim_memory_bytes(sim) / 1048576.0;
+  row->threads_used = herd_sim_threads(sim);
   row->peak_mib = peak_memory_mib();
   if (strcmp(c->backend, "opencl") == 0) snprintf(c->label, sizeof c->label, "opencl (%s)", herd_sim_device(sim));
   herd_sim_destroy(sim);
@@ -390,6 +405,24 @@ static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *
 }
 
 /* ---- Writing ---------------------------------------------------------------------------- */
+
+/* True when the CPU backend ran fewer threads than the configuration asked for (it runs
+ * small flocks on one thread): the row then measures that many, and says so. */
+static bool ran_fewer_threads(const bench_row *r) {
+  return strcmp(r->config->backend, "cpu") == 0 && r->threads_used != r->config->threads;
+}
+
+/* What ran for this row: the configuration's label, and "(ran 1 thread)" where the backend
+ * ran fewer threads than asked for. */
+static const char *row_label(const bench_row *r) {
+  static char label[128];
+  if (ran_fewer_threads(r))
+    snprintf(label, sizeof label, "%s (ran %d thread%s)", r->config->label, r->threads_used,
+             r->threads_used == 1 ? "" : "s");
+  else
+    snprintf(label, sizeof label, "%s", r->config->label);
+  return label;
+}
 
 /* Opens `name` in the staging folder. */
 static FILE *open_out(const bench_opts *o, const char *name) {
@@ -412,33 +445,39 @@ static const char *plot_label(const bench_config *c) {
 static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
   FILE *f = open_out(o, "results.csv");
   if (!f) return 1;
+  if (!cli_provenance_csv(f, NULL, NULL, o->argc, o->argv)) return fclose(f), cli_fail(1, "out of memory");
   fprintf(f, "backend,device,threads,n,repeat,steps,seconds_per_step,agent_steps_per_second");
   for (int k = 0; k < HERD_STAGE_COUNT; ++k) fprintf(f, ",%s_ms_per_step", herd_stage_name((herd_stage)k));
-  fprintf(f, ",peak_host_mib,device_mib,model,dims\n");
+  /* threads_used and the spread of the repeats come last, so earlier columns keep their place. */
+  fprintf(f,
+          ",peak_host_mib,device_mib,model,dims,threads_used,seconds_per_step_min,seconds_per_step_median,"
+          "seconds_per_step_max\n");
   for (int i = 0; i < count; ++i) {
     const bench_row *r = &rows[i];
     /* The label without commas, so that plain comma-splitting tools read the file right. */
-    char label[96];
-    snprintf(label, sizeof label, "%s", r->config->label);
+    char label[128];
+    snprintf(label, sizeof label, "%s", row_label(r));
     for (char *c = label; *c; ++c)
       if (*c == ',') *c = ';';
     for (int k = 0; k < r->repeats; ++k) {
       fprintf(f, "%s,%s,%d,%u,%d,%u,%.6e,%.6e", r->config->backend, label, r->config->threads, r->n, k + 1, r->steps,
               r->seconds[k], r->n / r->seconds[k]);
       for (int s = 0; s < HERD_STAGE_COUNT; ++s) fprintf(f, ",%.4f", r->stage_ms[s]);
-      fprintf(f, ",%.1f,%.1f,%s,%u\n", r->peak_mib, r->device_mib, herd_model_name(o->model), r->dims);
+      fprintf(f, ",%.1f,%.1f,%s,%u,%d,%.6e,%.6e,%.6e\n", r->peak_mib, r->device_mib, herd_model_name(o->model), r->dims,
+              r->threads_used, r->min, r->median, r->max);
     }
   }
   return fclose(f) != 0;
 }
 
-/* Least-squares slope of log(time) on log(N) over one configuration's rows. */
+/* Least-squares slope of log(time) on log(N) over one configuration's rows, those that ran
+ * fewer threads than asked for left out (they would mix two thread counts in one slope). */
 static double fit_alpha(const bench_row *rows, int count, const bench_config *c, double *lo, double *hi) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   int m = 0;
   *lo = INFINITY, *hi = 0;
   for (int i = 0; i < count; ++i) {
-    if (rows[i].config != c) continue;
+    if (rows[i].config != c || ran_fewer_threads(&rows[i])) continue;
     double x = log((double)rows[i].n), y = log(rows[i].median);
     sx += x, sy += y, sxx += x * x, sxy += x * y, ++m;
     *lo = fmin(*lo, rows[i].n), *hi = fmax(*hi, rows[i].n);
@@ -466,6 +505,20 @@ static void write_workload(FILE *f, const bench_opts *o) {
           herd_model_name(o->model), sc.world.dims, o->neighbours, (double)herd_scenario_grid_cell_m(&sc));
 }
 
+/* Where the CPU backend ran fewer threads than asked for (small flocks: a parallel region
+ * would cost more than the work), from what the runs reported, not from a copy of its rule. */
+static void write_fewer_threads_note(FILE *f, const bench_row *rows, int count) {
+  uint32_t largest = 0;
+  for (int i = 0; i < count; ++i)
+    if (ran_fewer_threads(&rows[i]) && rows[i].n > largest) largest = rows[i].n;
+  if (largest)
+    fprintf(f,
+            "\nThe CPU backend ran flocks up to N = %u on fewer threads than asked for (rows marked \"ran 1 "
+            "thread\"): there a parallel region costs more than the work. Those rows measure that thread count, "
+            "and the speed-up plot leaves them out.\n",
+            largest);
+}
+
 static int write_summary(const bench_opts *o, const bench_row *rows, int count, const char *dropped) {
   FILE *f = open_out(o, "summary.md");
   if (!f) return 1;
@@ -475,17 +528,17 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   fprintf(f, "# herd bench\n\n`%s`, %s. No number here is edited by hand.\n\n", o->command, when);
   write_workload(f, o);
   fprintf(f,
-          " %ld timed repeats after 2 warm-up steps; time per step is the median of the repeats. The same model "
-          "source and seeds run on every backend; the test suite checks that the backends agree in distribution "
-          "(tests/test_opencl.c).\n\n",
-          o->repeat);
+          " %ld timed repeats after %d warm-up steps; time per step is the median of the repeats (min–max: "
+          "their spread, also the error bars of the plots). The same model source and seeds run on every backend; "
+          "the test suite checks that the backends agree in distribution (tests/test_opencl.c).\n\n",
+          o->repeat, WARMUP_STEPS);
   fprintf(
       f,
       "| configuration | N | steps | ms/step (median) | min–max | agent-steps/s | peak host MiB | agent+grid MiB |\n");
   fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int i = 0; i < count; ++i) {
     const bench_row *r = &rows[i];
-    fprintf(f, "| %s | %u | %u | %.3f | %.3f–%.3f | %.3g | %.1f | %.1f |\n", r->config->label, r->n, r->steps,
+    fprintf(f, "| %s | %u | %u | %.3f | %.3f–%.3f | %.3g | %.1f | %.1f |\n", row_label(r), r->n, r->steps,
             1e3 * r->median, 1e3 * r->min, 1e3 * r->max, r->n / r->median, r->peak_mib, r->device_mib);
   }
   fprintf(f, "\n## Scaling exponent α (time per step ∝ N^α)\n\n");
@@ -494,9 +547,7 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
     if (!isnan(a)) fprintf(f, "- %s: α = %.3f over N = %.0f to %.0f\n", o->configs[c].label, a, lo, hi);
   }
   if (*dropped) fprintf(f, "\n%s\n", dropped);
-  fprintf(f,
-          "\nThe CPU backend runs flocks under 2048 agents on one thread whatever --threads says (a parallel "
-          "region costs more than the work there).\n");
+  write_fewer_threads_note(f, rows, count);
   fprintf(f, "\nPlots: time_per_step.png, stages.png, speedup.png. Machine: machine.md.\n");
   return fclose(f) != 0;
 }
@@ -525,11 +576,25 @@ static int write_machine(const bench_opts *o) {
 
 /* ---- Plots ------------------------------------------------------------------------------ */
 
-/* The `plot` line with one inline data series per configuration. */
-static void plot_per_config(FILE *gp, const bench_opts *o) {
+/* The largest N at which configuration c ran fewer threads than it asked for; 0 if none. */
+static uint32_t fewer_threads_up_to(const bench_config *c, const bench_row *rows, int count) {
+  uint32_t largest = 0;
+  for (int i = 0; i < count; ++i)
+    if (rows[i].config == c && ran_fewer_threads(&rows[i]) && rows[i].n > largest) largest = rows[i].n;
+  return largest;
+}
+
+/* The `plot` line with one inline data series per configuration: "x y low high" rows drawn
+ * as lines with error bars (the repeats' min and max). A configuration that ran fewer
+ * threads at small N says so in its title. */
+static void plot_per_config(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   fprintf(gp, "plot ");
-  for (int c = 0; c < o->config_count; ++c)
-    fprintf(gp, "%s'-' with linespoints title '%s'", c ? ", " : "", plot_label(&o->configs[c]));
+  for (int c = 0; c < o->config_count; ++c) {
+    uint32_t fewer = fewer_threads_up_to(&o->configs[c], rows, count);
+    char note[64] = "";
+    if (fewer) snprintf(note, sizeof note, " (1 thread ran up to N = %u)", fewer);
+    fprintf(gp, "%s'-' using 1:2:3:4 with yerrorlines title '%s%s'", c ? ", " : "", plot_label(&o->configs[c]), note);
+  }
   fprintf(gp, "\n");
 }
 
@@ -537,11 +602,13 @@ static void plot_per_config(FILE *gp, const bench_opts *o) {
 static void plot_time_per_step(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   fprintf(gp,
           "set output 'time_per_step.png'\nset logscale xy\nset xlabel 'agents N'\n"
-          "set ylabel 'time per step (ms), median'\nset title 'herd bench: time per step'\n");
-  plot_per_config(gp, o);
+          "set ylabel 'time per step (ms): median, bars min to max of the repeats'\n"
+          "set title 'herd bench: time per step'\n");
+  plot_per_config(gp, o, rows, count);
   for (int c = 0; c < o->config_count; ++c) {
     for (int i = 0; i < count; ++i)
-      if (rows[i].config == &o->configs[c]) fprintf(gp, "%u %.6g\n", rows[i].n, 1e3 * rows[i].median);
+      if (rows[i].config == &o->configs[c])
+        fprintf(gp, "%u %.6g %.6g %.6g\n", rows[i].n, 1e3 * rows[i].median, 1e3 * rows[i].min, 1e3 * rows[i].max);
     fprintf(gp, "e\n");
   }
 }
@@ -558,18 +625,28 @@ static const bench_config *speedup_base(const bench_opts *o) {
   return base;
 }
 
-/* Speed-up over speedup_base() at each N. */
+/* True when row r ran just what `base` ran at its N (the CPU backend on the same number of
+ * threads): their ratio is noise, not a speed-up, and is not plotted. */
+static bool same_as_base(const bench_row *r, const bench_row *base) {
+  return strcmp(r->config->backend, "cpu") == 0 && strcmp(base->config->backend, "cpu") == 0 &&
+         r->threads_used == base->threads_used;
+}
+
+/* Speed-up over speedup_base() at each N: the ratio of medians, bars from the slowest to
+ * the fastest pairing of the repeats (base min / row max to base max / row min). */
 static void plot_speedup(FILE *gp, const bench_opts *o, const bench_row *rows, int count) {
   const bench_config *base = speedup_base(o);
   fprintf(gp, "set output 'speedup.png'\nunset logscale y\nset ylabel 'speed-up over %s'\n", plot_label(base));
-  fprintf(gp, "set title 'herd bench: speed-up'\n");
-  plot_per_config(gp, o);
+  fprintf(gp, "set title 'herd bench: speed-up (N where a row ran the same threads as the base: left out)'\n");
+  plot_per_config(gp, o, rows, count);
   for (int c = 0; c < o->config_count; ++c) {
     for (int i = 0; i < count; ++i) {
       if (rows[i].config != &o->configs[c]) continue;
       for (int j = 0; j < count; ++j)
-        if (rows[j].config == base && rows[j].n == rows[i].n)
-          fprintf(gp, "%u %.6g\n", rows[i].n, rows[j].median / rows[i].median);
+        if (rows[j].config == base && rows[j].n == rows[i].n &&
+            (rows[i].config == base || !same_as_base(&rows[i], &rows[j])))
+          fprintf(gp, "%u %.6g %.6g %.6g\n", rows[i].n, rows[j].median / rows[i].median, rows[j].min / rows[i].max,
+                  rows[j].max / rows[i].min);
     }
     fprintf(gp, "e\n");
   }
@@ -590,8 +667,10 @@ static void plot_stages(FILE *gp, const bench_opts *o, const bench_row *rows, in
       for (int i = 0; i < count; ++i)
         if (rows[i].config == &o->configs[c]) last = &rows[i];
       if (!last) continue;
+      char ran[32] = "";
+      if (ran_fewer_threads(last)) snprintf(ran, sizeof ran, " (ran %dt)", last->threads_used);
       if (strcmp(o->configs[c].backend, "cpu") == 0)
-        fprintf(gp, "\"cpu %dt, N=%u\" %.6g\n", o->configs[c].threads, last->n, last->stage_ms[k]);
+        fprintf(gp, "\"cpu %dt%s, N=%u\" %.6g\n", o->configs[c].threads, ran, last->n, last->stage_ms[k]);
       else
         fprintf(gp, "\"opencl, N=%u\" %.6g\n", last->n, last->stage_ms[k]);
     }
@@ -602,12 +681,56 @@ static void plot_stages(FILE *gp, const bench_opts *o, const bench_row *rows, in
 static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
   FILE *gp = open_out(o, "plots.gp");
   if (!gp) return 1;
-  fprintf(gp, "set terminal pngcairo size 900,600 noenhanced\nset grid\nset key left top\n");
+  /* The key below the plot area, never over a curve. */
+  fprintf(gp, "set terminal pngcairo size 900,650 noenhanced\nset grid\nset key outside below left Left reverse\n");
   plot_time_per_step(gp, o, rows, count);
   plot_speedup(gp, o, rows, count);
   plot_stages(gp, o, rows, count);
   if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->staging);
   return cli_gnuplot(o->staging, "plots.gp", "herd bench");
+}
+
+/* ---- JSON (--summary, --json) ------------------------------------------------------------ */
+
+static json_t *row_json(const bench_row *r) {
+  json_t *repeats = json_array(), *stages = json_object();
+  for (int k = 0; k < r->repeats; ++k) json_array_append_new(repeats, summary_number(r->seconds[k]));
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k)
+    json_object_set_new(stages, herd_stage_name((herd_stage)k), summary_number(r->stage_ms[k]));
+  return json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:{s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}", "backend",
+                   r->config->backend, "label", row_label(r), "threads", r->config->threads, "threads_used",
+                   r->threads_used, "n", (json_int_t)r->n, "steps", (json_int_t)r->steps, "seconds_per_step", "min",
+                   summary_number(r->min), "median", summary_number(r->median), "max", summary_number(r->max),
+                   "repeats", repeats, "agent_steps_per_s", summary_number(r->n / r->median), "stage_ms_per_step",
+                   stages, "peak_host_mib", summary_number(r->peak_mib), "device_mib", summary_number(r->device_mib));
+}
+
+/* The scaling exponents, one per configuration with two sizes or more that ran as asked. */
+static json_t *alphas_json(const bench_opts *o, const bench_row *rows, int count) {
+  json_t *list = json_array();
+  for (int c = 0; c < o->config_count; ++c) {
+    double lo, hi, a = fit_alpha(rows, count, &o->configs[c], &lo, &hi);
+    if (!isnan(a))
+      json_array_append_new(list, json_pack("{s:s, s:o, s:f, s:f}", "label", o->configs[c].label, "alpha",
+                                            summary_number(a), "n_min", lo, "n_max", hi));
+  }
+  return list;
+}
+
+/* The whole bench as one document (docs/schema/bench-summary.schema.json). */
+static json_t *bench_json(const bench_opts *o, const bench_row *rows, int count, const char *dropped, int argc,
+                          char **argv) {
+  json_t *list = json_array();
+  for (int i = 0; i < count; ++i) json_array_append_new(list, row_json(&rows[i]));
+  json_t *workload = json_pack("{s:s, s:i}", "model", herd_model_name(o->model), "dims", count ? (int)rows[0].dims : 0);
+  if (o->model == HERD_MODEL_STROMBOM)
+    json_object_set_new(workload, "workload", json_string(o->all_active ? "all-active" : "herding"));
+  else
+    json_object_set_new(workload, "neighbours", summary_number(o->neighbours));
+  return json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:s*}", "schema", SUMMARY_BENCH_SCHEMA, "provenance",
+                   cli_provenance(NULL, NULL, argc, argv), "workload", workload, "repeat", (json_int_t)o->repeat,
+                   "warmup_steps", (json_int_t)WARMUP_STEPS, "rows", list, "alpha", alphas_json(o, rows, count),
+                   "dropped", *dropped ? dropped : NULL);
 }
 
 /* ---- The output folder ------------------------------------------------------------------ */
@@ -666,7 +789,7 @@ static void remove_staging(const bench_opts *o) {
 /* Measures every configuration at every size that fits the budget; 0 or an exit status. */
 static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped, size_t dropped_size) {
   double start = now_s();
-  say("%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
+  say(o->text, "%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
   for (int c = 0; c < o->config_count; ++c) {
     bench_config *cfg = &o->configs[c];
     if (strcmp(cfg->backend, "cpu") == 0)
@@ -683,14 +806,15 @@ static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped
         snprintf(dropped + used, dropped_size - used,
                  "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "",
                  o->budget_s, cfg->label, n, estimate);
-        say("%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate, o->budget_s);
+        say(o->text, "%-44s %9u  dropped: about %.0f s would pass the %.0f s budget\n", cfg->label, n, estimate,
+            o->budget_s);
         break;
       }
       int status = cli_stop ? 128 + cli_stop : measure(o, cfg, n, &rows[*count]);
       if (status) return status;
       bench_row *r = &rows[(*count)++];
       per_agent_step = r->median / n;
-      say("%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", cfg->label, n, r->steps, 1e3 * r->median, n / r->median,
+      say(o->text, "%-44.44s %9u %6u %12.3f %14.3g %9.1f\n", row_label(r), n, r->steps, 1e3 * r->median, n / r->median,
           r->peak_mib);
     }
   }
@@ -707,6 +831,9 @@ int cmd_bench(int argc, char **argv) {
   cli_catch_signals();
   int status = parse_bench(argc, argv, &o);
   if (status != -1) return status;
+  o.text = summary_text_stream(&o.summary, stdout);
+  o.argc = argc, o.argv = argv;
+  if (summary_check(&o.summary, o.force)) return EXIT_BAD_INPUT;
   size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd bench");
   for (int i = 1; i < argc && typed < sizeof o.command; ++i)
     typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
@@ -719,16 +846,19 @@ int cmd_bench(int argc, char **argv) {
   if (status == 0) {
     for (int c = 0; c < o.config_count; ++c) {
       double lo, hi, a = fit_alpha(rows, count, &o.configs[c], &lo, &hi);
-      if (!isnan(a)) say("alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
+      if (!isnan(a)) say(o.text, "alpha = %.3f for %s over N = %.0f to %.0f\n", a, o.configs[c].label, lo, hi);
     }
-    if (*dropped) say("%s\n", dropped);
+    if (*dropped) say(o.text, "%s\n", dropped);
     if (write_csv(&o, rows, count) || write_summary(&o, rows, count, dropped) || write_machine(&o) ||
         write_plots(&o, rows, count))
       status = 1;
   }
   if (status == 0) status = place_results(&o);
+  if (status == 0 && (o.summary.path || o.summary.json))
+    status = summary_emit(&o.summary, o.force, bench_json(&o, rows, count, dropped, argc, argv));
   if (status == 0)
-    say("wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
+    say(o.text,
+        "wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
         cli_shown(o.out), now_s() - start);
   if (status > 128) fprintf(stderr, "herd: interrupted; %s is as it was\n", cli_shown(o.out));
   remove_staging(&o);

@@ -30,6 +30,8 @@ enum cli_option_code {
   OPT_BACKEND,
   OPT_DEVICE,
   OPT_NO_SHARE,
+  OPT_SUMMARY, /* run, record, bench: --summary FILE.json, --json (summary.h) */
+  OPT_JSON,
   OPT_COMMAND_FIRST = 512 /* each command numbers its own long-only options from here */
 };
 

@@ -36,12 +36,15 @@ void cli_utc_now(char *out, size_t size) {
   strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 }
 
+/* argv joined by spaces; a command's own argv ("run", "--seed", "3") gets "herd " in front
+ * so the line reads as typed. */
 static json_t *command_json(int argc, char **argv) {
-  size_t len = 1;
+  const char *herd = argc > 0 && strstr(argv[0], "herd") ? "" : "herd ";
+  size_t len = strlen(herd) + 1;
   for (int i = 0; i < argc; ++i) len += strlen(argv[i]) + 1;
   char *line = malloc(len), *at = line;
   if (!line) return NULL;
-  *at = '\0';
+  at += sprintf(at, "%s", herd);
   for (int i = 0; i < argc; ++i) at += sprintf(at, "%s%s", i ? " " : "", argv[i]);
   json_t *s = json_string(line); /* NULL for text that is not UTF-8: then left out */
   free(line);
@@ -70,4 +73,34 @@ json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, c
     json_object_set_new(p, "backend",
                         json_pack("{s:s, s:s}", "name", herd_sim_backend(sim), "device", herd_sim_device(sim)));
   return p;
+}
+
+static bool has_control(const char *text) {
+  for (const unsigned char *c = (const unsigned char *)text; *c; ++c)
+    if (*c < 0x20 || *c == 0x7f) return true;
+  return false;
+}
+
+bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
+  json_t *p = cli_provenance(sc, sim, argc, argv);
+  if (!p) return false;
+  cli_csv_comments(f, p);
+  json_decref(p);
+  return true;
+}
+
+void cli_csv_comments(FILE *f, json_t *p) {
+  const char *key;
+  json_t *value;
+  json_object_foreach(p, key, value) {
+    const char *text = json_string_value(value);
+    if (text && !has_control(text)) {
+      fprintf(f, "# %s: %s\n", key, text);
+    } else {
+      /* One line whatever the value holds: JSON escapes every newline. */
+      char *json = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+      if (json) fprintf(f, "# %s: %s\n", key, json);
+      free(json);
+    }
+  }
 }

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "options.h"
 #include "session.h"
+#include "summary.h"
 
 static const char record_usage[] =
     "usage: herd record [SCENARIO] -o FILE [OPTIONS]\n"
@@ -30,9 +31,13 @@ static const char record_usage[] =
     "  --hud              draw the HUD (step, N, delivered, dog mode, backend) on the frames\n"
     "  -r, --seed S, --set PATH=VALUE, --backend B, --device D, -t, --threads T, --no-share\n"
     "                     as for herd run and herd view\n"
-    "  --force            replace FILE if it exists\n"
+    "  --force            replace FILE (and --summary's file) if it exists\n"
     "  -q, --quiet        no progress line, notes or closing lines (errors only)\n"
     "  -h, --help, -V, --version, --   as for herd run\n"
+    "  --summary FILE     also write the run's summary as JSON, with the video's facts\n"
+    "                     (docs/schema/run-summary.schema.json)\n"
+    "  --json             print that JSON on standard output (the text lines then go to\n"
+    "                     standard error)\n"
     "\n"
     "Ctrl-C (SIGINT) or SIGTERM stops stepping, writes the frames in flight and closes the\n"
     "video so it plays; the exit status is then 130 or 143.\n";
@@ -40,6 +45,7 @@ static const char record_usage[] =
 typedef struct record_opts {
   scenario_args scenario;
   backend_args backend;
+  summary_args summary;
   const char *out;
   int width, height, fps;
   long every;
@@ -82,12 +88,13 @@ static int take_record(void *ctx, int code, const char *typed, const char *value
     case OPT_STEPS: o->steps_given = true; break; /* and the scenario's max_steps */
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
-  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
+  if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
+  return status != CLI_NOT_MINE ? status : summary_args_option(&o->summary, code, value);
 }
 
 static int parse_record(int argc, char **argv, record_opts *o) {
   static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_share_options,
-                                                record_own_options, NULL};
+                                                cli_summary_options,  record_own_options,  NULL};
   cli_command c = {.name = "record", .usage = record_usage, .tables = tables, .take = take_record, .ctx = o};
   int status = cli_parse(&c, argc, argv);
   if (status != CLI_GO_ON) return status;
@@ -146,6 +153,17 @@ static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, 
   return 0;
 }
 
+/* The run summary with what was recorded ("video"): frames, their spacing, rate and size. */
+static json_t *record_summary(const gl_session *s, const record_opts *o, uint32_t frames, double seconds, int argc,
+                              char **argv) {
+  json_t *doc = summary_run_json(s->sim, &s->sc, seconds, argc, argv);
+  if (doc)
+    json_object_set_new(doc, "video",
+                        json_pack("{s:s, s:I, s:I, s:i, s:[i, i]}", "path", o->out, "frames", (json_int_t)frames,
+                                  "every", (json_int_t)o->every, "fps", o->fps, "size", o->width, o->height));
+  return doc;
+}
+
 int cmd_record(int argc, char **argv) {
   record_opts o = {.width = 1280, .height = 720, .fps = 30, .every = 1};
   gl_session g = {0};
@@ -158,6 +176,7 @@ int cmd_record(int argc, char **argv) {
   /* Everything that can fail is checked before the simulation starts. */
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  if (status == -1 && summary_check(&o.summary, o.force)) status = EXIT_BAD_INPUT;
   bool started = false; /* status 0 from parsing means done (--help): nothing to record */
   if (status == -1) {
     gl_session_desc d = {.backend = o.backend, .width = 64, .height = 64, .hidden = true};
@@ -177,12 +196,15 @@ int cmd_record(int argc, char **argv) {
     herd_status closed = herd_recorder_close(rec, &written, &err);
     seconds = now_s() - start; /* until ffmpeg has finished the file */
     if (closed != HERD_OK && status == 0) status = cli_fail(1, "%s", err.message);
+    FILE *text = summary_text_stream(&o.summary, stdout);
     if (status == 0 && !cli_quiet) {
-      printf("wrote %u frames (%d x %d, %d fps, one every %ld step%s, steps 0 to %u) to %s\n", written, o.width,
-             o.height, o.fps, o.every, o.every == 1 ? "" : "s", herd_sim_step_index(g.sim), o.out);
-      printf("wall time: %.3f s (%.1f steps/s with recording)\n", seconds,
-             seconds > 0 ? herd_sim_step_index(g.sim) / seconds : 0.0);
+      fprintf(text, "wrote %u frames (%d x %d, %d fps, one every %ld step%s, steps 0 to %u) to %s\n", written, o.width,
+              o.height, o.fps, o.every, o.every == 1 ? "" : "s", herd_sim_step_index(g.sim), o.out);
+      fprintf(text, "wall time: %.3f s (%.1f steps/s with recording)\n", seconds,
+              seconds > 0 ? herd_sim_step_index(g.sim) / seconds : 0.0);
     }
+    if (status == 0 && (o.summary.path || o.summary.json))
+      status = summary_emit(&o.summary, o.force, record_summary(&g, &o, written, seconds, argc, argv));
     if (status == 0 && stop_signal) {
       fprintf(stderr, "herd: interrupted at step %u; the video is complete with %u frames\n",
               herd_sim_step_index(g.sim), written);

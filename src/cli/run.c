@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,7 +13,9 @@
 #include "cli.h"
 #include "herd/herd.h"
 #include "options.h"
+#include "provenance.h"
 #include "steering_ui.h"
+#include "summary.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -42,6 +43,10 @@ static const char run_usage[] =
     "  -q, --quiet        no summary, progress line or notes (errors, --csv and --profile stay)\n"
     "  -h, --help         this text;  -V, --version  herd's version and commit\n"
     "  --                 the end of the options (for a scenario file named -x.json)\n"
+    "  --summary FILE     also write the summary as JSON (docs/schema/run-summary.schema.json);\n"
+    "                     --force lets it replace an existing file\n"
+    "  --json             print the summary as JSON on standard output (the text summary then\n"
+    "                     goes to standard error)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
     "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
@@ -64,8 +69,11 @@ static double now_s(void) {
 typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
+  summary_args summary;
   const char *csv;
   bool force, profile, lockstep;
+  int argc; /* the command line, for the provenance */
+  char **argv;
 } run_opts;
 
 enum { OPT_PROFILE = OPT_COMMAND_FIRST, OPT_LOCKSTEP, OPT_CSV, OPT_FORCE };
@@ -87,12 +95,14 @@ static int take_run(void *ctx, int code, const char *typed, const char *value) {
     case OPT_FORCE: o->force = true; return CLI_GO_ON;
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
-  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
+  if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
+  return status != CLI_NOT_MINE ? status : summary_args_option(&o->summary, code, value);
 }
 
 /* Returns -1 when parsing succeeded, else the exit status (0 after --help). */
 static int parse_run(int argc, char **argv, run_opts *o) {
-  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, run_own_options, NULL};
+  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_summary_options,
+                                                run_own_options, NULL};
   cli_command c = {.name = "run", .usage = run_usage, .tables = tables, .take = take_run, .ctx = o};
   return cli_parse(&c, argc, argv);
 }
@@ -182,12 +192,6 @@ static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) 
   fflush(stderr);
 }
 
-static double peak_memory_mib(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return (double)ru.ru_maxrss / 1024.0; /* KiB on Linux */
-}
-
 static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
   herd_profile p;
   herd_error err;
@@ -252,7 +256,7 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
           wall_s > 0 ? (double)steps * o->count / wall_s : 0.0);
-  double peak = peak_memory_mib();
+  double peak = summary_peak_memory_mib();
   fprintf(out, "memory: %.1f MiB peak (%.1f bytes per agent); agent and grid arrays %.1f bytes per agent\n", peak,
           peak * 1048576.0 / o->count, (double)herd_sim_memory_bytes(sim) / o->count);
 }
@@ -309,6 +313,9 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
+  if (o->summary.json && o->csv && strcmp(o->csv, "-") == 0)
+    return cli_fail(EXIT_BAD_INPUT, "--json: standard output already carries --csv -; use --summary FILE");
+  if (summary_check(&o->summary, o->force)) return EXIT_BAD_INPUT;
   herd_sim_desc desc = {.scenario = sc,
                         .threads = o->backend.threads,
                         .backend = o->backend.backend,
@@ -322,12 +329,13 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
+  if (!cli_provenance_csv(csv->file.f, sc, *sim, o->argc, o->argv)) return cli_fail(1, "out of memory");
   csv_header(csv->file.f, *sim);
   return 0;
 }
 
 int cmd_run(int argc, char **argv) {
-  run_opts o = {0};
+  run_opts o = {.argc = argc, .argv = argv};
   herd_scenario sc;
   herd_sim *sim = NULL;
   csv_out csv = {0};
@@ -338,12 +346,14 @@ int cmd_run(int argc, char **argv) {
     double wall_s = 0;
     status = simulate(sim, &sc, &csv, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
-    FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
+    FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
     if (status == 0 && !cli_quiet) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
+    if (status == 0 && (o.summary.path || o.summary.json))
+      status = summary_emit(&o.summary, o.force, summary_run_json(sim, &sc, wall_s, argc, argv));
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);

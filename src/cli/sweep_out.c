@@ -67,6 +67,22 @@ static void csv_value(FILE *f, const char *json_text) {
   json_decref(v);
 }
 
+/* The provenance as "# " comment lines heading runs.csv and summary.csv: as sweep.json has
+ * it (herd, command, date, host, backend, the sweep), one line each. */
+static void write_provenance(const sweep_writer *w, FILE *f) {
+  json_t *p = cli_provenance(NULL, NULL, 0, NULL);
+  if (!p) return;
+  const sweep_run_opts *o = w->run;
+  json_object_set_new(p, "command", json_string(w->command));
+  json_object_set_new(p, "date", json_string(w->started));
+  json_object_set_new(p, "backend", json_pack("{s:s, s:s}", "name", o->backend, "device", o->device_name));
+  char *spec = herd_sweep_to_json(w->sw);
+  if (spec) json_object_set_new(p, "sweep", json_loads(spec, 0, NULL));
+  free(spec);
+  cli_csv_comments(f, p);
+  json_decref(p);
+}
+
 static void write_header(const sweep_writer *w, FILE *f) {
   fputs("run,cell,seed", f);
   for (int v = 0; v < w->sw->vary_count; ++v) fputc(',', f), csv_field(f, w->sw->vary[v].path);
@@ -225,13 +241,14 @@ static int keep_whole_rows(sweep_writer *w, const char *path, size_t *kept) {
   FILE *want = open_memstream(&header, &header_size);
   write_header(w, want);
   fclose(want);
-  ssize_t got = getline(&line, &size, f);
+  ssize_t got;
   int status = 0;
-  long keep = 0;
+  long keep = 0, comments = 0; /* the provenance lines before the header stay */
+  while ((got = getline(&line, &size, f)) > 0 && line[0] == '#') comments += got;
   if (got < 0 || strcmp(line, header) != 0)
     status = cli_fail(EXIT_BAD_INPUT, "--resume: %s: its header is not this sweep's; start afresh with --force",
                       cli_shown(path));
-  for (keep = got > 0 ? got : 0, *kept = 0; status == 0 && (got = getline(&line, &size, f)) > 0; ++*kept) {
+  for (keep = comments + (got > 0 ? got : 0), *kept = 0; status == 0 && (got = getline(&line, &size, f)) > 0; ++*kept) {
     char *end;
     unsigned long long run = strtoull(line, &end, 10);
     if (line[got - 1] != '\n' || *end != ',' || run != *kept) break;
@@ -271,6 +288,7 @@ int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, s
   if (status == 0) status = write_sweep_json(w, false);
   if (status == 0 && !(w->runs = fopen(runs, resume ? "a" : "w")))
     status = cli_fail(1, "%s: cannot write: %s", cli_shown(runs), strerror(errno));
+  if (status == 0 && !resume) write_provenance(w, w->runs);
   if (status == 0 && !resume) write_header(w, w->runs);
   if (status == 0 && fflush(w->runs) != 0) status = cli_fail(1, "%s: write failed", cli_shown(runs));
   if (status) {
@@ -319,6 +337,7 @@ sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *co
   int lead = LEAD_COLUMNS + sw->vary_count, want = lead + RUN_COLUMNS;
   bool header = true;
   while (f && rows && getline(&line, &size, f) > 0 && n < total) {
+    if (line[0] == '#') continue; /* the provenance */
     if (header) {
       header = false;
       continue;
@@ -407,6 +426,7 @@ static int write_summaries(const sweep_writer *w, const sweep_run_row *rows, siz
     herd_outfile_abandon(&csv);
     return cli_error(&err);
   }
+  write_provenance(w, csv.f);
   fputs("cell", csv.f);
   for (int v = 0; v < sw->vary_count; ++v) fputc(',', csv.f), csv_field(csv.f, sw->vary[v].path);
   fputs(

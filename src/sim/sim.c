@@ -582,6 +582,7 @@ void herd_sim_release(herd_sim *s, uint32_t index) {
 const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
 const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
 const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
+int herd_sim_threads(const herd_sim *s) { return s->ops->threads ? s->ops->threads(s->backend) : 0; }
 
 herd_status herd_sim_profile(herd_sim *s, herd_profile *out, herd_error *err) {
   return s->ops->profile(s->backend, out, err);

@@ -624,6 +624,7 @@ static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *e
 }
 
 static const char *cpu_device_name(const herd_backend *b) { return b->device; }
+static int cpu_threads(const herd_backend *b) { return b->threads; }
 
 const herd_backend_ops herd_cpu_backend = {
     .name = "cpu",
@@ -639,6 +640,7 @@ const herd_backend_ops herd_cpu_backend = {
     .memory_bytes = cpu_memory_bytes,
     .profile = cpu_profile,
     .device_name = cpu_device_name,
+    .threads = cpu_threads,
     .create_batch = cpu_create_batch,
     .upload_world = cpu_upload_world,
     .step_batch = cpu_step_batch,
