@@ -135,7 +135,7 @@ steps=$(sed -n 's/^steps: \([0-9][0-9]*\) .*/\1/p' "$tmp/out")
 check "the summary reports 20 steps (got '$steps')" [ "$steps" = 20 ]
 rows=$(($(grep -vc '^#' "$csv" 2>/dev/null || echo 0) - 1))
 check "--csv writes steps + 1 rows, step 0 included (steps $steps, rows $rows)" [ "$rows" -eq $((${steps:-0} + 1)) ]
-check "--csv starts with the provenance as # comments" eval '[ "$(head -c 8 "$csv")" = "# herd: " ] && grep -q "^# seed: 1$" "$csv" && grep -q "^# command: herd run --steps 20 --quiet --csv $csv$" "$csv"'
+check "--csv starts with the provenance as # comments" eval '[ "$(head -c 8 "$csv")" = "# herd: " ] && grep -q "^# seed: 1$" "$csv" && grep -q "^# command: herd run --steps 20 --csv $csv$" "$csv"'
 check "... whose scenario line is the resolved scenario as JSON" eval \
   '"$HERD" scenario --steps 20 | /usr/bin/python3 -c "import json, sys; sys.exit(json.loads(sys.argv[1]) != json.load(sys.stdin))" "$(sed -n "s/^# scenario: //p" "$csv")"'
 check "--csv's header follows the comments" [ "$(grep -v '^#' "$csv" | head -c 5)" = "step," ]

@@ -25,7 +25,7 @@ backends=(cpu)
 "$HERD" devices >/dev/null 2>&1 && backends+=(opencl)
 for b in "${backends[@]}"; do
   s=$tmp/$b.json csv=$tmp/$b.csv
-  run run --backend "$b" --steps 300 --quiet --csv "$csv" --summary "$s" --json
+  run run --backend "$b" --steps 300 --csv "$csv" --summary "$s" --json
   check "$b: --summary and --json exit 0" [ "$rc" -eq 0 ]
   cp "$tmp/out" "$tmp/$b.stdout.json"
   check "$b: the --summary file validates against the schema" valid run-summary.schema.json "$s"
@@ -66,7 +66,7 @@ mutate "$s" "$tmp/m5.json" "d['wall_time_s'] = None"
 check "... while a null number (a non-finite value) passes" valid run-summary.schema.json "$tmp/m5.json"
 
 # ---- Outcomes ----------------------------------------------------------------------------
-run run --quiet --summary "$tmp/herded.json"
+run run --summary "$tmp/herded.json"
 check "a herded run: outcome success, exit_reason finished, all delivered" is \
   "$(jget "$tmp/herded.json" "d['outcome'], d['exit_reason'], d['observation']['delivered'] == d['observation']['agents']")" \
   "success finished True"
