@@ -27,5 +27,7 @@ if(HERD_WITH_OPENCL)
 else()
   set(HERD_PC_REQUIRES_PRIVATE "jansson")
 endif()
+# The prefix relative to the .pc file, so an installed tree still works where it is moved.
+file(RELATIVE_PATH HERD_PC_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
 configure_file(cmake/herd.pc.in "${CMAKE_CURRENT_BINARY_DIR}/herd.pc" @ONLY)
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/herd.pc" DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
