@@ -31,7 +31,8 @@ parser.add_argument("--out", default="success_vs_neighbours.png", help="the PNG 
 parser.add_argument("--force", action="store_true", help="replace --out if it exists")
 args = parser.parse_args()
 if os.path.exists(args.out) and not args.force:
-    sys.exit(f"success_vs_neighbours.py: --out {args.out}: exists; add --force to replace it")
+    print(f"success_vs_neighbours.py: --out {args.out}: exists; add --force to replace it", file=sys.stderr)
+    sys.exit(2)
 
 # %% The grid: one flock size, n from few to almost all, seeds 1..S.
 if args.quick:

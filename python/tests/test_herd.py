@@ -4,6 +4,7 @@ import csv
 import json
 import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -144,3 +145,16 @@ def test_a_closed_sim_refuses():
     sim.close()
     with pytest.raises(ValueError, match="closed"):
         sim.step()
+
+
+def test_the_example_script_draws_its_figure(root, tmp_path):
+    out = tmp_path / "fig.png"
+    script = root / "python" / "examples" / "success_vs_neighbours.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Enough neighbours herd the flock, too few do not (Strömbom et al.'s result).
+    rates = dict(re.findall(r"n = +(\d+): ([0-9.]+) of", done.stdout))
+    assert float(rates["2"]) == 0.0 and float(rates["49"]) == 1.0
+    again = subprocess.run([sys.executable, str(script), "--quick", "--out", str(out)], capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr  # never replaced without --force
