@@ -28,6 +28,11 @@ check "libherd.so exports herd_sim_create and herd_sim_place_steering" eval \
   'grep -qx herd_sim_create "$tmp/exported" && grep -qx herd_sim_place_steering "$tmp/exported"'
 check "every exported function is declared in herd.h" eval \
   '(while read -r f; do grep -q "\\b$f *(" "$prefix/include/herd/herd.h" || { echo "  not in herd.h: $f"; exit 1; }; done <"$tmp/exported")'
+# And the other way: every function herd.h declares is in libherd.so (a source added to the
+# static library alone would leave it out).
+grep -o 'herd_[a-z0-9_]*[[:space:]]*(' "$prefix/include/herd/herd.h" | sed 's/[[:space:]]*($//' | sort -u >"$tmp/declared"
+check "every function herd.h declares is exported" eval \
+  '[ -s "$tmp/declared" ] && [ -z "$(comm -23 "$tmp/declared" "$tmp/exported" | tee /dev/stderr)" ]'
 check "internal functions stay hidden (herd_fail, herd_sweep_expand)" eval \
   '! grep -qx -e herd_fail -e herd_sweep_expand "$tmp/exported"'
 check "no other symbol is exported" eval \
