@@ -558,6 +558,39 @@ herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, flo
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 
+/* ---- For programs (issue 16 "lib": the installed library, examples/, python/) ---------
+ * docs/library.md shows a whole program. Every function here is exported by libherd.so. */
+
+/* Per-agent flags, as herd_sim_read_flags gives them (one byte per agent). */
+#define HERD_FLAG_REMOVED 1u   /* taken out of the flock by its model (latched) */
+#define HERD_FLAG_REACTED 2u   /* reacted to a steering agent in the last step */
+#define HERD_FLAG_MOVED 4u     /* moved in the last step */
+#define HERD_FLAG_DELIVERED 8u /* has been within the goal radius at some step (latched) */
+
+/* Copies each flock agent's flags (HERD_FLAG_*), ordered by agent id as herd_sim_read_flock:
+ * N bytes. */
+herd_status herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err);
+
+/* Runs up to `steps` steps (0: no limit but the scenario's max_steps), stopping early at the
+ * outcome (herd_sim_outcome no longer HERD_RUNNING). `done`, when not NULL, gets the steps
+ * taken by this call, also when it fails (HERD_E_INTERRUPTED: desc.stop was raised). */
+herd_status herd_sim_run(herd_sim *sim, uint32_t steps, uint32_t *done, herd_error *err);
+
+/* Puts steering agent `index` at `pos` (world.dims numbers, wrapped on a torus) before the
+ * next step; its velocity becomes 0 and its strategy (or the aim of herd_sim_steer) moves it
+ * on from there. The observation keeps the nearest agent it found for the old place until
+ * the next step. HERD_E_INPUT for an index past herd_sim_steering_count or a position
+ * outside the world (or not finite). */
+herd_status herd_sim_place_steering(herd_sim *sim, uint32_t index, const float *pos, herd_error *err);
+
+/* "running", "succeeded" or "step_limit" (as `herd run` and runs.csv write it). */
+const char *herd_outcome_name(herd_outcome outcome);
+
+/* sizeof the public struct named `type` ("herd_scenario", "herd_observation",
+ * "herd_steering_state", "herd_sim_desc", "herd_error"), 0 for another name: lets a foreign
+ * function interface (the Python package) check its copy of the layouts. */
+size_t herd_sizeof(const char *type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -579,6 +579,25 @@ void herd_sim_release(herd_sim *s, uint32_t index) {
   if (index < s->steering_count) s->manual[index] = false;
 }
 
+/* Issue 16 "lib": a program places a steering agent (herd.h, "For programs"). A step run
+ * ahead is abandoned first, so the next step starts from the new place. */
+herd_status herd_sim_place_steering(herd_sim *s, uint32_t index, const float *pos, herd_error *err) {
+  if (index >= s->steering_count)
+    return herd_fail(err, HERD_E_INPUT, "herd_sim_place_steering: steering agent %u does not exist (there are %u)",
+                     index, s->steering_count);
+  for (uint32_t k = 0; k < s->sc.world.dims; ++k)
+    if (!isfinite(pos[k]) || (!s->sc.world.wrap[k] && (pos[k] < 0.0f || pos[k] > s->sc.world.size_m[k])))
+      return herd_fail(err, HERD_E_INPUT, "herd_sim_place_steering: position[%u] = %g is outside the world (0 to %g m)",
+                       k, (double)pos[k], (double)s->sc.world.size_m[k]);
+  herd_status st = settle(s, err);
+  if (st != HERD_OK) return st;
+  herd_steering_state *a = &s->steering[index];
+  for (uint32_t k = 0; k < 3; ++k) a->pos[k] = k < s->sc.world.dims ? pos[k] : 0.0f, a->velocity[k] = 0.0f;
+  herd_steer_wrap(&s->sc, a->pos);
+  publish_steering(s);
+  return HERD_OK;
+}
+
 const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
 const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
 const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }

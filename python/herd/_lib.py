@@ -1,0 +1,157 @@
+"""libherd.so through cffi's ABI mode: the declarations below are herd.h's, as the package
+uses them. herd_sizeof checks them against the library's own sizes when it is loaded, so a
+header change that is not copied here fails at import instead of reading the wrong bytes."""
+
+import ctypes.util
+import os
+import pathlib
+
+import cffi
+
+CDEF = """
+typedef struct herd_error { int status; char message[1024]; } herd_error;
+
+/* Opaque here: allocated with herd_sizeof("herd_scenario"); its first fields through
+ * herd_scenario_head (the same layout as herd.h's herd_scenario begins with). */
+typedef struct herd_scenario herd_scenario;
+typedef struct herd_scenario_head {
+  uint32_t model;
+  uint64_t seed;
+  uint32_t max_steps;
+  struct { uint32_t dims; float size_m[3]; uint32_t wrap[3]; } world;
+  struct { float position_m[3]; float goal_radius_m; } target;
+  struct { uint32_t count; struct { float from[3]; float to[3]; } spawn; } flock;
+} herd_scenario_head;
+
+typedef struct herd_group {
+  uint32_t count;
+  uint32_t first_id;
+  double centroid[3];
+  float radius_m;
+  float compact_radius_m;
+  uint32_t farthest_id;
+  float farthest_pos[3];
+  float heading[3];
+} herd_group;
+
+typedef struct herd_observation {
+  uint32_t count;
+  uint32_t in_goal;
+  uint32_t delivered;
+  double centroid[3];
+  float extent_min[3];
+  float extent_max[3];
+  uint32_t farthest_id;
+  float farthest_pos[3];
+  float farthest_dist_m;
+  float polarisation;
+  float milling;
+  float path_distance_m;
+  uint32_t path_end;
+  uint32_t group_count;
+  uint32_t groups_tracked;
+  herd_group group[32];
+  uint32_t steering_count;
+  struct { uint32_t id; float pos[3]; float dist_m; } nearest[16];
+} herd_observation;
+
+typedef struct herd_steering_state {
+  int strategy;
+  int mode;
+  float pos[3];
+  float heading[3];
+  float velocity[3];
+  float aim[3];
+  int32_t group;
+  uint32_t flock_state;
+  float speed_m_per_step;
+} herd_steering_state;
+
+typedef struct herd_sim_desc {
+  const herd_scenario *scenario;
+  int threads;
+  const char *backend;
+  const char *device;
+  bool profile;
+  const void *gl_share;
+  const volatile int *stop;
+  bool lockstep;
+} herd_sim_desc;
+
+typedef struct herd_sim herd_sim;
+
+const char *herd_version(void);
+const char *herd_build_commit(void);
+const char *herd_default_scenario_json(void);
+const char *herd_model_name(uint32_t model);
+const char *herd_strategy_name(int strategy);
+const char *herd_steering_mode_name(int mode);
+const char *herd_outcome_name(int outcome);
+size_t herd_sizeof(const char *type);
+void free(void *);
+
+int herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out, herd_error *err);
+int herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
+                        herd_scenario *out, herd_error *err);
+char *herd_scenario_to_json(const herd_scenario *sc);
+int herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
+
+int herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
+void herd_sim_destroy(herd_sim *sim);
+int herd_sim_step(herd_sim *sim, herd_error *err);
+int herd_sim_run(herd_sim *sim, uint32_t steps, uint32_t *done, herd_error *err);
+uint32_t herd_sim_step_index(const herd_sim *sim);
+int herd_sim_outcome(const herd_sim *sim);
+const herd_observation *herd_sim_observation(const herd_sim *sim);
+uint32_t herd_sim_steering_count(const herd_sim *sim);
+const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);
+int herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_error *err);
+int herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err);
+void herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim);
+void herd_sim_release(herd_sim *sim, uint32_t index);
+int herd_sim_place_steering(herd_sim *sim, uint32_t index, const float *pos, herd_error *err);
+const char *herd_sim_backend(const herd_sim *sim);
+const char *herd_sim_device(const herd_sim *sim);
+"""
+
+CHECKED_STRUCTS = ("herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error")
+
+ffi = cffi.FFI()
+ffi.cdef(CDEF)
+
+
+def _candidates():
+    """Where libherd.so may be: $HERD_LIB, next to the package, then the system's search."""
+    if os.environ.get("HERD_LIB"):
+        yield os.environ["HERD_LIB"]
+        return
+    here = pathlib.Path(__file__).resolve().parent
+    for name in ("libherd.so", "libherd.so.0"):
+        if (here / name).exists():
+            yield str(here / name)
+    found = ctypes.util.find_library("herd")
+    yield found or "libherd.so.0"
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        try:
+            lib = ffi.dlopen(path)
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+            continue
+        for name in CHECKED_STRUCTS:
+            if ffi.sizeof(name) != lib.herd_sizeof(name.encode()):
+                raise ImportError(
+                    f"herd: {path}: {name} is {lib.herd_sizeof(name.encode())} bytes in the library but "
+                    f"{ffi.sizeof(name)} in python/herd/_lib.py: copy herd.h's declaration there"
+                )
+        return lib, path
+    raise ImportError(
+        "herd: libherd.so not found (set HERD_LIB to its path, put it next to the package, or "
+        "install herd with cmake --install): " + "; ".join(errors)
+    )
+
+
+lib, lib_path = _load()

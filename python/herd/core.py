@@ -1,0 +1,408 @@
+"""Scenarios, simulations and sweeps over libherd.so (docs/library.md, python/README.md)."""
+
+import itertools
+import json
+import os
+import time
+
+import numpy as np
+
+from ._lib import ffi, lib
+
+HERD_E_INPUT = 2
+
+
+class HerdError(Exception):
+    """A failure reported by herd; `status` is herd's herd_status, str() its message."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class HerdInputError(HerdError, ValueError):
+    """The input was wrong (herd's HERD_E_INPUT: a scenario, a field path or value)."""
+
+
+def _raise(status, err):
+    message = ffi.string(err.message).decode("utf-8", "replace")
+    raise (HerdInputError if status == HERD_E_INPUT else HerdError)(status, message)
+
+
+def _check(status, err):
+    if status != 0:
+        _raise(status, err)
+
+
+def _text(ptr):
+    return ffi.string(ptr).decode("utf-8", "replace") if ptr != ffi.NULL else None
+
+
+def _value_text(value):
+    """A Python value as --set takes it: strings as typed, everything else as JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value.item() if isinstance(value, np.generic) else value)
+
+
+def version():
+    """herd's version and the commit the library was built from."""
+    return _text(lib.herd_version()), _text(lib.herd_build_commit())
+
+
+class Scenario:
+    """A validated scenario: a file (or the built-in default, or JSON text) with overrides.
+
+    Scenario.load("scenarios/farm.json").set("sheep.count", 80) is `herd run
+    scenarios/farm.json --set sheep.count=80`; every set() is validated at once, exactly as
+    --set is, and raises HerdInputError with herd's message (it names the JSON path)."""
+
+    def __init__(self, path=None, text=None, origin=None, sets=()):
+        self._path = None if path is None else os.fspath(path)
+        self._text = text
+        self._origin = origin
+        self._sets = list(sets)
+        self._buffer = ffi.new("char[]", lib.herd_sizeof(b"herd_scenario"))
+        self._parse(self._sets)
+
+    @classmethod
+    def load(cls, path):
+        return cls(path=path)
+
+    @classmethod
+    def default(cls):
+        return cls()
+
+    @classmethod
+    def from_json(cls, text, origin="<json>"):
+        return cls(text=text, origin=origin)
+
+    def _parse(self, sets):
+        encoded = [ffi.new("char[]", s.encode()) for s in sets]
+        array = ffi.new("const char *[]", encoded) if encoded else ffi.NULL
+        err = ffi.new("herd_error *")
+        out = ffi.cast("herd_scenario *", self._buffer)
+        if self._text is not None:
+            status = lib.herd_scenario_parse(self._text.encode(), self._origin.encode(), array, len(sets), out, err)
+        else:
+            path = self._path.encode() if self._path is not None else ffi.NULL
+            status = lib.herd_scenario_load(path, array, len(sets), out, err)
+        _check(status, err)
+
+    def set(self, path, value):
+        """Overrides field `path` ("sheep.count", "world.size_m[1]"); returns self."""
+        return self.update({path: value})
+
+    def update(self, values):
+        """Overrides several fields at once ({path: value}), checked together (so that
+        sheep.count and sheep.neighbours may change together); returns self."""
+        sets = self._sets + [f"{path}={_value_text(value)}" for path, value in values.items()]
+        self._parse(sets)  # raises, leaving the scenario as it was
+        self._sets = sets
+        return self
+
+    def copy(self):
+        return Scenario(self._path, self._text, self._origin, self._sets)
+
+    @property
+    def sets(self):
+        """The overrides so far, as --set takes them ("PATH=VALUE")."""
+        return list(self._sets)
+
+    def get(self, path):
+        """The number in field `path`."""
+        value = ffi.new("double *")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_scenario_get(self._ptr, path.encode(), value, err), err)
+        return value[0]
+
+    def to_json(self):
+        """The scenario as JSON text with every field of its model (as herd writes it)."""
+        raw = lib.herd_scenario_to_json(self._ptr)
+        if raw == ffi.NULL:
+            raise MemoryError("herd_scenario_to_json")
+        try:
+            return ffi.string(raw).decode()
+        finally:
+            lib.free(raw)
+
+    @property
+    def _ptr(self):
+        return ffi.cast("herd_scenario *", self._buffer)
+
+    @property
+    def _head(self):
+        return ffi.cast("herd_scenario_head *", self._buffer)
+
+    @property
+    def model(self):
+        return _text(lib.herd_model_name(self._head.model))
+
+    @property
+    def seed(self):
+        return int(self._head.seed)
+
+    @property
+    def max_steps(self):
+        return int(self._head.max_steps)
+
+    @property
+    def dims(self):
+        return int(self._head.world.dims)
+
+    @property
+    def count(self):
+        """N: the flock's agents."""
+        return int(self._head.flock.count)
+
+    def __repr__(self):
+        where = self._path or self._origin or "<default>"
+        return f"Scenario({where!r}, sets={self._sets!r})"
+
+
+def _vector(values, dims):
+    return tuple(float(values[k]) for k in range(dims))
+
+
+def _observation_dict(o, dims):
+    groups = []
+    for g in range(o.groups_tracked):
+        grp = o.group[g]
+        groups.append(
+            {
+                "count": grp.count,
+                "first_id": grp.first_id,
+                "centroid": _vector(grp.centroid, dims),
+                "radius_m": grp.radius_m,
+                "heading": _vector(grp.heading, dims),
+            }
+        )
+    return {
+        "count": o.count,
+        "in_goal": o.in_goal,
+        "delivered": o.delivered,
+        "centroid": _vector(o.centroid, dims),
+        "extent_min": _vector(o.extent_min, dims),
+        "extent_max": _vector(o.extent_max, dims),
+        "farthest_id": o.farthest_id,
+        "farthest_pos": _vector(o.farthest_pos, dims),
+        "farthest_m": o.farthest_dist_m,
+        "polarisation": o.polarisation,
+        "milling": o.milling,
+        "path_distance_m": o.path_distance_m,
+        "path_end": o.path_end,
+        "group_count": o.group_count,
+        "groups": groups,
+    }
+
+
+class Sim:
+    """A running simulation of a Scenario on the "cpu" or "opencl" backend.
+
+    Arrays are numpy, shape (N, dims), ordered by agent id, read from the backend at each
+    access straight into the new array (no further copy)."""
+
+    FLAG_REMOVED, FLAG_REACTED, FLAG_MOVED, FLAG_DELIVERED = 1, 2, 4, 8
+
+    def __init__(self, scenario, backend="cpu", threads=0, device=None, lockstep=False):
+        if not isinstance(scenario, Scenario):
+            raise TypeError("herd.Sim needs a herd.Scenario")
+        self.scenario = scenario.copy()  # later set()s on the caller's do not reach a running sim
+        self._keep = [ffi.new("char[]", backend.encode())]
+        device_text = ffi.NULL
+        if device is not None:
+            self._keep.append(ffi.new("char[]", str(device).encode()))
+            device_text = self._keep[-1]
+        desc = ffi.new(
+            "herd_sim_desc *",
+            {
+                "scenario": self.scenario._ptr,
+                "threads": int(threads),
+                "backend": self._keep[0],
+                "device": device_text,
+                "lockstep": bool(lockstep),
+            },
+        )
+        out = ffi.new("herd_sim **")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_create(desc, out, err), err)
+        self._sim = ffi.gc(out[0], lib.herd_sim_destroy)
+        self.dims = self.scenario.dims
+        self.count = self.scenario.count
+
+    def close(self):
+        """Frees the simulation now (else when it is garbage)."""
+        if self._sim is not None:
+            ffi.release(self._sim)
+            self._sim = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def _handle(self):
+        if self._sim is None:
+            raise ValueError("herd.Sim is closed")
+        return self._sim
+
+    def _run(self, steps):
+        done = ffi.new("uint32_t *")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_run(self._handle, steps, done, err), err)
+        return done[0]
+
+    def step(self, n=1):
+        """Advances up to n steps (fewer when the outcome comes first); returns the steps taken."""
+        if n < 1:
+            raise ValueError(f"herd.Sim.step: n = {n}; it must be at least 1")
+        return self._run(int(n))
+
+    def run(self, chunk=100):
+        """Runs to the outcome ("succeeded" or "step_limit") and returns it. Steps are taken
+        `chunk` at a time, so Ctrl-C (KeyboardInterrupt) is answered between chunks."""
+        while self.outcome == "running":
+            self._run(chunk)
+        return self.outcome
+
+    @property
+    def step_index(self):
+        return lib.herd_sim_step_index(self._handle)
+
+    @property
+    def outcome(self):
+        """"running", "succeeded" or "step_limit"."""
+        return _text(lib.herd_outcome_name(lib.herd_sim_outcome(self._handle)))
+
+    @property
+    def backend(self):
+        return _text(lib.herd_sim_backend(self._handle))
+
+    @property
+    def device(self):
+        return _text(lib.herd_sim_device(self._handle))
+
+    def _read_flock(self, positions):
+        out = np.empty((self.count, self.dims), dtype=np.float32)
+        pointer = ffi.cast("float *", ffi.from_buffer(out))
+        err = ffi.new("herd_error *")
+        pos, vel = (pointer, ffi.NULL) if positions else (ffi.NULL, pointer)
+        _check(lib.herd_sim_read_flock(self._handle, pos, vel, err), err)
+        return out
+
+    @property
+    def positions(self):
+        """Positions in metres, (N, dims) float32, by agent id."""
+        return self._read_flock(True)
+
+    @property
+    def headings(self):
+        """Velocities (unit headings for Strömbom's and NetLogo's models), (N, dims) float32."""
+        return self._read_flock(False)
+
+    @property
+    def flags(self):
+        """Per-agent flags (N,) uint8: FLAG_DELIVERED, FLAG_MOVED, FLAG_REACTED, FLAG_REMOVED."""
+        out = np.empty(self.count, dtype=np.uint8)
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_read_flags(self._handle, ffi.cast("uint8_t *", ffi.from_buffer(out)), err), err)
+        return out
+
+    @property
+    def delivered(self):
+        """(N,) bool: each agent has been within the goal at some step."""
+        return (self.flags & self.FLAG_DELIVERED) != 0
+
+    @property
+    def observation(self):
+        """The last step's observation: counts, centroid, extent, farthest agent, order
+        parameters (polarisation, milling), path and groups, as a dict."""
+        return _observation_dict(lib.herd_sim_observation(self._handle), self.dims)
+
+    @property
+    def dogs(self):
+        """The steering agents (dogs, cruisers, shepherds, food...) as a list of dicts."""
+        out = []
+        for k in range(lib.herd_sim_steering_count(self._handle)):
+            a = lib.herd_sim_steering(self._handle, k)
+            out.append(
+                {
+                    "strategy": _text(lib.herd_strategy_name(a.strategy)),
+                    "mode": _text(lib.herd_steering_mode_name(a.mode)),
+                    "pos": _vector(a.pos, self.dims),
+                    "heading": _vector(a.heading, self.dims),
+                    "velocity": _vector(a.velocity, self.dims),
+                    "aim": _vector(a.aim, self.dims),
+                    "speed_m_per_step": a.speed_m_per_step,
+                }
+            )
+        return out
+
+    def _point(self, values, what):
+        values = [float(v) for v in values]
+        if len(values) != self.dims:
+            raise ValueError(f"herd.Sim.{what}: {len(values)} coordinates; this world has {self.dims}")
+        return ffi.new("float[]", values)
+
+    def steer(self, index, aim):
+        """From the next step on, steering agent `index` heads for `aim` (until release)."""
+        lib.herd_sim_steer(self._handle, index, self._point(aim, "steer"))
+
+    def release(self, index):
+        """Gives steering agent `index` back to its strategy."""
+        lib.herd_sim_release(self._handle, index)
+
+    def place(self, index, pos):
+        """Puts steering agent `index` at `pos` before the next step."""
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_place_steering(self._handle, index, self._point(pos, "place"), err), err)
+
+
+def _cells(vary):
+    """The varied fields' values crossed, the last fastest (as herd sweep)."""
+    paths = list(vary)
+    return paths, list(itertools.product(*(list(vary[p]) for p in paths)))
+
+
+def sweep(scenario, vary=None, seeds=range(1, 11), steps=None, backend="cpu", threads=0):
+    """Runs every cell of `vary` ({path: [values]}, crossed, the last fastest) for every seed
+    and returns one dict per run, in herd sweep's order and with runs.csv's columns: run,
+    cell, seed, each varied path, outcome, steps, wall_s, count, delivered, in_goal,
+    centroid_x/y/z, farthest_m, polarisation, milling. `steps` caps each run (max_steps)."""
+    if isinstance(scenario, str):
+        scenario = Scenario.load(scenario)
+    paths, cells = _cells(vary or {})
+    seeds = list(seeds)
+    rows = []
+    for cell, values in enumerate(cells):
+        for seed in seeds:
+            cell_sets = dict(zip(paths, values))
+            cell_sets["seed"] = int(seed)
+            if steps is not None:
+                cell_sets["max_steps"] = int(steps)
+            sc = scenario.copy().update(cell_sets)
+            started = time.perf_counter()
+            with Sim(sc, backend=backend, threads=threads) as sim:
+                outcome = sim.run()
+                o = sim.observation
+                centroid = tuple(o["centroid"]) + (0.0,) * (3 - len(o["centroid"]))
+                row = {"run": len(rows), "cell": cell, "seed": int(seed)}
+                row.update(zip(paths, values))
+                row.update(
+                    outcome=outcome,
+                    steps=sim.step_index,
+                    wall_s=time.perf_counter() - started,
+                    count=o["count"],
+                    delivered=o["delivered"],
+                    in_goal=o["in_goal"],
+                    centroid_x=centroid[0],
+                    centroid_y=centroid[1],
+                    centroid_z=centroid[2],
+                    farthest_m=o["farthest_m"],
+                    polarisation=o["polarisation"],
+                    milling=o["milling"],
+                )
+            rows.append(row)
+    return rows

@@ -1,0 +1,160 @@
+"""The Python package against libherd.so's own reductions and against the herd program."""
+
+import csv
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import herd
+
+
+def small(seed=11):
+    return herd.Scenario.default().set("sheep.count", 60).set("seed", seed)
+
+
+def test_positions_agree_with_the_observation():
+    """The id-ordered positions give the backend's centroid and extent (another route to the
+    same numbers: a wrong stride, order or dims breaks this)."""
+    sim = herd.Sim(small(), threads=1)
+    assert sim.step(40) == 40 and sim.step_index == 40
+    pos, o = sim.positions, sim.observation
+    assert pos.shape == (60, 2) and pos.dtype == np.float32
+    assert np.allclose(pos.astype(np.float64).mean(axis=0), o["centroid"], rtol=0, atol=1e-3)
+    assert tuple(pos.min(axis=0)) == pytest.approx(o["extent_min"], abs=0)
+    assert tuple(pos.max(axis=0)) == pytest.approx(o["extent_max"], abs=0)
+    far = o["farthest_id"]
+    assert tuple(pos[far]) == pytest.approx(o["farthest_pos"], abs=0)
+
+
+def test_headings_are_unit_vectors():
+    sim = herd.Sim(small(), threads=1)
+    sim.step(5)
+    assert np.allclose(np.linalg.norm(sim.headings, axis=1), 1.0, atol=1e-4)
+
+
+def test_a_3d_scenario_gives_three_columns(root):
+    sc = herd.Scenario.load(root / "scenarios" / "boids3d.json")
+    assert sc.dims == 3
+    sim = herd.Sim(sc, threads=1)
+    sim.step(2)
+    assert sim.positions.shape == (sc.count, 3)
+    assert np.allclose(sim.positions.astype(np.float64).mean(axis=0), sim.observation["centroid"], atol=1e-2)
+
+
+def test_run_takes_the_steps_herd_run_takes(herd_cli):
+    for seed in (3, 11):
+        out = subprocess.run(
+            [herd_cli, "run", "--quiet", "--set", "sheep.count=60", "--set", f"seed={seed}"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        want = int(re.search(r"^steps: (\d+) ", out, re.M).group(1))
+        sim = herd.Sim(small(seed))
+        outcome = sim.run()
+        assert sim.step_index == want
+        assert outcome == ("succeeded" if "result: success" in out else "step_limit")
+
+
+def test_delivered_flags_count_the_observation():
+    sim = herd.Sim(small(), threads=1)
+    sim.step(300)
+    assert int(sim.delivered.sum()) == sim.observation["delivered"]
+    sim.run()
+    assert sim.outcome == "succeeded" and sim.delivered.all()
+
+
+def test_set_with_a_bad_path_raises_with_the_path():
+    sc = small()
+    with pytest.raises(herd.HerdInputError, match=r"sheep\.bogus"):
+        sc.set("sheep.bogus", 3)
+    with pytest.raises(herd.HerdInputError, match=r"sheep\.count"):
+        sc.set("sheep.count", -5)
+    with pytest.raises(ValueError, match=r"world\.size_m"):
+        sc.set("world.size_m", "wide")
+    assert sc.sets == ["sheep.count=60", "seed=11"]  # a refused set leaves it as it was
+    assert sc.count == 60
+
+
+def test_a_bad_file_raises_with_the_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"sheep": {"count": 10,}}')
+    with pytest.raises(herd.HerdInputError, match="bad.json"):
+        herd.Scenario.load(bad)
+
+
+def test_to_json_carries_the_sets_and_reloads():
+    sc = herd.Scenario.default().set("sheep.count", 80).set("dogs.speed_m_per_step", 2.5)
+    doc = json.loads(sc.to_json())
+    assert doc["sheep"]["count"] == 80 and doc["dogs"]["speed_m_per_step"] == 2.5
+    again = herd.Scenario.from_json(sc.to_json())
+    assert again.to_json() == sc.to_json() and again.count == 80
+    assert sc.get("sheep.count") == 80
+
+
+def test_dogs_and_placing_them():
+    sim = herd.Sim(small(), threads=1)
+    dogs = sim.dogs
+    assert len(dogs) == 1 and dogs[0]["strategy"] == "dog"
+    sim.place(0, (100.0, 120.0))
+    assert sim.dogs[0]["pos"] == pytest.approx((100.0, 120.0))
+    with pytest.raises(herd.HerdInputError, match="outside the world"):
+        sim.place(0, (100.0, -50.0))
+    sim.steer(0, (0.0, 0.0))
+    sim.step()
+    assert sim.dogs[0]["mode"] == "manual"
+    sim.release(0)
+    sim.step()
+    assert sim.dogs[0]["mode"] != "manual"
+
+
+def test_sweep_rows_equal_herd_sweeps(herd_cli, tmp_path):
+    out = tmp_path / "sweep"
+    subprocess.run(
+        [herd_cli, "sweep", "--vary", "sheep.count=30,60", "--vary", "sheep.neighbours=10,20", "--seeds", "1-3",
+         "--steps", "1500", "--quiet", "--out", str(out)],
+        capture_output=True, check=True,
+    )
+    with open(out / "runs.csv", newline="") as f:
+        want = [r for r in csv.DictReader(f) if not r["run"].startswith("#")]
+    got = herd.sweep(herd.Scenario.default(), vary={"sheep.count": [30, 60], "sheep.neighbours": [10, 20]},
+                     seeds=range(1, 4), steps=1500)
+    assert len(got) == len(want) == 12
+    keys = ("run", "cell", "seed", "sheep.count", "sheep.neighbours", "outcome", "steps", "delivered", "in_goal")
+    for g, w in zip(got, want):
+        assert {k: str(g[k]) for k in keys} == {k: w[k] for k in keys}
+        assert g["polarisation"] == pytest.approx(float(w["polarisation"]), abs=1e-6)
+
+
+def test_opencl_when_there_is_a_device():
+    try:
+        sim = herd.Sim(small(), backend="opencl")
+    except herd.HerdError as e:
+        pytest.skip(f"no OpenCL: {e}")
+    assert sim.backend == "opencl"
+    sim.step(10)
+    assert np.allclose(sim.positions.astype(np.float64).mean(axis=0), sim.observation["centroid"], atol=1e-3)
+    sim.place(0, (50.0, 50.0))
+    assert sim.dogs[0]["pos"] == pytest.approx((50.0, 50.0))
+
+
+def test_a_closed_sim_refuses():
+    sim = herd.Sim(small())
+    sim.close()
+    with pytest.raises(ValueError, match="closed"):
+        sim.step()
+
+
+def test_the_example_script_draws_its_figure(root, tmp_path):
+    out = tmp_path / "fig.png"
+    script = root / "python" / "examples" / "success_vs_neighbours.py"
+    done = subprocess.run([sys.executable, str(script), "--quick", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # Enough neighbours herd the flock, too few do not (Strömbom et al.'s result).
+    rates = dict(re.findall(r"n = +(\d+): ([0-9.]+) of", done.stdout))
+    assert float(rates["2"]) == 0.0 and float(rates["49"]) == 1.0
+    again = subprocess.run([sys.executable, str(script), "--quick", "--out", str(out)], capture_output=True, text=True)
+    assert again.returncode == 2 and "--force" in again.stderr  # never replaced without --force

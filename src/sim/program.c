@@ -1,0 +1,67 @@
+/* The functions herd.h offers programs beyond stepping (issue 16 "lib"): the agents' flags
+ * in id order, a run of many steps, names and struct sizes for foreign-function interfaces.
+ * Built on the public API only, apart from the agent word's layout (kernels/agent.h). */
+#include <string.h>
+
+#include "../../kernels/agent.h"
+#include "../core/error.h"
+#include "herd/herd.h"
+
+/* The public flags are the agent word's top four bits, shifted down. */
+#define FLAG_SHIFT 28
+_Static_assert(HERD_AGENT_REMOVED >> FLAG_SHIFT == HERD_FLAG_REMOVED, "removed flag");
+_Static_assert(HERD_AGENT_ALERT >> FLAG_SHIFT == HERD_FLAG_REACTED, "reacted flag");
+_Static_assert(HERD_AGENT_MOVED >> FLAG_SHIFT == HERD_FLAG_MOVED, "moved flag");
+_Static_assert(HERD_AGENT_DELIVERED >> FLAG_SHIFT == HERD_FLAG_DELIVERED, "delivered flag");
+
+herd_status herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err) {
+  const float *pos, *vel;
+  const uint32_t *agent;
+  herd_status st = herd_sim_map_state(sim, &pos, &vel, &agent, err);
+  if (st != HERD_OK) return st;
+  uint32_t n = herd_sim_scenario(sim)->flock.count;
+  /* The backend holds the flock in its own order: each word names its agent. */
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t id = agent[k] & HERD_AGENT_ID_MASK;
+    if (id >= n) return herd_fail(err, HERD_E_BACKEND, "herd_sim_read_flags: agent id %u out of range", id);
+    flags[id] = (uint8_t)(agent[k] >> FLAG_SHIFT);
+  }
+  return HERD_OK;
+}
+
+herd_status herd_sim_run(herd_sim *sim, uint32_t steps, uint32_t *done, herd_error *err) {
+  uint32_t taken = 0;
+  herd_status st = HERD_OK;
+  while ((steps == 0 || taken < steps) && herd_sim_outcome(sim) == HERD_RUNNING) {
+    st = herd_sim_step(sim, err);
+    if (st != HERD_OK) break;
+    ++taken;
+  }
+  if (done) *done = taken;
+  return st;
+}
+
+const char *herd_outcome_name(herd_outcome outcome) {
+  switch (outcome) {
+    case HERD_RUNNING: return "running";
+    case HERD_SUCCEEDED: return "succeeded";
+    case HERD_STEP_LIMIT: return "step_limit";
+  }
+  return "?";
+}
+
+size_t herd_sizeof(const char *type) {
+  static const struct {
+    const char *name;
+    size_t size;
+  } types[] = {
+      {"herd_scenario", sizeof(herd_scenario)},
+      {"herd_observation", sizeof(herd_observation)},
+      {"herd_steering_state", sizeof(herd_steering_state)},
+      {"herd_sim_desc", sizeof(herd_sim_desc)},
+      {"herd_error", sizeof(herd_error)},
+  };
+  for (size_t k = 0; type && k < sizeof types / sizeof types[0]; ++k)
+    if (strcmp(type, types[k].name) == 0) return types[k].size;
+  return 0;
+}

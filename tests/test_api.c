@@ -1,0 +1,167 @@
+/* The functions herd.h offers programs (its "For programs" block): flags in id order, runs of
+ * many steps, placing a steering agent, outcome names and struct sizes. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "herd/herd.h"
+#include "sim_util.h"
+#include "test.h"
+
+static herd_sim *new_sim(const char *const *sets, int set_count) {
+  herd_scenario sc = scenario_with(sets, set_count);
+  herd_sim *sim = NULL;
+  herd_error err;
+  if (herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1}, &sim, &err) != HERD_OK) {
+    fprintf(stderr, "herd_sim_create: %s\n", err.message);
+    exit(1);
+  }
+  return sim;
+}
+
+static uint32_t count_flag(const uint8_t *flags, uint32_t n, unsigned flag) {
+  uint32_t c = 0;
+  for (uint32_t k = 0; k < n; ++k) c += (flags[k] & flag) != 0;
+  return c;
+}
+
+/* Flags are in id order: every agent inside the goal now (by its own position) is flagged
+ * delivered, and the flagged count is the observation's. */
+static void flags_follow_agent_ids(void) {
+  const char *sets[] = {"seed=3"};
+  herd_sim *sim = new_sim(sets, 1);
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  uint32_t n = sc->flock.count, checked_inside = 0;
+  float *pos = malloc(sizeof(float) * 2 * n);
+  uint8_t *flags = malloc(n);
+  herd_error err;
+  for (int round = 0; round < 40 && herd_sim_outcome(sim) == HERD_RUNNING; ++round) {
+    CHECK(herd_sim_run(sim, 50, NULL, &err) == HERD_OK);
+    CHECK(herd_sim_read_flock(sim, pos, NULL, &err) == HERD_OK);
+    CHECK(herd_sim_read_flags(sim, flags, &err) == HERD_OK);
+    const herd_observation *o = herd_sim_observation(sim);
+    CHECK(count_flag(flags, n, HERD_FLAG_DELIVERED) == o->delivered);
+    for (uint32_t k = 0; k < n; ++k) {
+      float dx = pos[2 * k] - sc->target.position_m[0], dy = pos[2 * k + 1] - sc->target.position_m[1];
+      if (sqrtf(dx * dx + dy * dy) > sc->target.goal_radius_m * 0.99f) continue;
+      CHECK_MSG(flags[k] & HERD_FLAG_DELIVERED, "agent %u is in the goal but not flagged delivered", k);
+      ++checked_inside;
+    }
+  }
+  CHECK(herd_sim_outcome(sim) == HERD_SUCCEEDED);
+  CHECK(checked_inside > 0);
+  CHECK(count_flag(flags, n, HERD_FLAG_DELIVERED) == n);
+  free(pos);
+  free(flags);
+  herd_sim_destroy(sim);
+}
+
+/* herd_sim_run stops after the steps asked for, or at the outcome, the same step a loop of
+ * herd_sim_step reaches; after the outcome it takes none. */
+static void run_stops_at_the_outcome(void) {
+  const char *sets[] = {"seed=5"};
+  herd_sim *a = new_sim(sets, 1), *b = new_sim(sets, 1);
+  herd_error err;
+  uint32_t done = 99;
+  CHECK(herd_sim_run(a, 7, &done, &err) == HERD_OK);
+  CHECK(done == 7 && herd_sim_step_index(a) == 7);
+  CHECK(herd_sim_run(a, 0, &done, &err) == HERD_OK);
+  CHECK(herd_sim_outcome(a) != HERD_RUNNING);
+  CHECK(done + 7 == herd_sim_step_index(a));
+  while (herd_sim_outcome(b) == HERD_RUNNING) CHECK(herd_sim_step(b, &err) == HERD_OK);
+  CHECK(herd_sim_step_index(a) == herd_sim_step_index(b));
+  CHECK(herd_sim_outcome(a) == herd_sim_outcome(b));
+  CHECK(herd_sim_observation(a)->delivered == herd_sim_observation(b)->delivered);
+  CHECK(herd_sim_run(a, 10, &done, &err) == HERD_OK);
+  CHECK(done == 0);
+  herd_sim_destroy(a);
+  herd_sim_destroy(b);
+}
+
+/* A run stopped by the flag reports the steps it took and HERD_E_INTERRUPTED. */
+static void run_reports_an_interruption(void) {
+  herd_scenario sc = scenario_with(NULL, 0);
+  static volatile sig_atomic_t stop = 1;
+  herd_sim *sim;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1, .stop = &stop}, &sim, &err) == HERD_OK);
+  uint32_t done = 99;
+  CHECK(herd_sim_run(sim, 10, &done, &err) == HERD_E_INTERRUPTED);
+  CHECK(done == 0 && herd_sim_step_index(sim) == 0);
+  herd_sim_destroy(sim);
+}
+
+/* A placed dog starts its next step from its new place, and the flock sees it there: the
+ * sheep it is put beside reacts. */
+static void placed_dog_moves_from_its_place(void) {
+  herd_sim *sim = new_sim(NULL, 0);
+  uint32_t n = herd_sim_scenario(sim)->flock.count;
+  float *pos = malloc(sizeof(float) * 2 * n);
+  uint8_t *flags = malloc(n);
+  herd_error err;
+  CHECK(herd_sim_run(sim, 3, NULL, &err) == HERD_OK);
+  CHECK(herd_sim_read_flock(sim, pos, NULL, &err) == HERD_OK);
+  float beside[2] = {pos[2 * 17] + 1.0f, pos[2 * 17 + 1]};
+  CHECK(herd_sim_place_steering(sim, 0, beside, &err) == HERD_OK);
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  CHECK(dog->pos[0] == beside[0] && dog->pos[1] == beside[1]);
+  CHECK(dog->velocity[0] == 0.0f && dog->velocity[1] == 0.0f);
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  float dx = dog->pos[0] - beside[0], dy = dog->pos[1] - beside[1];
+  CHECK(sqrtf(dx * dx + dy * dy) <= herd_sim_scenario(sim)->dogs.speed_m_per_step * 1.001f);
+  CHECK(herd_sim_read_flags(sim, flags, &err) == HERD_OK);
+  CHECK_MSG(flags[17] & HERD_FLAG_REACTED, "sheep 17 did not react to the dog put beside it");
+  free(pos);
+  free(flags);
+  herd_sim_destroy(sim);
+}
+
+static void placing_refuses_bad_input(void) {
+  herd_sim *sim = new_sim(NULL, 0);
+  herd_error err;
+  float inside[2] = {10, 10}, outside[2] = {10, 1e6f}, nan_pos[2] = {NAN, 10};
+  CHECK(herd_sim_place_steering(sim, 7, inside, &err) == HERD_E_INPUT);
+  CHECK(strstr(err.message, "steering agent 7") != NULL);
+  CHECK(herd_sim_place_steering(sim, 0, outside, &err) == HERD_E_INPUT);
+  CHECK(strstr(err.message, "position[1]") != NULL && strstr(err.message, "outside the world") != NULL);
+  CHECK(herd_sim_place_steering(sim, 0, nan_pos, &err) == HERD_E_INPUT);
+  CHECK(strstr(err.message, "position[0]") != NULL);
+  CHECK(herd_sim_steering(sim, 0)->pos[1] != 1e6f); /* left where it was */
+  herd_sim_destroy(sim);
+}
+
+/* On a torus a place past the edge wraps into the world. */
+static void placing_wraps_on_a_torus(void) {
+  herd_scenario sc = shipped("netlogo-enemies.json", NULL, 0);
+  herd_sim *sim;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1}, &sim, &err) == HERD_OK);
+  float past[2] = {sc.world.size_m[0] + 5.0f, -3.0f};
+  CHECK(herd_sim_place_steering(sim, 2, past, &err) == HERD_OK);
+  const herd_steering_state *cruiser = herd_sim_steering(sim, 2);
+  CHECK(fabsf(cruiser->pos[0] - 5.0f) < 1e-4f);
+  CHECK(fabsf(cruiser->pos[1] - (sc.world.size_m[1] - 3.0f)) < 1e-4f);
+  herd_sim_destroy(sim);
+}
+
+static void names_and_sizes(void) {
+  CHECK(strcmp(herd_outcome_name(HERD_RUNNING), "running") == 0);
+  CHECK(strcmp(herd_outcome_name(HERD_SUCCEEDED), "succeeded") == 0);
+  CHECK(strcmp(herd_outcome_name(HERD_STEP_LIMIT), "step_limit") == 0);
+  CHECK(herd_sizeof("herd_scenario") == sizeof(herd_scenario));
+  CHECK(herd_sizeof("herd_observation") == sizeof(herd_observation));
+  CHECK(herd_sizeof("herd_steering_state") == sizeof(herd_steering_state));
+  CHECK(herd_sizeof("herd_sim_desc") == sizeof(herd_sim_desc));
+  CHECK(herd_sizeof("herd_error") == sizeof(herd_error));
+  CHECK(herd_sizeof("herd_sim") == 0 && herd_sizeof(NULL) == 0);
+}
+
+#define TESTS(X)                     \
+  X(flags_follow_agent_ids)          \
+  X(run_stops_at_the_outcome)        \
+  X(run_reports_an_interruption)     \
+  X(placed_dog_moves_from_its_place) \
+  X(placing_refuses_bad_input)       \
+  X(placing_wraps_on_a_torus)        \
+  X(names_and_sizes)
+TESTS(DECLARE_TEST)
+int main(void) { TEST_MAIN(TESTS); }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The installed library as a program's author meets it: `cmake --install` into a scratch
+# prefix, examples/herd_basic.c built against the installed files three ways (CMake's
+# find_package with herd::herd and herd::herd_static, and pkg-config on a plain cc line), each
+# run and its outcome compared with the installed `herd run` of the same scenario and seed.
+#
+#   bash tests/test_install.sh BUILD_DIR      (from the repository root; ctest does this)
+set -u
+BUILD=${1:?usage: bash tests/test_install.sh BUILD_DIR}
+source "$(dirname "$0")/check.sh"
+prefix=$tmp/prefix
+HERD=$prefix/bin/herd
+
+cmake --install "$BUILD" --prefix "$prefix" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "cmake --install succeeds" [ "$rc" -eq 0 ]
+for f in include/herd/herd.h lib/libherd.a lib/libherd.so lib/libherd.so.0 lib/libherd.so.0.1.0 \
+  lib/pkgconfig/herd.pc lib/cmake/herd/herdConfig.cmake lib/cmake/herd/herdConfigVersion.cmake bin/herd; do
+  check "it installs $f" [ -e "$prefix/$f" ]
+done
+check "libherd.so is libherd.so.0 is libherd.so.0.1.0" \
+  [ "$(readlink -f "$prefix/lib/libherd.so")" = "$(readlink -f "$prefix/lib/libherd.so.0.1.0")" ]
+check "the shared library's soname is libherd.so.0" eval \
+  'objdump -p "$prefix/lib/libherd.so" | grep -q "SONAME *libherd.so.0\$"'
+# Exported: functions of herd.h, and only they (the library's internal herd_* are not).
+nm -D --defined-only "$prefix/lib/libherd.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort >"$tmp/exported"
+check "libherd.so exports herd_sim_create and herd_sim_place_steering" eval \
+  'grep -qx herd_sim_create "$tmp/exported" && grep -qx herd_sim_place_steering "$tmp/exported"'
+check "every exported function is declared in herd.h" eval \
+  '(while read -r f; do grep -q "\\b$f *(" "$prefix/include/herd/herd.h" || { echo "  not in herd.h: $f"; exit 1; }; done <"$tmp/exported")'
+# And the other way: every function herd.h declares is in libherd.so (a source added to the
+# static library alone would leave it out).
+grep -o 'herd_[a-z0-9_]*[[:space:]]*(' "$prefix/include/herd/herd.h" | sed 's/[[:space:]]*($//' | sort -u >"$tmp/declared"
+check "every function herd.h declares is exported" eval \
+  '[ -s "$tmp/declared" ] && [ -z "$(comm -23 "$tmp/declared" "$tmp/exported" | tee /dev/stderr)" ]'
+check "internal functions stay hidden (herd_fail, herd_sweep_expand)" eval \
+  '! grep -qx -e herd_fail -e herd_sweep_expand "$tmp/exported"'
+check "no other symbol is exported" eval \
+  '[ -z "$(nm -D --defined-only "$prefix/lib/libherd.so" | awk "\$2 != \"A\" && \$3 !~ /^herd_/")" ]'
+
+# The reference: the installed program's run of the same scenario (not the example's output).
+n=60
+sets=(seed=11 sheep.count=$n)
+"$HERD" run --quiet --threads 1 --set "${sets[0]}" --set "${sets[1]}" >"$tmp/herd_run" 2>&1
+want_steps=$(sed -n 's/^steps: \([0-9]*\) .*/\1/p' "$tmp/herd_run")
+check "herd run reports its steps" [ -n "$want_steps" ]
+want_delivered=$(grep -q '^result: success' "$tmp/herd_run" && echo $n ||
+  sed -n "s/.* with \([0-9]*\) of $n agents delivered.*/\1/p" "$tmp/herd_run")
+
+# check_example NAME PROGRAM: runs it on the same scenario and compares the outcome.
+check_example() {
+  local name=$1 program=$2
+  "$program" - "${sets[@]}" >"$tmp/example" 2>&1
+  rc=$?
+  check "$name: runs (exit 0)" [ "$rc" -eq 0 ]
+  local last
+  last=$(tail -n 1 "$tmp/example")
+  check "$name: ends after herd run's $want_steps steps with its $want_delivered delivered" \
+    [ "$last" = "outcome: $(grep -q '^result: success' "$tmp/herd_run" && echo succeeded || echo step_limit) after $want_steps steps, $want_delivered of $n delivered" ]
+  check "$name: prints the observation every 100 steps" eval \
+    '[ "$(grep -c "^step [0-9]*00: delivered" "$tmp/example")" -eq $((want_steps / 100)) ]'
+}
+
+for kind in shared static; do
+  static=OFF
+  [ "$kind" = static ] && static=ON
+  cmake -S examples -B "$tmp/cmake-$kind" -DCMAKE_PREFIX_PATH="$prefix" -DHERD_STATIC=$static \
+    -DCMAKE_BUILD_TYPE=Release >"$tmp/out" 2>"$tmp/err" &&
+    cmake --build "$tmp/cmake-$kind" >>"$tmp/out" 2>>"$tmp/err"
+  rc=$?
+  check "find_package(herd) builds the example ($kind)" [ "$rc" -eq 0 ]
+  check_example "find_package, $kind" "$tmp/cmake-$kind/herd_basic"
+done
+check "the shared build links libherd.so.0" eval 'objdump -p "$tmp/cmake-shared/herd_basic" | grep -q "NEEDED *libherd.so.0"'
+check "the static build does not" eval '! objdump -p "$tmp/cmake-static/herd_basic" | grep -q "NEEDED *libherd"'
+
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046 # pkg-config's words are separate arguments
+cc -std=c11 examples/herd_basic.c $(pkg-config --cflags --libs herd) -o "$tmp/pc_basic" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "cc \$(pkg-config --cflags --libs herd) builds the example" [ "$rc" -eq 0 ]
+LD_LIBRARY_PATH=$prefix/lib check_example "pkg-config" "$tmp/pc_basic"
+check "pkg-config --static names herd's own dependencies" eval \
+  'pkg-config --static --libs herd | grep -q -- -ljansson'
+
+finish
