@@ -41,7 +41,7 @@ check "no other symbol is exported" eval \
 # The reference: the installed program's run of the same scenario (not the example's output).
 n=60
 sets=(seed=11 sheep.count=$n)
-"$HERD" run --quiet --threads 1 --set "${sets[0]}" --set "${sets[1]}" >"$tmp/herd_run" 2>&1
+"$HERD" run --threads 1 --set "${sets[0]}" --set "${sets[1]}" >"$tmp/herd_run" 2>&1
 want_steps=$(sed -n 's/^steps: \([0-9]*\) .*/\1/p' "$tmp/herd_run")
 check "herd run reports its steps" [ -n "$want_steps" ]
 want_delivered=$(grep -q '^result: success' "$tmp/herd_run" && echo $n ||
