@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/outfile.h"
+#include "checkpoint_cli.h"
 #include "cli.h"
 #include "herd/herd.h"
 #include "steering_ui.h"
@@ -37,8 +38,13 @@ static const char run_usage[] =
     "                     agents (\"-\": standard output, the summary then on standard error).\n"
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
     "                     FILE when the run ends (also on Ctrl-C)\n"
-    "  --force            let --csv replace an existing file\n"
+    "  --force            let --csv and --checkpoint replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
+    "  --checkpoint FILE  write the run's whole state to FILE when it ends (docs/checkpoint.md)\n"
+    "  --checkpoint-every K  ... and every K steps (replacing its own last one)\n"
+    "  --checkpoint-on-stop  ... and when Ctrl-C stops it (the last whole step)\n"
+    "  --resume FILE      continue the run checkpointed in FILE, bit for bit as it would have\n"
+    "                     gone on (its scenario and backend; only --steps may be given)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
     "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
@@ -62,6 +68,7 @@ typedef struct run_opts {
   backend_args backend;
   const char *csv;
   bool force, quiet, profile, lockstep;
+  checkpoint_opts ckpt;
 } run_opts;
 
 int parse_threads(const char *text, int *out) {
@@ -95,6 +102,14 @@ static int parse_run(int argc, char **argv, run_opts *o) {
       o->force = true;
     } else if (strcmp(arg, "--quiet") == 0) {
       o->quiet = true;
+    } else if (strcmp(arg, "--checkpoint") == 0) {
+      if (!(o->ckpt.path = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--checkpoint-every") == 0) {
+      if (!(o->ckpt.every_text = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--checkpoint-on-stop") == 0) {
+      o->ckpt.on_stop = true;
+    } else if (strcmp(arg, "--resume") == 0) {
+      if (!(o->ckpt.resume = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else {
       return cli_fail(EXIT_BAD_INPUT, "run: unknown option %s (see herd run --help)", arg);
     }
@@ -283,7 +298,7 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 }
 
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, csv_out *csv, double *wall_s) {
+static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, double *wall_s) {
   bool live = !o->quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
@@ -297,6 +312,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, c
     }
     double t = now_s();
     csv_step(csv, sim, t);
+    if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -304,14 +320,18 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, c
   }
   *wall_s = now_s() - start;
   if (live) fputs("\r\033[K", stderr);
-  return status;
+  return status ? status : checkpoint_at_end(&o->ckpt, sim, herd_sim_outcome(sim) == HERD_RUNNING);
 }
 
 /* Everything that can be checked is checked before the simulation is made (which may take
  * seconds: an OpenCL build) and before any file is opened. */
 static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv) {
   herd_error err;
-  if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
+  o->ckpt.force = o->force;
+  int status = checkpoint_check(&o->ckpt, &o->scenario);
+  if (status != 0) return status;
+  if (!o->ckpt.resume &&
+      herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   herd_sim_desc desc = {.scenario = sc,
@@ -321,7 +341,11 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
                         .profile = o->profile,
                         .stop = &cli_stop,
                         .lockstep = o->lockstep};
-  if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
+  if (o->ckpt.resume) {
+    if ((status = checkpoint_resume(&o->ckpt, &o->scenario, sc, &desc, sim)) != 0) return status;
+  } else if (herd_sim_create(&desc, sim, &err) != HERD_OK) {
+    return cli_error(&err);
+  }
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
   if (*herd_sim_backend_note(*sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(*sim));
   if (!o->csv) return 0;
@@ -344,7 +368,8 @@ int cmd_run(int argc, char **argv) {
     status = simulate(sim, &sc, &o, &csv, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
-    if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0)
+      summary(out, sim, &sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
