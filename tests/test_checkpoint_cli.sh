@@ -13,28 +13,34 @@ source "$(dirname "$0")/check.sh"
 big=(--set sheep.count=100000 --set "target.position_m=[-1e6,-1e6]" --threads 2 --quiet)
 
 # ---- Ctrl-C, checkpoint, resume: the same end as a run never stopped ----------------------
-"$HERD" run "${big[@]}" --steps 100000 --csv "$tmp/stopped.csv" --checkpoint "$tmp/stop.ckpt" \
-  --checkpoint-on-stop >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-for _ in $(seq 600); do # until a few steps are done (the CSV is flushed every second)
-  [ "$(cat "$tmp/stopped.csv".part-* 2>/dev/null | wc -l)" -ge 4 ] && break
-  sleep 0.1
-done
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-check "Ctrl-C with --checkpoint-on-stop exits 130" is "$rc" 130
-check "... and says where it checkpointed" has "herd: checkpoint $tmp/stop.ckpt: step " "$tmp/err"
-at=$(sed -n 's/.*checkpoint .*: step \([0-9]*\)$/\1/p' "$tmp/err")
-check "... a step past the start ($at)" eval '[ "${at:-0}" -ge 2 ]'
-end=$((${at:-0} + 3))
-
-run run --resume "$tmp/stop.ckpt" --steps "$end" --threads 2 --quiet --checkpoint "$tmp/resumed.ckpt"
-check "the resumed run finishes" is "$rc" 0
-check "... from the step it was stopped at" has "steps: $end (limit $end)" "$tmp/out"
-run run "${big[@]}" --steps "$end" --checkpoint "$tmp/straight.ckpt"
-check "the run never stopped finishes" is "$rc" 0
-check "the resumed run ends in the very state of the run never stopped" cmp -s "$tmp/resumed.ckpt" "$tmp/straight.ckpt"
+stop_and_resume() {
+  local backend=$1 at end
+  "$HERD" run "${big[@]}" --backend "$backend" --steps 100000 --csv "$tmp/stopped.csv" \
+    --checkpoint "$tmp/stop.ckpt" --checkpoint-on-stop >"$tmp/out" 2>"$tmp/err" &
+  pid=$!
+  for _ in $(seq 600); do # until a few steps are done (the CSV is flushed every second)
+    [ "$(cat "$tmp/stopped.csv".part-* 2>/dev/null | wc -l)" -ge 4 ] && break
+    sleep 0.1
+  done
+  kill -INT "$pid"
+  wait "$pid"
+  rc=$?
+  check "$backend: Ctrl-C with --checkpoint-on-stop exits 130" is "$rc" 130
+  check "$backend: ... and says where it checkpointed" has "herd: checkpoint $tmp/stop.ckpt: step " "$tmp/err"
+  at=$(sed -n 's/.*checkpoint .*: step \([0-9]*\)$/\1/p' "$tmp/err")
+  check "$backend: ... a step past the start ($at)" eval '[ "${at:-0}" -ge 2 ]'
+  end=$((${at:-0} + 3))
+  run run --resume "$tmp/stop.ckpt" --steps "$end" --threads 2 --quiet --checkpoint "$tmp/resumed.ckpt"
+  check "$backend: the resumed run finishes" is "$rc" 0
+  check "$backend: ... from the step it was stopped at" has "steps: $end (limit $end)" "$tmp/out"
+  run run "${big[@]}" --backend "$backend" --steps "$end" --checkpoint "$tmp/straight.ckpt"
+  check "$backend: the run never stopped finishes" is "$rc" 0
+  check "$backend: the resumed run ends in the very state of the run never stopped" \
+    cmp -s "$tmp/resumed.ckpt" "$tmp/straight.ckpt"
+  rm -f "$tmp"/*.ckpt "$tmp"/stopped.csv*
+}
+stop_and_resume cpu
+if "$HERD" devices >/dev/null 2>&1; then stop_and_resume opencl; fi
 
 # ---- Refusals: exit 2, one line, nothing written -----------------------------------------
 small=(--set sheep.count=60 --steps 40 --quiet)
@@ -45,7 +51,7 @@ check "--resume refuses --set of the scenario" eval 'is "$rc" 2 && has "sheep.co
 head -c 300 "$tmp/small.ckpt" >"$tmp/cut.ckpt"
 run run --resume "$tmp/cut.ckpt" --csv "$tmp/no.csv"
 check "--resume refuses a truncated file" eval 'is "$rc" 2 && has "truncated" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/no.csv" ]'
-run run --resume "$tmp/stopped.csv"
+run run --resume scenarios/farm.json
 check "--resume refuses a file that is no checkpoint" eval 'is "$rc" 2 && has "not a herd checkpoint" "$tmp/err"'
 printf 'mine\n' >"$tmp/mine"
 run run "${small[@]}" --checkpoint "$tmp/mine" --checkpoint-every 10
