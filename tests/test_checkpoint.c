@@ -3,9 +3,11 @@
  * the outcome), for several models mid-flight; corrupt, truncated, foreign and mismatched
  * files are refused. `test_checkpoint opencl` runs the same on OpenCL (exit 77: no device). */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim_util.h"
@@ -15,6 +17,7 @@
   X(a_run_resumed_at_step_zero_is_bit_identical) \
   X(the_user_steering_survives_a_checkpoint)     \
   X(a_raised_step_limit_continues_the_run)       \
+  X(a_step_stopped_midway_then_saved_resumes)    \
   X(damaged_and_foreign_files_are_refused)       \
   X(a_changed_scenario_is_refused)               \
   X(an_existing_file_is_replaced_only_with_force)
@@ -22,6 +25,7 @@ TESTS(DECLARE_TEST)
 
 #define OPENCL_TESTS(X)                       \
   X(resumed_runs_are_bit_identical_on_opencl) \
+  X(a_step_stopped_midway_then_saved_resumes) \
   X(a_checkpoint_stays_on_its_backend)
 OPENCL_TESTS(DECLARE_TEST)
 
@@ -198,6 +202,49 @@ static void a_raised_step_limit_continues_the_run(void) {
   free_ending(&b);
 }
 
+/* Raises the stop flag 20 ms after it starts. */
+static void *raise_soon(void *flag) {
+  nanosleep(&(struct timespec){.tv_nsec = 20000000}, NULL);
+  __atomic_store_n((volatile sig_atomic_t *)flag, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+/* A step abandoned half-way (Ctrl-C) leaves the flock in that step's sorted order; saved then,
+ * the run resumed still ends as the run never stopped (the repeated step sorts alike). */
+static void a_step_stopped_midway_then_saved_resumes(void) {
+  const char *sets[] = {"sheep.count=200000", "sheep.dog_radius_m=1e9", "field.size_m=2700"};
+  herd_scenario sc = scenario_with(sets, 3);
+  herd_sim *straight = make(&sc, 2);
+  run_to(straight, 2, 0);
+  ending a = end_of(straight, run_to(straight, 4, 1));
+  herd_sim_destroy(straight);
+
+  volatile sig_atomic_t stop = 0;
+  herd_sim *first = NULL;
+  herd_error err;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .backend = backend, .stop = &stop}, &first,
+                        &err) == HERD_OK);
+  if (!first) return free_ending(&a);
+  run_to(first, 2, 0);
+  pthread_t raiser;
+  pthread_create(&raiser, NULL, raise_soon, (void *)&stop);
+  herd_status st = herd_sim_step(first, &err);
+  pthread_join(raiser, NULL);
+  CHECK_MSG(st == HERD_E_INTERRUPTED, "the step ended before the stop (status %d): make the flock larger", (int)st);
+  CHECK(herd_sim_step_index(first) == 2);
+  const char *path = temp_path("stopped.ckpt");
+  CHECK(herd_sim_checkpoint(first, path, true, &err) == HERD_OK);
+  herd_sim_destroy(first);
+  herd_sim *resumed = NULL;
+  CHECK_MSG(herd_sim_resume(&(herd_sim_desc){.threads = 2}, path, &resumed, &err) == HERD_OK, "%s", err.message);
+  if (!resumed) return free_ending(&a);
+  ending b = end_of(resumed, run_to(resumed, 4, 1));
+  check_same(&a, &b, "a step stopped midway");
+  herd_sim_destroy(resumed);
+  free_ending(&a);
+  free_ending(&b);
+}
+
 static unsigned char *slurp(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   unsigned char *bytes = malloc(1 << 22);
@@ -304,8 +351,8 @@ static void a_checkpoint_stays_on_its_backend(void) {
 }
 
 static void clean_up(void) {
-  static const char *names[] = {"run.ckpt",     "limit.ckpt", "good.ckpt",  "bad.ckpt",
-                                "changed.ckpt", "mine.txt",   "opencl.ckpt"};
+  static const char *names[] = {"run.ckpt",     "limit.ckpt", "good.ckpt",   "bad.ckpt",
+                                "changed.ckpt", "mine.txt",   "opencl.ckpt", "stopped.ckpt"};
   for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k) remove(temp_path(names[k]));
   rmdir(dir);
 }
