@@ -13,6 +13,7 @@
  *   u32 CRC-32 of every byte before it */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +33,18 @@
 /* ---- CRC-32 (IEEE 802.3, as zlib's crc32) --------------------------------------------- */
 
 static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 
-static void crc_init(void) {
-  if (crc_table[1]) return;
+static void crc_fill(void) {
   for (uint32_t n = 0; n < 256; ++n) {
     uint32_t c = n;
     for (int k = 0; k < 8; ++k) c = c & 1u ? 0xEDB88320u ^ (c >> 1) : c >> 1;
     crc_table[n] = c;
   }
 }
+
+/* Once per process, whichever thread writes or reads a checkpoint first. */
+static void crc_init(void) { pthread_once(&crc_once, crc_fill); }
 
 static uint32_t crc_add(uint32_t crc, const void *data, size_t size) {
   const unsigned char *p = data;
