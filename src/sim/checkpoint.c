@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../kernels/agent.h"
 #include "../core/error.h"
 #include "../core/outfile.h"
 #include "sim_state.h"
@@ -349,6 +350,31 @@ static herd_status aligned_flock(herd_sim_saved *s, void **block, herd_error *er
   return HERD_OK;
 }
 
+/* Each agent's id once: a file whose CRC holds but whose contents do not (made by hand) must
+ * not send a backend writing outside its arrays. */
+static bool ids_are_a_permutation(const uint32_t *agent, uint32_t n) {
+  unsigned char *seen = calloc(n ? n : 1, 1);
+  bool ok = seen != NULL;
+  for (uint32_t i = 0; ok && i < n; ++i) {
+    uint32_t id = herd_agent_id(agent[i]);
+    ok = id < n && !seen[id];
+    if (ok) seen[id] = 1;
+  }
+  free(seen);
+  return ok;
+}
+
+/* The state's enumerations and counts within their ranges, the agents' ids each once. */
+static herd_status check_state(const loaded *f, const herd_sim_saved *s, herd_error *err) {
+  bool ok = s->outcome <= HERD_STEP_LIMIT && s->obs.groups_tracked <= HERD_MAX_GROUPS &&
+            s->obs.steering_count <= HERD_MAX_STEERING;
+  for (uint32_t d = 0; ok && d < s->steering_count; ++d)
+    ok = (uint32_t)s->steering[d].strategy < HERD_STRATEGY_COUNT && (uint32_t)s->steering[d].mode <= HERD_MODE_HOLD;
+  if (ok && !ids_are_a_permutation(s->agent, s->agents))
+    return bad(err, f, "corrupt: its agents' ids are not each agent's once");
+  return ok ? HERD_OK : bad(err, f, "corrupt: its state holds values out of range");
+}
+
 herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err) {
   loaded f = {0};
   herd_scenario sc;
@@ -362,6 +388,7 @@ herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_si
     loaded_state(&f, saved);
     st = aligned_flock(saved, &flock, err);
   }
+  if (st == HERD_OK) st = check_state(&f, saved, err);
   if (st == HERD_OK) {
     /* The step limit may have moved: the outcome is what a run with this limit would have now. */
     if (saved->outcome != HERD_SUCCEEDED) saved->outcome = saved->step >= sc.max_steps ? HERD_STEP_LIMIT : HERD_RUNNING;

@@ -641,6 +641,10 @@ static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_
     return herd_fail(err, HERD_E_INPUT,
                      "the checkpoint holds %u agents and %u steering agents; its scenario has %u and %u", saved->agents,
                      saved->steering_count, s->sc.flock.count, s->steering_count);
+  for (uint32_t d = 0; d < s->steering_count; ++d)
+    if (saved->steering[d].strategy != s->steering[d].strategy)
+      return herd_fail(err, HERD_E_INPUT, "the checkpoint's steering agent %u is a %s; its scenario's, a %s", d,
+                       herd_strategy_name(saved->steering[d].strategy), herd_strategy_name(s->steering[d].strategy));
   herd_status st = s->ops->restore(s->backend, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step, err);
   if (st != HERD_OK) return st;
   s->step = saved->step;
