@@ -525,6 +525,28 @@ bool herd_sim_flock_waypoint(const herd_sim *sim, float out[2]);
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);
 
+/* ---- Checkpoints (docs/checkpoint.md) ------------------------------------------------- */
+/* A checkpoint is the whole state of a sim after a whole step: the flock in the backend's own
+ * order, the steering agents, the observation, the step index and the scenario (as JSON). A
+ * sim resumed from it runs on bit for bit as the sim that wrote it would have, on the same
+ * backend (and OpenCL device). */
+
+/* Writes the sim's state to `path` (a temporary name in its folder, renamed once complete and
+ * synced to disk, so a crash never leaves a torn file); an existing file is replaced only with
+ * `force`. A step run ahead is abandoned first; the run after is unchanged. */
+herd_status herd_sim_checkpoint(herd_sim *sim, const char *path, bool force, herd_error *err);
+
+/* The scenario a checkpoint holds, and its step index (NULL: not wanted). Corrupt, truncated
+ * or foreign files: HERD_E_INPUT with a message naming the file and what is wrong. */
+herd_status herd_checkpoint_scenario(const char *path, herd_scenario *out, uint32_t *step, herd_error *err);
+
+/* A sim continuing from the checkpoint at `path`. desc->scenario NULL: the checkpoint's; else
+ * it must be the checkpoint's but for max_steps (from herd_checkpoint_scenario, the step limit
+ * changed), anything else is refused. desc->backend NULL: the backend that wrote it; another
+ * backend is refused (HERD_E_INPUT). The rest of desc (threads, device, stop) as for
+ * herd_sim_create. */
+herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err);
+
 /* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
  * backend, stepped together: on the CPU, worlds in parallel over the threads; on OpenCL,
  * every world in one launch of each kernel. Each world runs bit for bit as herd_sim_create

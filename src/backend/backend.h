@@ -66,6 +66,8 @@ static inline bool herd_stop_raised(const volatile sig_atomic_t *stop) {
   return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
 }
 
+struct herd_box_history; /* below */
+
 typedef struct herd_backend_ops {
   const char *name;
   herd_status (*create)(const herd_backend_desc *desc, herd_backend **out, herd_error *err);
@@ -111,6 +113,15 @@ typedef struct herd_backend_ops {
   /* CPU threads it steps with; NULL for a backend without threads (herd_sim_threads: 0). */
   int (*threads)(const herd_backend *b);
   void (*destroy)(herd_backend *b);
+
+  /* Checkpoints (src/sim/checkpoint.c). The grids' box history, which the next two steps'
+   * grids are boxed by: with map_state, all the backend holds that the next step depends on. */
+  void (*box_history)(const herd_backend *b, struct herd_box_history *out);
+  /* Sets the flock in the backend's own order (as map_state gave it: agent words and their
+   * flags included) and the box history, as they were after `steps` steps: the steps after
+   * are bit for bit those of the run that was saved. */
+  herd_status (*restore)(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
+                         const struct herd_box_history *boxes, uint32_t steps, herd_error *err);
 
   /* Batches: `count` independent worlds of one model and dimension (world w described by
    * descs[w]: its flock size, parameters, world, seed) in one backend, stepped together: on

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/outfile.h"
+#include "checkpoint_cli.h"
 #include "cli.h"
 #include "herd/herd.h"
 #include "options.h"
@@ -39,7 +40,7 @@ static const char run_usage[] =
     "                     agents (\"-\": standard output, the summary then on standard error).\n"
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
     "                     FILE when the run ends (also on Ctrl-C)\n"
-    "  --force            let --csv replace an existing file\n"
+    "  --force            let --csv, --summary and --checkpoint replace an existing file\n"
     "  -q, --quiet        no summary, progress line or notes (errors, --csv and --profile stay)\n"
     "  -h, --help         this text;  -V, --version  herd's version and commit\n"
     "  --                 the end of the options (for a scenario file named -x.json)\n"
@@ -47,6 +48,11 @@ static const char run_usage[] =
     "                     --force lets it replace an existing file\n"
     "  --json             print the summary as JSON on standard output (the text summary then\n"
     "                     goes to standard error)\n"
+    "  --checkpoint FILE  write the run's whole state to FILE when it ends (docs/checkpoint.md)\n"
+    "  --checkpoint-every K  ... and every K steps (replacing its own last one)\n"
+    "  --checkpoint-on-stop  ... and when Ctrl-C stops it (the last whole step)\n"
+    "  --resume FILE      continue the run checkpointed in FILE, bit for bit as it would have\n"
+    "                     gone on (its scenario and backend; only --steps may be given)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
     "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
@@ -74,15 +80,29 @@ typedef struct run_opts {
   bool force, profile, lockstep;
   int argc; /* the command line, for the provenance */
   char **argv;
+  checkpoint_opts ckpt;
 } run_opts;
 
-enum { OPT_PROFILE = OPT_COMMAND_FIRST, OPT_LOCKSTEP, OPT_CSV, OPT_FORCE };
+enum {
+  OPT_PROFILE = OPT_COMMAND_FIRST,
+  OPT_LOCKSTEP,
+  OPT_CSV,
+  OPT_FORCE,
+  OPT_CHECKPOINT,
+  OPT_CHECKPOINT_EVERY,
+  OPT_CHECKPOINT_ON_STOP,
+  OPT_RESUME
+};
 
 static const struct option run_own_options[] = {
     {"profile", no_argument, NULL, OPT_PROFILE},
     {"lockstep", no_argument, NULL, OPT_LOCKSTEP},
     {"csv", required_argument, NULL, OPT_CSV},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
+    {"checkpoint-on-stop", no_argument, NULL, OPT_CHECKPOINT_ON_STOP},
+    {"resume", required_argument, NULL, OPT_RESUME},
     {0, 0, 0, 0},
 };
 
@@ -93,6 +113,10 @@ static int take_run(void *ctx, int code, const char *typed, const char *value) {
     case OPT_LOCKSTEP: o->lockstep = true; return CLI_GO_ON;
     case OPT_CSV: o->csv = value; return CLI_GO_ON;
     case OPT_FORCE: o->force = true; return CLI_GO_ON;
+    case OPT_CHECKPOINT: o->ckpt.path = value; return CLI_GO_ON;
+    case OPT_CHECKPOINT_EVERY: o->ckpt.every_text = value; return CLI_GO_ON;
+    case OPT_CHECKPOINT_ON_STOP: o->ckpt.on_stop = true; return CLI_GO_ON;
+    case OPT_RESUME: o->ckpt.resume = value; return CLI_GO_ON;
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
   if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
@@ -282,7 +306,7 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 }
 
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, csv_out *csv, double *wall_s) {
+static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, double *wall_s) {
   bool live = !cli_quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
@@ -296,6 +320,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, csv_out *csv, double
     }
     double t = now_s();
     csv_step(csv, sim, t);
+    if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -303,14 +328,18 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, csv_out *csv, double
   }
   *wall_s = now_s() - start;
   if (live) fputs("\r\033[K", stderr);
-  return status;
+  return status ? status : checkpoint_at_end(&o->ckpt, sim, herd_sim_outcome(sim) == HERD_RUNNING);
 }
 
 /* Everything that can be checked is checked before the simulation is made (which may take
  * seconds: an OpenCL build) and before any file is opened. */
 static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv) {
   herd_error err;
-  if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
+  o->ckpt.force = o->force;
+  int status = checkpoint_check(&o->ckpt, &o->scenario);
+  if (status != 0) return status;
+  if (!o->ckpt.resume &&
+      herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   if (o->summary.json && o->csv && strcmp(o->csv, "-") == 0)
@@ -323,7 +352,11 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
                         .profile = o->profile,
                         .stop = &cli_stop,
                         .lockstep = o->lockstep};
-  if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
+  if (o->ckpt.resume) {
+    if ((status = checkpoint_resume(&o->ckpt, &o->scenario, sc, &desc, sim)) != 0) return status;
+  } else if (herd_sim_create(&desc, sim, &err) != HERD_OK) {
+    return cli_error(&err);
+  }
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
   if (*herd_sim_backend_note(*sim)) cli_note("%s", herd_sim_backend_note(*sim));
   if (!o->csv) return 0;
@@ -344,10 +377,11 @@ int cmd_run(int argc, char **argv) {
   if (status == -1) status = prepare(&o, &sc, &sim, &csv);
   if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &csv, &wall_s);
+    status = simulate(sim, &sc, &o, &csv, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
-    if (status == 0 && !cli_quiet) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0 && !cli_quiet)
+      summary(out, sim, &sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */

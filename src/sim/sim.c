@@ -10,6 +10,7 @@
 #include "../core/error.h"
 #include "../core/geometry.h"
 #include "../steer/steer.h"
+#include "sim_state.h"
 
 /* The step index used to key the random draws of the initial placement: never reached by
  * a run, so placement draws are independent of every step's draws. */
@@ -320,19 +321,28 @@ static void take_first_observation(herd_sim *s, const herd_observation *obs) {
   if (herd_goal_reached(&s->goal, &s->obs)) s->outcome = HERD_SUCCEEDED;
 }
 
-herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
+/* A new flock, placed and observed. */
+static herd_status start_flock(herd_sim *s, herd_error *err) {
+  herd_status st = place_flock(s, err);
+  herd_observation first;
+  if (st == HERD_OK) st = observe(s, &first, err);
+  if (st == HERD_OK) take_first_observation(s, &first);
+  return st;
+}
+
+static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_error *err);
+
+/* A simulation of desc's scenario: a new flock, or the saved state when `saved`. */
+static herd_status sim_start(const herd_sim_desc *desc, const herd_sim_saved *saved, herd_sim **out, herd_error *err) {
   herd_sim *s;
   herd_status st = sim_new(desc, &s, err);
   if (st != HERD_OK) return st;
   st = start_backend(&s, 1, false, desc, &s->ops, &s->backend, s->backend_note, sizeof s->backend_note, err);
-  if (st == HERD_OK) st = place_flock(s, err);
-  herd_observation first;
-  if (st == HERD_OK) st = observe(s, &first, err);
+  if (st == HERD_OK) st = saved ? restore_saved(s, saved, err) : start_flock(s, err);
   if (st != HERD_OK) {
     herd_sim_destroy(s);
     return st;
   }
-  take_first_observation(s, &first);
   /* A step may be enqueued before the last one's observation is back only where nothing that
    * step reads comes from that observation on the host: no steering agent moves on it, no
    * groups are observed, no renderer draws the shared state in between. */
@@ -340,6 +350,10 @@ herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_erro
                  !s->ops->shares_gl(s->backend);
   *out = s;
   return HERD_OK;
+}
+
+herd_status herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err) {
+  return sim_start(desc, NULL, out, err);
 }
 
 /* Abandons the step run ahead, so that the state is the one observed (before any read). The
@@ -611,6 +625,61 @@ const char *herd_stage_name(herd_stage stage) {
   static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",    "reorder",
                                                       "step", "reduce", "read-back", "groups"};
   return stage < HERD_STAGE_COUNT ? names[stage] : "?";
+}
+
+/* ---- Checkpoints (src/sim/checkpoint.c) -------------------------------------------------- */
+
+herd_status herd_sim_save_state(herd_sim *s, herd_sim_saved *out, herd_error *err) {
+  if (s->in_batch) return herd_fail(err, HERD_E_INPUT, "world %u of a batch cannot be checkpointed", s->world);
+  memset(out, 0, sizeof *out);
+  herd_status st = herd_sim_map_state(s, &out->pos, &out->vel, &out->agent, err);
+  if (st != HERD_OK) return st;
+  snprintf(out->backend, sizeof out->backend, "%s", s->ops->name);
+  out->step = s->step;
+  out->outcome = (uint32_t)s->outcome;
+  out->obs = s->obs;
+  out->steering_count = s->steering_count;
+  memcpy(out->steering, s->steering, sizeof out->steering);
+  for (uint32_t d = 0; d < HERD_MAX_STEERING; ++d) out->manual[d] = s->manual[d];
+  memcpy(out->manual_aim, s->manual_aim, sizeof out->manual_aim);
+  s->ops->box_history(s->backend, &out->boxes);
+  out->agents = s->sc.flock.count;
+  out->stride = herd_state_stride(s->sc.world.dims);
+  return HERD_OK;
+}
+
+/* The saved state into a sim just made of its scenario, on the backend that saved it. */
+static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_error *err) {
+  if (strcmp(saved->backend, s->ops->name) != 0)
+    return herd_fail(err, HERD_E_INPUT,
+                     "the checkpoint was written by the %s backend and cannot be resumed on the %s backend (the "
+                     "flock's order and sums are the backend's own: the run would not continue as it would have); "
+                     "resume it with --backend %s",
+                     saved->backend, s->ops->name, saved->backend);
+  if (saved->agents != s->sc.flock.count || saved->stride != herd_state_stride(s->sc.world.dims) ||
+      saved->steering_count != s->steering_count)
+    return herd_fail(err, HERD_E_INPUT,
+                     "the checkpoint holds %u agents and %u steering agents; its scenario has %u and %u", saved->agents,
+                     saved->steering_count, s->sc.flock.count, s->steering_count);
+  for (uint32_t d = 0; d < s->steering_count; ++d)
+    if (saved->steering[d].strategy != s->steering[d].strategy)
+      return herd_fail(err, HERD_E_INPUT, "the checkpoint's steering agent %u is a %s; its scenario's, a %s", d,
+                       herd_strategy_name(saved->steering[d].strategy), herd_strategy_name(s->steering[d].strategy));
+  herd_status st = s->ops->restore(s->backend, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step, err);
+  if (st != HERD_OK) return st;
+  s->step = saved->step;
+  s->outcome = (herd_outcome)saved->outcome;
+  s->obs = saved->obs;
+  memcpy(s->steering, saved->steering, sizeof s->steering);
+  for (uint32_t d = 0; d < HERD_MAX_STEERING; ++d) s->manual[d] = saved->manual[d] != 0;
+  memcpy(s->manual_aim, saved->manual_aim, sizeof s->manual_aim);
+  publish_steering(s);
+  return HERD_OK;
+}
+
+herd_status herd_sim_create_saved(const herd_sim_desc *desc, const herd_sim_saved *saved, herd_sim **out,
+                                  herd_error *err) {
+  return sim_start(desc, saved, out, err);
 }
 
 /* ---- Batches ----------------------------------------------------------------------------- */

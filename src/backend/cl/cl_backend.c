@@ -676,8 +676,22 @@ static bool cl_shares_gl(const herd_backend *b) { return b->gl_shared; }
 
 /* ---- State in and out ------------------------------------------------------------------- */
 
-static herd_status upload_flock(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
+/* The state into [0] as given (the backend's own order, agent words included): where an
+ * upload puts it, and where GL-shared state lives. */
+static herd_status write_state(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
+                               herd_error *err) {
   size_t n = b->desc.count, floats = n * b->stride;
+  b->cur = 0;
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
+  if (rc == CL_SUCCESS)
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL);
+  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(flock)", rc);
+}
+
+static herd_status upload_flock(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
+  size_t n = b->desc.count;
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
@@ -686,16 +700,11 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
                                    b->desc.goal_radius_m);
     agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
   }
-  b->cur = 0;
   herd_box_history_start(&b->boxes, pos, b->desc.count, b->desc.dims);
   b->stepped = UINT32_MAX;
-  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, 0, floats * sizeof *pos, pos, 0, NULL, NULL);
-  if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, 0, floats * sizeof *vel, vel, 0, NULL, NULL);
-  if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, 0, n * sizeof *agent, agent, 0, NULL, NULL);
+  herd_status s = write_state(b, pos, vel, agent, err);
   free(agent);
-  return rc == CL_SUCCESS ? HERD_OK : cl_fail(b, err, "clEnqueueWriteBuffer(flock)", rc);
+  return s;
 }
 
 /* Reads back state buffer set `which` (0 or 1) as it lies on the device. */
@@ -1256,6 +1265,18 @@ static herd_status cl_map_state(herd_backend *b, const float **pos, const float 
   return s;
 }
 
+static void cl_box_history(const herd_backend *b, herd_box_history *out) { *out = b->boxes; }
+
+static herd_status cl_restore(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
+                              const herd_box_history *boxes, uint32_t steps, herd_error *err) {
+  b->boxes = *boxes;
+  b->stepped = steps ? steps - 1u : UINT32_MAX; /* the reduce of the last step wrote its slot */
+  b->steer_valid = false;                       /* send the steering agents again */
+  herd_status s = gl_acquire(b, err);
+  if (s == HERD_OK) s = write_state(b, pos, vel, agent, err);
+  return gl_release(b, s, err);
+}
+
 static size_t cl_memory_bytes(const herd_backend *b) { return b->bytes; }
 
 static herd_status cl_profile(herd_backend *b, herd_profile *out, herd_error *err) {
@@ -1571,6 +1592,8 @@ const herd_backend_ops herd_cl_backend = {
     .map_groups = cl_map_groups,
     .read_agents = cl_read_agents,
     .map_state = cl_map_state,
+    .box_history = cl_box_history,
+    .restore = cl_restore,
     .shares_gl = cl_shares_gl,
     .memory_bytes = cl_memory_bytes,
     .profile = cl_profile,

@@ -528,6 +528,21 @@ static herd_status cpu_map_state(herd_backend *b, const float **pos, const float
   return HERD_OK;
 }
 
+static void cpu_box_history(const herd_backend *b, herd_box_history *out) { *out = b->boxes; }
+
+static herd_status cpu_restore(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
+                               const herd_box_history *boxes, uint32_t steps, herd_error *err) {
+  (void)err;
+  size_t n = b->desc.count;
+  b->cur = 0;
+  memcpy(b->pos[0], pos, n * b->stride * sizeof(float));
+  memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
+  memcpy(b->agent[0], agent, n * sizeof(uint32_t));
+  b->boxes = *boxes;
+  b->stepped = steps ? steps - 1u : UINT32_MAX; /* the reduce of the last step wrote its slot */
+  return HERD_OK;
+}
+
 static bool cpu_shares_gl(const herd_backend *b) {
   (void)b;
   return false;
@@ -636,6 +651,8 @@ const herd_backend_ops herd_cpu_backend = {
     .map_groups = cpu_map_groups,
     .read_agents = cpu_read_agents,
     .map_state = cpu_map_state,
+    .box_history = cpu_box_history,
+    .restore = cpu_restore,
     .shares_gl = cpu_shares_gl,
     .memory_bytes = cpu_memory_bytes,
     .profile = cpu_profile,
