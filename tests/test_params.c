@@ -158,7 +158,7 @@ static void the_live_fields_are_listed_and_all_settable(void) {
     herd_sim *sim = start_on(&sc, "cpu");
     uint32_t count = 0;
     const char *name;
-    for (; (name = herd_sim_param_name(sim, count)); ++count) {
+    for (; (name = herd_sim_param_name(sim, count, NULL)); ++count) {
       double value;
       herd_error err;
       CHECK_MSG(herd_scenario_get(&sc, name, &value, &err) == HERD_OK, "%s: %s", name, err.message);

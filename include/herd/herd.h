@@ -532,8 +532,9 @@ const herd_scenario *herd_sim_scenario(const herd_sim *sim);
 herd_status herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
 
 /* The `index`-th field herd_sim_set_param may change for this simulation's model ("sheep.inertia",
- * ...), in the scenario's table order; NULL past the last. Read its value with herd_scenario_get. */
-const char *herd_sim_param_name(const herd_sim *sim, uint32_t index);
+ * ...), in the scenario's table order; NULL past the last. *whole (unless NULL): it holds a whole
+ * number (sheep.neighbours). Read its value with herd_scenario_get. */
+const char *herd_sim_param_name(const herd_sim *sim, uint32_t index, bool *whole);
 
 /* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
  * backend, stepped together: on the CPU, worlds in parallel over the threads; on OpenCL,

@@ -12,8 +12,8 @@
 bool scenario_field_live(const scenario_field *f);
 
 /* The `index`-th field of `model` that may change during a run, in table order; NULL past the
- * last. */
-const char *scenario_live_name(uint32_t model, uint32_t index);
+ * last. *whole (unless NULL): it holds a whole number. */
+const char *scenario_live_name(uint32_t model, uint32_t index, bool *whole);
 
 /* Sets field `path` of sc to `value` as `--set PATH=VALUE` would (the same messages and
  * ranges; the whole scenario checked again), refusing a field that cannot change during a run.

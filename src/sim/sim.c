@@ -599,7 +599,9 @@ herd_status herd_sim_set_param(herd_sim *s, const char *path, double value, herd
   return HERD_OK;
 }
 
-const char *herd_sim_param_name(const herd_sim *s, uint32_t index) { return scenario_live_name(s->sc.model, index); }
+const char *herd_sim_param_name(const herd_sim *s, uint32_t index, bool *whole) {
+  return scenario_live_name(s->sc.model, index, whole);
+}
 const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
 const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
 
