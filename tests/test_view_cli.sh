@@ -57,4 +57,13 @@ run view --screenshot "$tmp/no/such/dir/d.png"
 check "an unwritable --screenshot exits 2" [ "$rc" -eq 2 ]
 run view --bogus
 check "an unknown view option exits 2" [ "$rc" -eq 2 ]
+# Parameter edits (issue 16, params): --log-edits FILE is a CSV of the edits, kept at exit.
+run view --frames 3 --size 320x200 --log-edits "$tmp/edits.csv"
+check "--log-edits exits 0" [ "$rc" -eq 0 ]
+check "... and writes the log's header" [ "$(cat "$tmp/edits.csv")" = "step,path,old,new" ]
+run view --frames 3 --size 320x200 --log-edits "$tmp/edits.csv"
+check "--log-edits refuses to replace a file (exit 2)" [ "$rc" -eq 2 ]
+run view --screenshot "$tmp/e.png" --log-edits "$tmp/e.csv"
+check "--log-edits with --screenshot exits 2" [ "$rc" -eq 2 ]
+check "... writing neither" eval '[ ! -e "$tmp/e.png" ] && [ ! -e "$tmp/e.csv" ]'
 finish
