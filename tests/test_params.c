@@ -1,20 +1,22 @@
 /* Parameters changed during a run (herd_sim_set_param): the steps before the change are the
  * run's own, the step after it follows the model's equation with the new value on both
  * backends, bad paths and values change nothing, and the two backends still agree. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 
 #include "rng.h"
 #include "sim_util.h"
 
-#define TESTS(X)                                 \
-  X(repulsion_off_follows_the_equation_cpu)      \
-  X(a_change_leaves_earlier_steps_alone)         \
-  X(bad_paths_and_values_change_nothing)         \
-  X(fields_that_set_up_the_run_are_refused)      \
-  X(the_live_fields_are_listed_and_all_settable) \
-  X(dog_speed_changes_the_dogs_step)             \
-  X(opencl_follows_the_change_and_agrees_with_cpu)
+#define TESTS(X)                                   \
+  X(repulsion_off_follows_the_equation_cpu)        \
+  X(a_change_leaves_earlier_steps_alone)           \
+  X(bad_paths_and_values_change_nothing)           \
+  X(fields_that_set_up_the_run_are_refused)        \
+  X(the_live_fields_are_listed_and_all_settable)   \
+  X(dog_speed_changes_the_dogs_step)               \
+  X(opencl_follows_the_change_and_agrees_with_cpu) \
+  X(opencl_prepass_follows_the_neighbour_count)
 TESTS(DECLARE_TEST)
 
 #define K 4u /* the change comes after this many steps */
@@ -211,6 +213,34 @@ static void opencl_follows_the_change_and_agrees_with_cpu(void) {
   double apart_after = backends_apart(cpu, cl);
   CHECK_MSG(apart_before < 1e-3 && apart_after < 1e-3, "apart by %g m before the change, %g m after", apart_before,
             apart_after);
+  herd_sim_destroy(cpu), herd_sim_destroy(cl);
+}
+
+/* The neighbour count n with the OpenCL pre-pass forced on (kernels/knn_coop.cl, run by default
+ * on GPUs only): a new n reaches it, and n = N - 1, which it does not serve, switches it off; the
+ * backends agree throughout. Every sheep sees the dogs, so every sheep's attraction counts. */
+static void opencl_prepass_follows_the_neighbour_count(void) {
+  if (!have_opencl()) {
+    printf("  no OpenCL device: skipped\n");
+    return;
+  }
+  setenv("HERD_CL_COOP", "1", 1);
+  const char *sets[] = {"sheep.count=300", "sheep.dog_radius_m=1e6", "dogs.count=2"};
+  herd_scenario sc = scenario_with(sets, 3);
+  herd_sim *cpu = start_on(&sc, "cpu"), *cl = start_on(&sc, "opencl");
+  unsetenv("HERD_CL_COOP");
+  steps(cpu, K), steps(cl, K);
+  double apart[3] = {backends_apart(cpu, cl), 0, 0};
+  const double counts[2] = {5, 299};
+  herd_error err;
+  for (int c = 0; c < 2; ++c) {
+    CHECK(herd_sim_set_param(cpu, "sheep.neighbours", counts[c], &err) == HERD_OK);
+    CHECK(herd_sim_set_param(cl, "sheep.neighbours", counts[c], &err) == HERD_OK);
+    steps(cpu, K), steps(cl, K);
+    apart[c + 1] = backends_apart(cpu, cl);
+  }
+  CHECK_MSG(apart[0] < 1e-3 && apart[1] < 1e-3 && apart[2] < 1e-3, "apart by %g, then %g (n = 5), %g m (n = N - 1)",
+            apart[0], apart[1], apart[2]);
   herd_sim_destroy(cpu), herd_sim_destroy(cl);
 }
 
