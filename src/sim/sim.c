@@ -590,6 +590,9 @@ herd_status herd_sim_set_param(herd_sim *s, const char *path, double value, herd
   herd_scenario next = s->sc;
   herd_status st = scenario_set_live(&next, path, value, err);
   if (st == HERD_OK) st = settle(s, err); /* a step run ahead was enqueued with the old values */
+  if (st == HERD_OK && !s->ops->set_params)
+    st = herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: the %s backend cannot change parameters during a run",
+                   s->ops->name);
   if (st == HERD_OK) st = s->ops->set_params(s->backend, next.params.bytes, err);
   if (st != HERD_OK) return st;
   s->sc = next;
