@@ -128,7 +128,7 @@ static void draw_pixels(herd_plot *p, const float *xy, uint32_t n, GLenum mode, 
   glDrawArrays(mode, 0, (GLsizei)n);
 }
 
-/* Quads are triangles pairs: stb_easy_font's 4 vertices per quad, drawn as 2 triangles each. */
+/* Text at pixel (x, y): stb_easy_font's quads of 4 vertices, each drawn as 2 triangles. */
 static void draw_text(herd_plot *p, float x, float y, const char *text, const uint8_t rgb[3], int w, int h) {
   static float quads[PLOT_TEXT_QUADS * 4 * 4];
   float tri[PLOT_TEXT_QUADS * 6 * 4];
