@@ -67,4 +67,40 @@ check "... and is the same picture each time" eval '[ "$rc" -eq 0 ] && cmp -s "$
 run view -q --screenshot "$tmp/quiet.png" --size 320x200 -s 0
 check "view -q writes the picture and prints nothing" eval '[ "$rc" -eq 0 ] && is_png "$tmp/quiet.png" && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]'
 
+# Parameter edits (issue 16, params): --log-edits FILE is a CSV of the edits, kept at exit.
+run view --frames 3 --size 320x200 --log-edits "$tmp/edits.csv"
+check "--log-edits exits 0" [ "$rc" -eq 0 ]
+check "... and writes the log's header" [ "$(cat "$tmp/edits.csv")" = "step,path,old,new" ]
+run view --frames 3 --size 320x200 --log-edits "$tmp/edits.csv"
+check "--log-edits refuses to replace a file (exit 2)" [ "$rc" -eq 2 ]
+run view --screenshot "$tmp/e.png" --log-edits "$tmp/e.csv"
+check "--log-edits with --screenshot exits 2" [ "$rc" -eq 2 ]
+check "... writing neither" eval '[ ! -e "$tmp/e.png" ] && [ ! -e "$tmp/e.csv" ]'
+# The keys themselves, where xdotool can press them: P twice picks the second live field of
+# Strömbom's sheep (sheep.speed_m_per_step), ] ] [ change it by 10 % each (as floats, 1.1 and 1.21
+# print as 1.10000002 and 1.21000004); stderr and the log agree.
+if command -v xdotool >/dev/null; then
+  "$HERD" view --size 400x300 --log-edits "$tmp/keys.csv" >"$tmp/out" 2>"$tmp/err" &
+  viewer=$!
+  (sleep 60 && kill "$viewer") >/dev/null 2>&1 & # a watchdog, should the keys never arrive
+  watchdog=$!
+  for _ in $(seq 100); do
+    window=$(xdotool search --pid "$viewer" 2>/dev/null | head -1)
+    [ -n "$window" ] && break
+    sleep 0.2
+  done
+  sleep 1
+  xdotool mousemove --window "$window" 50 50 2>/dev/null
+  xdotool windowfocus --sync "$window" 2>/dev/null
+  xdotool key --delay 150 p p bracketright bracketright bracketleft l
+  sleep 1
+  xdotool key Escape
+  wait "$viewer"
+  rc=$?
+  pkill -P "$watchdog" sleep 2>/dev/null; kill "$watchdog" 2>/dev/null
+  check "the viewer with key presses exits 0" [ "$rc" -eq 0 ]
+  check "... logging three edits of sheep.speed_m_per_step, 1 -> 1.1 -> 1.21 -> 1.1" \
+    [ "$(cut -d, -f2- "$tmp/keys.csv" | tr '\n' ' ')" = "path,old,new sheep.speed_m_per_step,1,1.10000002 sheep.speed_m_per_step,1.10000002,1.21000004 sheep.speed_m_per_step,1.21000004,1.10000002 " ]
+  check "... each also a line on stderr" [ "$(grep -c 'sheep.speed_m_per_step .* -> ' "$tmp/err")" -eq 3 ]
+fi
 finish

@@ -547,6 +547,24 @@ herd_status herd_checkpoint_scenario(const char *path, herd_scenario *out, uint3
  * herd_sim_create. */
 herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err);
 
+/* ---- Parameters changed during a run (issue 16, params) ---------------------------- */
+
+/* Sets scenario field `path` of the running simulation to `value`, from the next step on, on
+ * either backend. The value is checked exactly as `--set PATH=VALUE` checks it (the same
+ * messages and ranges, the whole scenario checked again); on any error nothing changes. Only
+ * fields nothing was built from may change: the model's numeric parameters (sheep.repulsion,
+ * boids.turn_factor, couzin.orientation_radius_m, ...) and dogs.speed_m_per_step, dogs.noise
+ * (herd_sim_param_name lists them); counts, the world, obstacles, seeds, steering agents and
+ * choices of rule are refused with a message saying they cannot change during a run. The
+ * neighbour grid keeps the cells it was made with (queries take any radius), so a run whose
+ * radius changed is exact but need not be bit-identical to one started with the new radius. */
+herd_status herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
+
+/* The `index`-th field herd_sim_set_param may change for this simulation's model ("sheep.inertia",
+ * ...), in the scenario's table order; NULL past the last. *whole (unless NULL): it holds a whole
+ * number (sheep.neighbours). Read its value with herd_scenario_get. */
+const char *herd_sim_param_name(const herd_sim *sim, uint32_t index, bool *whole);
+
 /* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
  * backend, stepped together: on the CPU, worlds in parallel over the threads; on OpenCL,
  * every world in one launch of each kernel. Each world runs bit for bit as herd_sim_create

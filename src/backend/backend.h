@@ -99,6 +99,10 @@ typedef struct herd_backend_ops {
    * group is not tracked or it is in none), in the order of map_state; valid until the next
    * step. Kept by agent id, so it stays right when an interrupted step reorders the state. */
   herd_status (*map_groups)(herd_backend *b, const uint32_t **slot, herd_error *err);
+  /* New values of the model's parameters (desc.params' struct), for the steps from the next
+   * on (herd_sim_set_param). The grid keeps the cells it was created with (its queries take
+   * any radius). */
+  herd_status (*set_params)(herd_backend *b, const void *params, herd_error *err);
   /* Copies the flock out in id order, device layout; either pointer may be NULL. */
   herd_status (*read_agents)(herd_backend *b, float *pos, float *vel, herd_error *err);
   /* The state in the backend's own order, valid until the next step (herd_sim_map_state). */

@@ -12,6 +12,7 @@
 #include "../core/outfile.h"
 #include "cli.h"
 #include "options.h"
+#include "param_edit.h"
 #include "session.h"
 
 static const char view_usage[] =
@@ -32,6 +33,7 @@ static const char view_usage[] =
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "  --route            show the routing field's arrows from the start (key A; in a world\n"
     "                     with walls, water or pens; also in the --screenshot)\n"
+    "  --log-edits FILE   write each parameter change (keys P, [, ]) to FILE as CSV: step,path,old,new\n"
     "  -q, --quiet        no notes and no screenshot line (the --frames line stays)\n"
     "  -h, --help, -V, --version, --   as for herd run\n"
     "\n"
@@ -39,7 +41,8 @@ static const char view_usage[] =
     "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
     "its number in the HUD), M hand the selected agent to the mouse and back to its strategy,\n"
     "G show/hide the flock's groups (colours, circles), A show/hide the routing field's arrows,\n"
-    "V start/stop recording the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
+    "V start/stop recording the view to herd-DATE-TIME.mp4, P pick a model parameter, [ / ] lower /\n"
+    "raise it by 10 % (logged to stderr), L live plot of the order parameters, H help, Esc quit;\n"
     "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
     "orbits the camera about the middle of the view, the wheel moves it nearer or farther.\n";
 
@@ -49,6 +52,7 @@ static const char key_help[] =
     "Tab / Shift+Tab / 0-9 select a steering agent   M it follows the mouse / back to its strategy\n"
     "G groups' colours and circles on/off   A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
+    "P pick a parameter   [ / ] lower / raise it 10 %   L live plot on/off\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
 typedef struct view_opts {
@@ -57,6 +61,7 @@ typedef struct view_opts {
   int width, height;
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *screenshot;
+  const char *log_edits; /* --log-edits FILE */
   bool force, steps_given, hud, route;
   uint32_t steps;            /* --steps: the step limit, or with --screenshot the steps before it */
   char steps_typed[32];      /* how --steps was written, for its message */
@@ -76,11 +81,14 @@ typedef struct viewer {
   char recording[64];
   int record_w, record_h;
   uint32_t meter_frames, meter_steps;
+  param_edit edit; /* P, [, ]: the model's parameters changed during the run */
+  herd_plot *plot; /* L: the live plot, fed every step */
+  bool plot_shown;
 } viewer;
 
 /* ---- Options ------------------------------------------------------------------------------ */
 
-enum { OPT_SIZE = OPT_COMMAND_FIRST, OPT_SCREENSHOT, OPT_FORCE, OPT_HUD, OPT_ROUTE, OPT_FRAMES };
+enum { OPT_SIZE = OPT_COMMAND_FIRST, OPT_SCREENSHOT, OPT_FORCE, OPT_HUD, OPT_ROUTE, OPT_FRAMES, OPT_LOG_EDITS };
 
 static const struct option view_own_options[] = {
     {"size", required_argument, NULL, OPT_SIZE},
@@ -89,6 +97,7 @@ static const struct option view_own_options[] = {
     {"hud", no_argument, NULL, OPT_HUD},
     {"route", no_argument, NULL, OPT_ROUTE},
     {"frames", required_argument, NULL, OPT_FRAMES},
+    {"log-edits", required_argument, NULL, OPT_LOG_EDITS},
     {0, 0, 0, 0},
 };
 
@@ -112,6 +121,7 @@ static int take_view(void *ctx, int code, const char *typed, const char *value) 
     case OPT_FORCE: o->force = true; return CLI_GO_ON;
     case OPT_HUD: o->hud = true; return CLI_GO_ON;
     case OPT_ROUTE: o->route = true; return CLI_GO_ON;
+    case OPT_LOG_EDITS: o->log_edits = value; return CLI_GO_ON;
     case OPT_FRAMES:
       if (cli_parse_integer(typed, value, 1, 100000000, &n)) return EXIT_BAD_INPUT;
       o->frames = (long)n;
@@ -146,9 +156,11 @@ static void hud_text(const viewer *v, char *out, size_t size) {
   char rates[80] = "", status[HUD_TEXT_MAX - sizeof key_help - 100];
   if (v->fps > 0) snprintf(rates, sizeof rates, "  %.0f steps/s  %.0f fps", v->steps_per_s, v->fps);
   gl_session_status(&v->g, rates, &v->pick, status, sizeof status);
-  snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s", status, (unsigned long long)v->g.sc.seed,
+  char param[200] = "";
+  if (!v->opts->screenshot) param_edit_hud(&v->edit, v->g.sim, param, sizeof param);
+  snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s\n%s", status, (unsigned long long)v->g.sc.seed,
            v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
-           v->help ? key_help : "H help");
+           v->help ? key_help : "H help", param);
 }
 
 /* ---- Screenshot ---------------------------------------------------------------------------- */
@@ -250,6 +262,12 @@ static void capture_window(viewer *v) {
   }
 }
 
+/* L: the live plot on or off (it is fed every step either way). */
+static void toggle_plot(viewer *v) {
+  v->plot_shown = !v->plot_shown && v->plot;
+  herd_renderer_set_plot(v->g.renderer, v->plot_shown ? v->plot : NULL);
+}
+
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
   (void)scancode;
   viewer *v = glfwGetWindowUserPointer(w);
@@ -271,6 +289,10 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
     case GLFW_KEY_G: herd_renderer_show_groups(v->g.renderer, !herd_renderer_groups_shown(v->g.renderer)); break;
     case GLFW_KEY_TAB: steering_pick_next(&v->pick, v->g.sim, mods & GLFW_MOD_SHIFT ? -1 : 1); break;
     case GLFW_KEY_M: steering_pick_toggle_manual(&v->pick, v->g.sim); break;
+    case GLFW_KEY_P: param_edit_next(&v->edit, v->g.sim); break;
+    case GLFW_KEY_LEFT_BRACKET: param_edit_change(&v->edit, v->g.sim, -1); break;
+    case GLFW_KEY_RIGHT_BRACKET: param_edit_change(&v->edit, v->g.sim, +1); break;
+    case GLFW_KEY_L: toggle_plot(v); break;
     default: break;
   }
 }
@@ -331,6 +353,7 @@ static int advance(viewer *v) {
     if (v->pick.manual) steer_to_cursor(v);
     if (herd_sim_step(v->g.sim, &err) != HERD_OK) return err.status == HERD_E_INTERRUPTED ? 0 : cli_error(&err);
     ++v->meter_steps;
+    if (v->plot) herd_plot_observe(v->plot, v->g.sim);
   }
   return 0;
 }
@@ -390,6 +413,20 @@ static int interact(viewer *v) {
   return 0;
 }
 
+/* The window's session with the parameter edits logged and the live plot fed. */
+static int edit_and_interact(viewer *v) {
+  herd_error err;
+  if (param_edit_open(&v->edit, v->opts->log_edits, v->opts->force, &err) != HERD_OK) return cli_error(&err);
+  v->plot = herd_plot_create();
+  if (v->plot) herd_plot_observe(v->plot, v->g.sim);
+  int status = interact(v);
+  herd_renderer_set_plot(v->g.renderer, NULL);
+  herd_plot_destroy(v->plot);
+  if (param_edit_close(&v->edit, &err) != HERD_OK) return status ? status : cli_error(&err);
+  if (v->opts->log_edits) printf("herd view: %u parameter edits in %s\n", v->edit.edits, cli_shown(v->opts->log_edits));
+  return status;
+}
+
 /* ---- The command ------------------------------------------------------------------------------ */
 
 static int open_view(viewer *v) {
@@ -406,7 +443,7 @@ static int open_view(viewer *v) {
 
 int cmd_view(int argc, char **argv) {
   view_opts o = {.width = 1280, .height = 800};
-  viewer v = {.opts = &o, .steps_per_frame = 1, .pick = {.selected = -1}};
+  viewer v = {.opts = &o, .steps_per_frame = 1, .pick = {.selected = -1}, .edit = {.selected = -1}};
   cli_catch_signals();
   int status = parse_view(argc, argv, &o);
   herd_error err;
@@ -414,6 +451,10 @@ int cmd_view(int argc, char **argv) {
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
+    status = cli_error(&err);
+  if (status == -1 && o.log_edits && o.screenshot)
+    status = cli_fail(EXIT_BAD_INPUT, "--log-edits: a --screenshot makes no edits; give one or the other");
+  if (status == -1 && o.log_edits && herd_outfile_check("--log-edits", o.log_edits, o.force, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.screenshot) {
     /* --steps counts the steps before the picture (none without it), not a step limit. */
@@ -424,7 +465,7 @@ int cmd_view(int argc, char **argv) {
   }
   if (status == -1) {
     status = open_view(&v);
-    if (status == 0) status = o.screenshot ? screenshot(&v) : interact(&v);
+    if (status == 0) status = o.screenshot ? screenshot(&v) : edit_and_interact(&v);
   }
   gl_session_close(&v.g);
   scenario_args_free(&o.scenario);

@@ -642,6 +642,8 @@ static herd_status parse_set_value(load_ctx *c, const char *path, const scenario
 /* Which of a pass's --set overrides to apply: the model, the world's size, or the rest. */
 typedef enum set_pass { SET_MODEL, SET_SIZE, SET_REST } set_pass;
 
+static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err);
+
 static herd_status apply_set(herd_scenario *sc, const char *set, set_pass pass, herd_error *err) {
   char where[200];
   snprintf(where, sizeof where, "--set %.180s", set);
@@ -694,6 +696,15 @@ static herd_status apply_sets(herd_scenario *sc, const char *const *sets, int co
   herd_status s = HERD_OK;
   for (int i = 0; s == HERD_OK && i < count; ++i) s = apply_set(sc, sets[i], pass, err);
   return s;
+}
+
+/* One override on a complete scenario, then the rules between its fields, as --set checks
+ * them (herd_sim_set_param). On error sc may be partly changed: callers pass a copy. */
+herd_status scenario_apply_set(herd_scenario *sc, const char *set, herd_error *err) {
+  herd_status s = apply_set(sc, set, SET_REST, err);
+  char where[200];
+  snprintf(where, sizeof where, "--set %.180s", set);
+  return s == HERD_OK ? check_relations(sc, where, err) : s;
 }
 
 /* ---- Rules between fields ------------------------------------------------------------ */

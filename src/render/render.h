@@ -191,6 +191,37 @@ const uint8_t *herd_group_color(uint32_t group);
  * pixels are that colour scaled by a factor from HERD_AMBIENT to 1. */
 #define HERD_AMBIENT 0.4f
 
+/* ---- Live plot (issue 16, params) ------------------------------------------------------- */
+
+/* The flock's polarisation, milling and delivered fraction (each 0 to 1) over the last
+ * HERD_PLOT_STEPS steps, drawn as lines in a box at the bottom right of the frame (newest at
+ * the right edge once full), labelled, when handed to herd_renderer_set_plot. */
+#define HERD_PLOT_STEPS 300
+#define HERD_PLOT_SERIES 3
+typedef struct herd_plot herd_plot;
+extern const uint8_t herd_plot_colors[HERD_PLOT_SERIES][3]; /* polarisation, milling, delivered */
+extern const uint8_t herd_plot_frame[3];                    /* the box's outline and its labels */
+
+herd_plot *herd_plot_create(void); /* NULL when out of memory */
+void herd_plot_destroy(herd_plot *p);
+void herd_plot_clear(herd_plot *p);
+/* One step's values; the oldest goes once HERD_PLOT_STEPS are held. */
+void herd_plot_add(herd_plot *p, const float values[HERD_PLOT_SERIES]);
+/* The sim's last observation, once per step index (a lower index, a restart, clears first). */
+void herd_plot_observe(herd_plot *p, const herd_sim *sim);
+uint32_t herd_plot_count(const herd_plot *p);
+/* The box in a w x h frame, in pixels from the top left: x0, y0, x1, y1. */
+void herd_plot_box(int w, int h, float box[4]);
+/* Where sample k (0: the oldest held) of value v lies: v = 0 on the box's bottom edge, 1 on
+ * its top (clamped), k = 0 on its left edge, HERD_PLOT_STEPS - 1 on its right. */
+void herd_plot_point(const float box[4], uint32_t k, float value, float out[2]);
+/* Draws it into the bound framebuffer (the renderer calls this; needs a current context). */
+void herd_plot_draw(herd_plot *p, int w, int h);
+/* Drawn by herd_renderer_draw over the scene, under the HUD text; NULL: none. */
+void herd_renderer_set_plot(herd_renderer *r, herd_plot *plot);
+/* A shader program from a vertex shader's source and the renderer's colour.frag. */
+herd_status herd_render_link(const char *vert, const char *vert_name, unsigned *out, herd_error *err);
+
 /* ---- Video ------------------------------------------------------------------------------ */
 
 typedef struct herd_recorder herd_recorder;

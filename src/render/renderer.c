@@ -116,6 +116,7 @@ struct herd_renderer {
   uint32_t count, dims, stride; /* stride: floats per agent in the state buffers */
   GLsizei body_indices;         /* of the body mesh: a triangle (2D) or a cone (3D) */
   GLuint agents_program, shapes_program, hud_program;
+  herd_plot *plot; /* the live plot (plot.c), or NULL */
   GLuint body_vbo, body_ebo, pos_vbo, vel_vbo, agent_vbo;
   GLuint group_vbo;  /* each agent's group, in the agent buffers' order */
   bool groups_shown; /* herd_renderer_show_groups */
@@ -989,6 +990,7 @@ void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera
   draw_agents(r, sim, view);
   glDisable(GL_DEPTH_TEST); /* the HUD lies over everything */
   glDisable(GL_CULL_FACE);
+  if (r->plot) herd_plot_draw(r->plot, w, h);
   draw_hud(r, hud, w, h);
   glBindVertexArray(0);
 }
@@ -1040,4 +1042,12 @@ herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const 
   }
   free(tmp);
   return HERD_OK;
+}
+
+/* ---- For the live plot (plot.c) ---------------------------------------------------------- */
+
+void herd_renderer_set_plot(herd_renderer *r, herd_plot *plot) { r->plot = plot; }
+
+herd_status herd_render_link(const char *vert, const char *vert_name, unsigned *out, herd_error *err) {
+  return link_program(vert, vert_name, out, err);
 }

@@ -9,6 +9,7 @@
 #include "../backend/backend.h"
 #include "../core/error.h"
 #include "../core/geometry.h"
+#include "../core/scenario_live.h"
 #include "../steer/steer.h"
 #include "sim_state.h"
 
@@ -613,6 +614,30 @@ herd_status herd_sim_place_steering(herd_sim *s, uint32_t index, const float *po
 }
 
 const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
+
+/* ---- Parameters changed during the run (issue 16) ------------------------------------------ */
+
+herd_status herd_sim_set_param(herd_sim *s, const char *path, double value, herd_error *err) {
+  if (s->in_batch)
+    return herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: world %u of a batch cannot change alone", s->world);
+  herd_scenario next = s->sc;
+  herd_status st = scenario_set_live(&next, path, value, err);
+  if (st == HERD_OK) st = settle(s, err); /* a step run ahead was enqueued with the old values */
+  if (st == HERD_OK && !s->ops->set_params)
+    st = herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: the %s backend cannot change parameters during a run",
+                   s->ops->name);
+  if (st == HERD_OK) st = s->ops->set_params(s->backend, next.params.bytes, err);
+  if (st != HERD_OK) return st;
+  s->sc = next;
+  herd_steer_context_refresh(&s->steer_ctx, &s->sc);
+  for (uint32_t d = 0; d < s->steering_count; ++d)
+    if (s->steering[d].strategy == HERD_STRATEGY_DOG) s->steering[d].speed_m_per_step = s->sc.dogs.speed_m_per_step;
+  return HERD_OK;
+}
+
+const char *herd_sim_param_name(const herd_sim *s, uint32_t index, bool *whole) {
+  return scenario_live_name(s->sc.model, index, whole);
+}
 const char *herd_sim_device(const herd_sim *s) { return s->ops->device_name(s->backend); }
 const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
 int herd_sim_threads(const herd_sim *s) { return s->ops->threads ? s->ops->threads(s->backend) : 0; }

@@ -28,6 +28,10 @@ extern const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT];
  * and pens: NULL without them, or when out of memory). `sc` must outlive it. */
 herd_steer_context herd_steer_context_for(const herd_scenario *sc);
 
+/* The context's parameters again from `sc` after a field changed during the run
+ * (herd_sim_set_param); the route, built for obstacles that cannot change, is kept. */
+void herd_steer_context_refresh(herd_steer_context *ctx, const herd_scenario *sc);
+
 /* The waypoint the steering agents drive the flock toward now, seen from `obs` (the dogs' drive
  * along the route); false when there is none. The sim asks it here, not of a strategy's module. */
 bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observation *obs, float out[2]);

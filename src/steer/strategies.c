@@ -91,23 +91,31 @@ static double sheep_field(const herd_scenario *sc, const char *path) {
   return value;
 }
 
+/* The dog's parameters from the scenario, with the route built for it. */
+static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const herd_route *route) {
+  return (herd_strombom_dog_params){
+      .repulsion_radius_m = (float)sheep_field(sc, "sheep.repulsion_radius_m"),
+      .sheep_count = sc->flock.count,
+      .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
+      .speed_m_per_step = sc->dogs.speed_m_per_step,
+      .noise = sc->dogs.noise,
+      .stop = sc->dogs.stop,
+      .count_remaining = sheep_field(sc, "sheep.success") == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
+      .sc = sc,
+      .route = route,
+      .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
+  };
+}
+
 herd_steer_context herd_steer_context_for(const herd_scenario *sc) {
   herd_steer_context ctx = {.sc = sc};
-  if (sc->model == HERD_MODEL_STROMBOM) {
-    ctx.dog = (herd_strombom_dog_params){
-        .repulsion_radius_m = (float)sheep_field(sc, "sheep.repulsion_radius_m"),
-        .sheep_count = sc->flock.count,
-        .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
-        .speed_m_per_step = sc->dogs.speed_m_per_step,
-        .noise = sc->dogs.noise,
-        .stop = sc->dogs.stop,
-        .count_remaining = sheep_field(sc, "sheep.success") == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
-        .sc = sc,
-        .route = herd_route_build(sc),
-        .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
-    };
-  }
+  if (sc->model == HERD_MODEL_STROMBOM) ctx.dog = dog_params_for(sc, herd_route_build(sc));
   return ctx;
+}
+
+void herd_steer_context_refresh(herd_steer_context *ctx, const herd_scenario *sc) {
+  ctx->sc = sc;
+  if (sc->model == HERD_MODEL_STROMBOM) ctx->dog = dog_params_for(sc, ctx->dog.route);
 }
 
 bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observation *obs, float out[2]) {

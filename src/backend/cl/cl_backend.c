@@ -1579,6 +1579,17 @@ void herd_cl_grid_copy_free(herd_cl_grid_copy *copy) {
   free(copy->cell_end);
 }
 
+/* The kernels take b->params by value at each launch (set_args), so the next step sees them.
+ * A pre-pass the new values no longer want is switched off (the step kernel then searches
+ * itself, which is always exact); one they want is not switched on, as its buffers were not
+ * made. */
+static herd_status cl_set_params(herd_backend *b, const void *params, herd_error *err) {
+  (void)err;
+  memcpy(b->params, params, b->desc.model->params_size);
+  if (b->prepass && !b->desc.model->prepass->wanted(b->params, b->desc.count)) b->prepass = false;
+  return HERD_OK;
+}
+
 const herd_backend_ops herd_cl_backend = {
     .name = "opencl",
     .create = cl_create,
@@ -1589,6 +1600,7 @@ const herd_backend_ops herd_cl_backend = {
     .reduce_wait = cl_reduce_wait,
     .cancel_step = cl_cancel_step,
     .groups = cl_groups,
+    .set_params = cl_set_params,
     .map_groups = cl_map_groups,
     .read_agents = cl_read_agents,
     .map_state = cl_map_state,

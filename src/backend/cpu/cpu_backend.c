@@ -641,6 +641,13 @@ static herd_status cpu_profile(herd_backend *b, herd_profile *out, herd_error *e
 static const char *cpu_device_name(const herd_backend *b) { return b->device; }
 static int cpu_threads(const herd_backend *b) { return b->threads; }
 
+/* The step reads b->params afresh each time. */
+static herd_status cpu_set_params(herd_backend *b, const void *params, herd_error *err) {
+  (void)err;
+  memcpy(b->params, params, b->desc.model->params_size);
+  return HERD_OK;
+}
+
 const herd_backend_ops herd_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
@@ -648,6 +655,7 @@ const herd_backend_ops herd_cpu_backend = {
     .step = cpu_step,
     .reduce = cpu_reduce,
     .groups = cpu_groups,
+    .set_params = cpu_set_params,
     .map_groups = cpu_map_groups,
     .read_agents = cpu_read_agents,
     .map_state = cpu_map_state,
