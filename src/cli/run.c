@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "herd/herd.h"
 #include "steering_ui.h"
+#include "trajectories.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -37,7 +38,10 @@ static const char run_usage[] =
     "                     agents (\"-\": standard output, the summary then on standard error).\n"
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
     "                     FILE when the run ends (also on Ctrl-C)\n"
-    "  --force            let --csv replace an existing file\n"
+    "  --trajectories FILE.h5\n"
+    "                     write per-agent positions and headings to HDF5 every\n"
+    "                     output.trajectories.every_steps steps (layout: docs/output.md)\n"
+    "  --force            let --csv and --trajectories replace an existing file\n"
     "  --quiet            no live progress line (the summary is still printed)\n"
     "\n"
     "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
@@ -60,7 +64,7 @@ static double now_s(void) {
 typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
-  const char *csv;
+  const char *csv, *trajectories;
   bool force, quiet, profile, lockstep;
 } run_opts;
 
@@ -91,6 +95,8 @@ static int parse_run(int argc, char **argv, run_opts *o) {
       o->lockstep = true;
     } else if (strcmp(arg, "--csv") == 0) {
       if (!(o->csv = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--trajectories") == 0) {
+      if (!(o->trajectories = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--force") == 0) {
       o->force = true;
     } else if (strcmp(arg, "--quiet") == 0) {
@@ -283,13 +289,14 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 }
 
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, csv_out *csv, double *wall_s) {
+static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, csv_out *csv, traj_out *traj,
+                    double *wall_s) {
   bool live = !o->quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
   csv_step(csv, sim, start);
-  int status = 0;
-  while (herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
+  int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
+  while (status == 0 && herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
     if (herd_sim_step(sim, &err) != HERD_OK) {
       /* Interrupted mid-step: the run stands as after the last whole step. */
       if (err.status != HERD_E_INTERRUPTED) status = cli_error(&err);
@@ -297,6 +304,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, c
     }
     double t = now_s();
     csv_step(csv, sim, t);
+    if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -309,11 +317,13 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, const run_opts *o, c
 
 /* Everything that can be checked is checked before the simulation is made (which may take
  * seconds: an OpenCL build) and before any file is opened. */
-static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv) {
+static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv, traj_out **traj, int argc,
+                   char **argv) {
   herd_error err;
   if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
+  if (o->trajectories && traj_check(o->trajectories, o->force, &err) != HERD_OK) return cli_error(&err);
   herd_sim_desc desc = {.scenario = sc,
                         .threads = o->backend.threads,
                         .backend = o->backend.backend,
@@ -324,6 +334,8 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (herd_sim_create(&desc, sim, &err) != HERD_OK) return cli_error(&err);
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
   if (*herd_sim_backend_note(*sim)) fprintf(stderr, "herd: %s\n", herd_sim_backend_note(*sim));
+  if (o->trajectories && traj_open(traj, o->trajectories, o->force, *sim, sc, argc, argv, &err) != HERD_OK)
+    return cli_error(&err);
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
@@ -336,12 +348,13 @@ int cmd_run(int argc, char **argv) {
   herd_scenario sc;
   herd_sim *sim = NULL;
   csv_out csv = {0};
+  traj_out *traj = NULL;
   cli_catch_signals();
   int status = parse_run(argc, argv, &o);
-  if (status == -1) status = prepare(&o, &sc, &sim, &csv);
+  if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj, argc, argv);
   if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &o, &csv, &wall_s);
+    status = simulate(sim, &sc, &o, &csv, traj, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
     if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
@@ -349,9 +362,15 @@ int cmd_run(int argc, char **argv) {
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
+    /* Like the CSV, the frames so far are kept after an interruption. */
+    if (traj && status == 0) {
+      if (traj_close(traj, true, &err) != HERD_OK) status = cli_error(&err);
+      traj = NULL;
+    }
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
+  traj_close(traj, false, NULL);
   herd_sim_destroy(sim);
   scenario_args_free(&o.scenario);
   return status == -1 ? 0 : status;

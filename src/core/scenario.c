@@ -16,6 +16,7 @@
 #include "geometry.h"
 #include "jsonfile.h"
 #include "models.h"
+#include "output.h"
 #include "scenario_fields.h"
 
 extern const char herd_embedded_default_scenario[];
@@ -818,6 +819,7 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   if (s == HERD_OK) s = check_shepherds(sc, where, err);
   if (s == HERD_OK) s = check_geometry(sc, where, err);
   if (s == HERD_OK) s = check_food(sc, where, err);
+  if (s == HERD_OK) s = output_check(sc, where, err);
   if (s != HERD_OK) return s;
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     const float *d = sc->agents.entry[e].direction;
