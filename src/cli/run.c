@@ -133,18 +133,27 @@ static bool has_path(const herd_sim *sim) { return herd_sim_scenario(sim)->path.
 
 static bool has_groups(const herd_sim *sim) { return herd_scenario_observes_groups(herd_sim_scenario(sim)); }
 
+/* The scenario's output section decides which column groups a row has (every_steps 0: none)
+ * and which are filled at a step; a row is written when any is due. */
+static const herd_output_config *output_of(const herd_sim *sim) { return &herd_sim_scenario(sim)->output; }
+
 static void csv_header(FILE *f, const herd_sim *sim) {
+  const herd_output_config *out = output_of(sim);
   uint32_t dims = dims_of(sim);
-  fputs("step,delivered,in_goal", f);
-  csv_axes(f, "centroid", dims);
-  csv_axes(f, "extent_min", dims);
-  csv_axes(f, "extent_max", dims);
-  fputs(",farthest_id", f);
-  csv_axes(f, "farthest", dims);
-  fputs(",farthest_dist_m,polarisation,milling", f);
-  if (has_path(sim)) fputs(",path_distance_m,path_end", f);
-  if (has_groups(sim)) fputs(",groups,groups_tracked", f);
-  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+  fputs("step", f);
+  if (out->observation_every) {
+    fputs(",delivered,in_goal", f);
+    csv_axes(f, "centroid", dims);
+    csv_axes(f, "extent_min", dims);
+    csv_axes(f, "extent_max", dims);
+    fputs(",farthest_id", f);
+    csv_axes(f, "farthest", dims);
+    fputs(",farthest_dist_m", f);
+  }
+  if (out->order_every) fputs(",polarisation,milling", f);
+  if (out->observation_every && has_path(sim)) fputs(",path_distance_m,path_end", f);
+  if (out->observation_every && has_groups(sim)) fputs(",groups,groups_tracked", f);
+  for (uint32_t d = 0; out->steering_every && d < herd_sim_steering_count(sim); ++d) {
     char label[32];
     steering_label(sim, d, label, sizeof label);
     csv_axes(f, label, dims);
@@ -157,24 +166,61 @@ static void csv_values(FILE *f, const float *v, uint32_t dims) {
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", v[k]);
 }
 
-static void csv_row(FILE *f, const herd_sim *sim) {
+/* Empty cells for a column group not due at this step. */
+static void csv_blank(FILE *f, uint32_t columns) {
+  for (uint32_t k = 0; k < columns; ++k) fputc(',', f);
+}
+
+static void csv_observation(FILE *f, const herd_sim *sim, bool due) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t dims = dims_of(sim);
-  fprintf(f, "%u,%u,%u", herd_sim_step_index(sim), o->delivered, o->in_goal);
+  if (!due) return csv_blank(f, 4 + 4 * dims);
+  fprintf(f, ",%u,%u", o->delivered, o->in_goal);
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", o->centroid[k]);
   csv_values(f, o->extent_min, dims);
   csv_values(f, o->extent_max, dims);
   fprintf(f, ",%u", o->farthest_id);
   csv_values(f, o->farthest_pos, dims);
-  fprintf(f, ",%.9g,%.6f,%.6f", o->farthest_dist_m, o->polarisation, o->milling);
-  if (has_path(sim)) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
-  if (has_groups(sim)) fprintf(f, ",%u,%u", o->group_count, o->groups_tracked);
+  fprintf(f, ",%.9g", o->farthest_dist_m);
+}
+
+/* The observation's columns after the order parameters: the path's and the groups'. */
+static void csv_observation_tail(FILE *f, const herd_sim *sim, bool due) {
+  const herd_observation *o = herd_sim_observation(sim);
+  if (has_path(sim)) due ? fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end) : csv_blank(f, 2);
+  if (has_groups(sim)) due ? fprintf(f, ",%u,%u", o->group_count, o->groups_tracked) : csv_blank(f, 2);
+}
+
+static void csv_steering(FILE *f, const herd_sim *sim, bool due) {
+  const herd_observation *o = herd_sim_observation(sim);
+  uint32_t dims = dims_of(sim);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
+    if (!due) {
+      csv_blank(f, dims + 3);
+      continue;
+    }
     csv_values(f, a->pos, dims);
     fprintf(f, ",%s,%u,%.9g", herd_steering_mode_name(a->mode), o->nearest[d].id, o->nearest[d].dist_m);
   }
+}
+
+/* Writes the row of this step when any column group is due; true when it wrote one. */
+static bool csv_row(FILE *f, const herd_sim *sim) {
+  const herd_output_config *out = output_of(sim);
+  uint32_t step = herd_sim_step_index(sim);
+  bool observation = herd_output_due(out->observation_every, step), order = herd_output_due(out->order_every, step),
+       steering = herd_output_due(out->steering_every, step);
+  if (!observation && !order && !steering) return false;
+  fprintf(f, "%u", step);
+  if (out->observation_every) csv_observation(f, sim, observation);
+  if (out->order_every)
+    order ? fprintf(f, ",%.6f,%.6f", herd_sim_observation(sim)->polarisation, herd_sim_observation(sim)->milling)
+          : csv_blank(f, 2);
+  if (out->observation_every) csv_observation_tail(f, sim, observation);
+  if (out->steering_every) csv_steering(f, sim, steering);
   fputc('\n', f);
+  return true;
 }
 
 /* ---- Progress and summary -------------------------------------------------------------- */
@@ -280,8 +326,7 @@ typedef struct csv_out {
 } csv_out;
 
 static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
-  if (!csv->file.f) return;
-  csv_row(csv->file.f, sim);
+  if (!csv->file.f || !csv_row(csv->file.f, sim)) return;
   if (csv->every_row || now - csv->flushed_s >= CSV_FLUSH_S) {
     fflush(csv->file.f);
     csv->flushed_s = now;
@@ -322,6 +367,11 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv,
   herd_error err;
   if (herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
+  if (o->csv && !sc->output.observation_every && !sc->output.order_every && !sc->output.steering_every)
+    return cli_fail(EXIT_BAD_INPUT,
+                    "--csv %s: output.observation, output.order and output.steering.every_steps are all 0: nothing to "
+                    "write (allowed: at least one above 0)",
+                    cli_shown(o->csv));
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   if (o->trajectories && traj_check(o->trajectories, o->force, &err) != HERD_OK) return cli_error(&err);
   herd_sim_desc desc = {.scenario = sc,
