@@ -1,7 +1,7 @@
 """Reads a herd trajectory file back with h5py and checks it against what the run must have
 written (tests/test_h5.sh runs it with /usr/bin/python3, where Debian's h5py lives).
 
-usage: h5_check.py layout FILE.h5 CSV STEPS EVERY AGENTS DIMS SEED
+usage: h5_check.py layout FILE.h5 CSV STEPS EVERY AGENTS DIMS SEED steering|no-steering
        h5_check.py sample FULL.h5 SAMPLE.h5 SAMPLE_AGAIN.h5 OTHER_SEED.h5 K
        h5_check.py frames FILE.h5   (prints how many frames the file holds)
 Exits 1 naming the first check that failed."""
@@ -23,12 +23,31 @@ def expect(cond, what):
         fail(what)
 
 
-def csv_centroids(path, dims):
-    """step -> centroid from the run's CSV (rows of any step; comment lines skipped)."""
+def csv_rows(path):
+    """step -> the run's CSV row as a dict (comment lines skipped)."""
     with open(path, newline="") as f:
-        rows = csv.DictReader(line for line in f if not line.startswith("#"))
-        axes = "xyz"[:dims]
-        return {int(r["step"]): np.array([float(r["centroid_%s_m" % a]) for a in axes]) for r in rows}
+        return {int(r["step"]): r for r in csv.DictReader(line for line in f if not line.startswith("#"))}
+
+
+def csv_vector(row, prefix, dims):
+    return np.array([float(row["%s_%s_m" % (prefix, a)]) for a in "xyz"[:dims]])
+
+
+def check_series(f, rows, steps, dims, steering):
+    """/observation, /order and /steering: a row every step (the defaults), equal to the CSV's."""
+    expect(list(f["observation/steps"][:]) == list(range(steps + 1)), "/observation/steps")
+    expect(list(f["order/steps"][:]) == list(range(steps + 1)), "/order/steps")
+    check_dataset(f["observation/centroid"], (steps + 1, dims), "float64")
+    for i, step in enumerate(f["observation/steps"][:]):
+        row = rows[int(step)]
+        expect(np.allclose(f["observation/centroid"][i], csv_vector(row, "centroid", dims), rtol=1e-8, atol=0),
+               "/observation/centroid at step %d differs from the CSV" % step)
+        expect(int(f["observation/farthest_id"][i]) == int(row["farthest_id"]), "/observation/farthest_id at %d" % step)
+        expect(abs(f["order/polarisation"][i] - float(row["polarisation"])) <= 1e-6, "/order/polarisation at %d" % step)
+        if steering:
+            expect(np.allclose(f["steering/positions"][i, 0], csv_vector(row, "dog0", dims), rtol=1e-7, atol=0),
+                   "/steering/positions at step %d differs from the CSV's dog0" % step)
+    expect(("steering" in f) == steering, "/steering %s" % ("missing" if steering else "without steering agents"))
 
 
 def check_dataset(d, shape, dtype):
@@ -55,7 +74,7 @@ def check_attributes(f, seed):
     expect("name" in json.loads(f.attrs["backend"]), "attribute backend lacks a name")
 
 
-def layout(path, csv_path, steps, every, agents, dims, seed):
+def layout(path, csv_path, steps, every, agents, dims, seed, steering):
     with h5py.File(path, "r") as f:
         frames = steps // every + 1
         check_dataset(f["positions"], (frames, agents, dims), "float32")
@@ -70,12 +89,14 @@ def layout(path, csv_path, steps, every, agents, dims, seed):
         check_attributes(f, seed)
         norms = np.linalg.norm(f["headings"][:], axis=2)
         expect(np.allclose(norms, 1.0, atol=1e-5), "headings are not unit vectors")
-        centroids = csv_centroids(csv_path, dims)
+        rows = csv_rows(csv_path)
         for frame, step in enumerate(f["steps"][:]):
             mean = f["positions"][frame].astype(np.float64).mean(axis=0)
-            expect(int(step) in centroids, "step %d has no CSV row" % step)
-            expect(np.allclose(mean, centroids[int(step)], rtol=0, atol=1e-3),
-                   "frame %d (step %d): mean position %s, CSV centroid %s" % (frame, step, mean, centroids[int(step)]))
+            expect(int(step) in rows, "step %d has no CSV row" % step)
+            centroid = csv_vector(rows[int(step)], "centroid", dims)
+            expect(np.allclose(mean, centroid, rtol=0, atol=1e-3),
+                   "frame %d (step %d): mean position %s, CSV centroid %s" % (frame, step, mean, centroid))
+        check_series(f, rows, steps, dims, steering)
 
 
 def sample(full_path, sample_path, again_path, other_path, k):
@@ -95,7 +116,7 @@ def sample(full_path, sample_path, again_path, other_path, k):
 
 def main(argv):
     if argv[1] == "layout":
-        layout(argv[2], argv[3], *[int(x) for x in argv[4:9]])
+        layout(argv[2], argv[3], *[int(x) for x in argv[4:9]], steering=argv[9] == "steering")
     elif argv[1] == "sample":
         sample(*argv[2:6], int(argv[6]))
     elif argv[1] == "frames":

@@ -31,13 +31,25 @@ for backend in cpu opencl; do
     --trajectories "$tmp/$backend.h5" --csv "$tmp/$backend.csv" --quiet
   check "$backend: --trajectories runs" status_is 0
   check "$backend: the file reads back as written, its mean positions the CSV's centroids" \
-    h5 layout "$tmp/$backend.h5" "$tmp/$backend.csv" $STEPS $EVERY 100 2 $SEED
+    h5 layout "$tmp/$backend.h5" "$tmp/$backend.csv" $STEPS $EVERY 100 2 $SEED steering
 done
 # 3D: a third axis in every dataset.
 run run scenarios/boids3d.json --steps 20 --seed 3 --set boids.count=300 --set output.trajectories.every_steps=5 \
   --trajectories "$tmp/3d.h5" --csv "$tmp/3d.csv" --quiet
 check "3D: --trajectories runs" status_is 0
-check "3D: the file reads back as written" h5 layout "$tmp/3d.h5" "$tmp/3d.csv" 20 5 300 3 3
+check "3D: the file reads back as written" h5 layout "$tmp/3d.h5" "$tmp/3d.csv" 20 5 300 3 3 no-steering
+
+# The output section's intervals: /order every 3 steps, no /observation, in the file and the CSV.
+run run --steps 12 --set output.order.every_steps=3 --set output.observation.every_steps=0 \
+  --trajectories "$tmp/order.h5" --csv "$tmp/order.csv" --quiet
+check "output section: exit 0" status_is 0
+check "output section: /order every 3 steps, no /observation" "$PY" -c '
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+assert list(f["order/steps"][:]) == [0, 3, 6, 9, 12], list(f["order/steps"][:])
+assert "observation" not in f and list(f["steering/steps"][:]) == list(range(13))' "$tmp/order.h5"
+check "output section: the CSV has no observation columns and empty order cells off the interval" \
+  eval '! grep -q centroid "$tmp/order.csv" && grep -q "^1,,," "$tmp/order.csv" && grep -q "^3,0\.[0-9]*,0\." "$tmp/order.csv"'
 
 # ---- A sample of ids drawn from the seed ---------------------------------------------------
 sampled() { run run --steps 20 --seed "$1" --set output.trajectories.every_steps=5 $2 --trajectories "$3" --quiet; }

@@ -3,7 +3,6 @@
  * extendible along frames so a run of any length streams to disk. */
 #include "trajectories.h"
 
-#include <hdf5.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,10 +10,10 @@
 
 #include "../core/error.h"
 #include "../core/outfile.h"
+#include "h5_series.h"
+#include "h5util.h"
 #include "provenance.h"
 
-/* Deflate level: 1 gains nearly all that floats compress at a fraction of level 6's time. */
-#define TRAJ_DEFLATE 1
 /* The most bytes of one chunk: a frame of a very large flock is split along agents. */
 #define TRAJ_CHUNK_BYTES (512u * 1024u)
 /* The file reaches the disk at least this often, so a killed run leaves its frames behind. */
@@ -23,6 +22,7 @@
 struct traj_out {
   herd_outfile file; /* the temporary name and the target */
   hid_t h5, positions, headings, steps;
+  h5_series *series;        /* /observation, /order, /steering */
   uint32_t n, dims, agents; /* flock size, axes, agents written */
   uint32_t every;
   uint32_t *ids;           /* the agents written, ascending */
@@ -41,42 +41,23 @@ herd_status traj_check(const char *path, bool force, herd_error *err) {
 
 /* ---- Attributes ---------------------------------------------------------------------- */
 
-static void attr_string(hid_t at, const char *name, const char *value) {
-  hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
-  H5Tset_size(type, H5T_VARIABLE);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  hid_t a = H5Acreate2(at, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, type, &value);
-  H5Aclose(a);
-  H5Sclose(space);
-  H5Tclose(type);
-}
-
-static void attr_number(hid_t at, const char *name, hid_t type, const void *value) {
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t a = H5Acreate2(at, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  H5Awrite(a, type, value);
-  H5Aclose(a);
-  H5Sclose(space);
-}
-
 /* One provenance member as an attribute: strings as strings, numbers as numbers, objects
  * and arrays (the scenario, the host) as compact JSON text. */
 static void attr_json(hid_t at, const char *name, json_t *v) {
   if (json_is_string(v)) {
-    attr_string(at, name, json_string_value(v));
+    h5u_attr_string(at, name, json_string_value(v));
   } else if (json_is_integer(v)) {
     long long x = json_integer_value(v);
-    attr_number(at, name, H5T_NATIVE_LLONG, &x);
+    h5u_attr_number(at, name, H5T_NATIVE_LLONG, &x);
   } else if (json_is_real(v)) {
     double x = json_real_value(v);
-    attr_number(at, name, H5T_NATIVE_DOUBLE, &x);
+    h5u_attr_number(at, name, H5T_NATIVE_DOUBLE, &x);
   } else if (json_is_boolean(v)) {
     unsigned char x = json_is_true(v);
-    attr_number(at, name, H5T_NATIVE_UCHAR, &x);
+    h5u_attr_number(at, name, H5T_NATIVE_UCHAR, &x);
   } else {
     char *text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-    if (text) attr_string(at, name, text);
+    if (text) h5u_attr_string(at, name, text);
     free(text);
   }
 }
@@ -89,28 +70,13 @@ static herd_status write_provenance(traj_out *t, const herd_scenario *sc, const 
   json_t *value;
   json_object_foreach(p, key, value) attr_json(t->h5, key, value);
   json_decref(p);
-  attr_number(t->h5, "every_steps", H5T_NATIVE_UINT32, &t->every);
-  attr_number(t->h5, "flock_count", H5T_NATIVE_UINT32, &t->n);
-  attr_number(t->h5, "dims", H5T_NATIVE_UINT32, &t->dims);
+  h5u_attr_number(t->h5, "every_steps", H5T_NATIVE_UINT32, &t->every);
+  h5u_attr_number(t->h5, "flock_count", H5T_NATIVE_UINT32, &t->n);
+  h5u_attr_number(t->h5, "dims", H5T_NATIVE_UINT32, &t->dims);
   return HERD_OK;
 }
 
 /* ---- Datasets ------------------------------------------------------------------------ */
-
-/* An empty dataset of `rank` dimensions, unlimited along the first (frames), chunked
- * `chunk` and compressed. */
-static hid_t frames_dataset(hid_t h5, const char *name, hid_t type, int rank, const hsize_t *shape,
-                            const hsize_t *chunk) {
-  hsize_t max[3] = {H5S_UNLIMITED, shape[1], shape[2]};
-  hid_t space = H5Screate_simple(rank, shape, max), plist = H5Pcreate(H5P_DATASET_CREATE);
-  H5Pset_chunk(plist, rank, chunk);
-  H5Pset_shuffle(plist);
-  H5Pset_deflate(plist, TRAJ_DEFLATE);
-  hid_t d = H5Dcreate2(h5, name, type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
-  H5Pclose(plist);
-  H5Sclose(space);
-  return d;
-}
 
 static herd_status write_ids(traj_out *t) {
   hsize_t shape[1] = {t->agents};
@@ -127,14 +93,14 @@ static herd_status make_datasets(traj_out *t, herd_error *err) {
   hsize_t shape[3] = {0, t->agents, t->dims};
   uint32_t per_chunk = TRAJ_CHUNK_BYTES / (t->dims * (uint32_t)sizeof(float));
   hsize_t chunk[3] = {1, t->agents < per_chunk ? t->agents : per_chunk, t->dims};
-  t->positions = frames_dataset(t->h5, "positions", H5T_IEEE_F32LE, 3, shape, chunk);
-  t->headings = frames_dataset(t->h5, "headings", H5T_IEEE_F32LE, 3, shape, chunk);
+  t->positions = h5u_rows_dataset(t->h5, "positions", H5T_IEEE_F32LE, 3, shape, chunk);
+  t->headings = h5u_rows_dataset(t->h5, "headings", H5T_IEEE_F32LE, 3, shape, chunk);
   hsize_t step_shape[3] = {0, 0, 0}, step_chunk[1] = {1024};
-  t->steps = frames_dataset(t->h5, "steps", H5T_STD_U32LE, 1, step_shape, step_chunk);
+  t->steps = h5u_rows_dataset(t->h5, "steps", H5T_STD_U32LE, 1, step_shape, step_chunk);
   if (t->positions < 0 || t->headings < 0 || t->steps < 0 || write_ids(t) != HERD_OK)
     return h5_fail(t, "create its datasets", err);
-  attr_string(t->positions, "units", "m");
-  attr_string(t->headings, "units", "unit vectors (velocity / |velocity|; 0 where an agent stands still)");
+  h5u_attr_string(t->positions, "units", "m");
+  h5u_attr_string(t->headings, "units", "unit vectors (velocity / |velocity|; 0 where an agent stands still)");
   return HERD_OK;
 }
 
@@ -159,7 +125,10 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
   t->h5 = H5Fcreate(herd_outfile_writing_path(&t->file), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (t->h5 < 0) return h5_fail(t, "create the file", err);
   s = make_datasets(t, err);
-  return s == HERD_OK ? write_provenance(t, sc, sim, argc, argv, err) : s;
+  if (s != HERD_OK) return s;
+  bool ok;
+  t->series = h5_series_create(t->h5, sim, &ok);
+  return ok ? write_provenance(t, sc, sim, argc, argv, err) : h5_fail(t, "create its time series", err);
 }
 
 /* ---- Frames -------------------------------------------------------------------------- */
@@ -176,29 +145,26 @@ static const float *pick_rows(traj_out *t, const float *all, bool unit) {
   return t->pick;
 }
 
-/* Writes one frame's rows of dataset d (rank 3, or 1 for steps). */
-static bool append(hid_t d, int rank, const hsize_t *count, hsize_t frame, hid_t memtype, const void *data) {
-  hsize_t extent[3] = {frame + 1, count[1], count[2]}, start[3] = {frame, 0, 0};
-  if (H5Dset_extent(d, extent) < 0) return false;
-  hid_t file_space = H5Dget_space(d), mem_space = H5Screate_simple(rank, count, NULL);
-  bool ok = H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
-            H5Dwrite(d, memtype, mem_space, file_space, H5P_DEFAULT, data) >= 0;
-  H5Sclose(mem_space);
-  H5Sclose(file_space);
-  return ok;
+/* Appends a frame of the picked agents' positions and headings. */
+static herd_status write_frame(traj_out *t, herd_sim *sim, uint32_t step, herd_error *err) {
+  herd_status s = herd_sim_read_flock(sim, t->pos, t->vel, err);
+  if (s != HERD_OK) return s;
+  hsize_t count[3] = {1, t->agents, t->dims}, one[1] = {1};
+  if (!h5u_append(t->positions, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->pos, false)) ||
+      !h5u_append(t->headings, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->vel, true)) ||
+      !h5u_append(t->steps, 1, one, t->frames, H5T_NATIVE_UINT32, &step))
+    return h5_fail(t, "write a frame", err);
+  ++t->frames;
+  return HERD_OK;
 }
 
 herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
   uint32_t step = herd_sim_step_index(sim);
-  if (!herd_output_due(t->every, step)) return HERD_OK;
-  herd_status s = herd_sim_read_flock(sim, t->pos, t->vel, err);
-  if (s != HERD_OK) return s;
-  hsize_t count[3] = {1, t->agents, t->dims}, one[1] = {1};
-  if (!append(t->positions, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->pos, false)) ||
-      !append(t->headings, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->vel, true)) ||
-      !append(t->steps, 1, one, t->frames, H5T_NATIVE_UINT32, &step))
-    return h5_fail(t, "write a frame", err);
-  ++t->frames;
+  if (!h5_series_step(t->series, sim)) return h5_fail(t, "write the observation", err);
+  if (herd_output_due(t->every, step)) {
+    herd_status s = write_frame(t, sim, step, err);
+    if (s != HERD_OK) return s;
+  }
   if (now_s - t->flushed_s >= TRAJ_FLUSH_S) {
     if (H5Fflush(t->h5, H5F_SCOPE_LOCAL) < 0) return h5_fail(t, "flush the file", err);
     t->flushed_s = now_s;
@@ -209,7 +175,7 @@ herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err)
 herd_status traj_close(traj_out *t, bool commit, herd_error *err) {
   if (!t) return HERD_OK;
   hid_t open[4] = {t->positions, t->headings, t->steps, t->h5};
-  bool closed = true;
+  bool closed = h5_series_close(t->series);
   for (int k = 0; k < 3; ++k)
     if (open[k] >= 0) closed = H5Dclose(open[k]) >= 0 && closed;
   if (open[3] >= 0) closed = H5Fclose(open[3]) >= 0 && closed;
