@@ -1,44 +1,54 @@
 #!/usr/bin/env bash
 # What --trajectories costs: the same run without (A) and with (B) a trajectory file of every
 # agent every 10 steps, interleaved A B A B so that load on the machine falls on both alike.
-# Prints one line per run and then the mean added ms per step, bytes per frame on disk and the
-# compression ratio (raw float32 positions + headings over the file's size).
+# Prints each pair (the summary's wall time, and the process's CPU time, user + system, which
+# other programs' load disturbs less), then the median over pairs of the time B adds, per step
+# and per frame written, the bytes per frame on disk and the compression ratio (raw float32
+# positions and headings over the file's size).
 #
-#   bash bench/h5-cost.sh [HERD [PAIRS [AGENTS [STEPS]]]]     (from the repository root)
+#   bash bench/h5-cost.sh [HERD [PAIRS [AGENTS [STEPS [THREADS]]]]]     (from the repository root)
 set -eu
 HERD=${1:-build/herd}
 PAIRS=${2:-3}
 AGENTS=${3:-100000}
 STEPS=${4:-50}
+THREADS=${5:-1}
 EVERY=10
-SIDE=$(awk -v n="$AGENTS" 'BEGIN { printf "%d", sqrt(n * 4) }') # 4 m^2 per sheep, as 10^5 in 632 m
+SIDE=$(awk -v n="$AGENTS" 'BEGIN { printf "%d", sqrt(n * 4) }') # 4 m^2 per sheep: 632 m for 10^5
 out=$(mktemp -d "${TMPDIR:-/tmp}/h5-cost.XXXXXX")
 trap 'rm -rf "$out"' EXIT
+[ -n "${H5_COST_KEEP:-}" ] && trap - EXIT
 args=(run bench/all-active.json --set sheep.count="$AGENTS" --set field.size_m="$SIDE" --steps "$STEPS" --quiet
-  --set output.trajectories.every_steps=$EVERY)
+  --threads "$THREADS" --set output.trajectories.every_steps=$EVERY)
 
-wall() { awk '/^wall time:/ { print $3 }'; }
-a_sum=0 b_sum=0
+# one [ARGS...]: runs herd; prints "wall_s cpu_s".
+one() {
+  local wall
+  TIMEFORMAT='%U %S'
+  { time wall=$("$HERD" "${args[@]}" "$@" | awk '/^wall time:/ { print $3 }'); } 2>"$out/time"
+  awk -v w="$wall" '{ print w, $1 + $2 }' "$out/time"
+}
+: >"$out/pairs"
 for pair in $(seq "$PAIRS"); do
-  t0=$(date +%s.%N)
-  a=$("$HERD" "${args[@]}" | wall)
-  t1=$(date +%s.%N)
+  a=$(one)
   rm -f "$out/t.h5"
-  b=$("$HERD" "${args[@]}" --trajectories "$out/t.h5" | wall)
-  t2=$(date +%s.%N)
-  # The process's whole time also counts closing the file, which the summary's wall time does not.
-  echo "pair $pair: without ${a} s, with ${b} s (whole process: $(awk -v a="$t0" -v b="$t1" -v c="$t2" \
-    'BEGIN { printf "%.3f s, %.3f s", b - a, c - b }'))"
-  a_sum=$(awk -v s="$a_sum" -v x="$a" 'BEGIN { print s + x }')
-  b_sum=$(awk -v s="$b_sum" -v x="$b" 'BEGIN { print s + x }')
+  b=$(one --trajectories "$out/t.h5")
+  echo "pair $pair: without: wall ${a% *} s, cpu ${a#* } s; with: wall ${b% *} s, cpu ${b#* } s"
+  echo "$a $b" >>"$out/pairs"
 done
 bytes=$(stat -c %s "$out/t.h5")
 frames=$((STEPS / EVERY + 1))
-awk -v a="$a_sum" -v b="$b_sum" -v p="$PAIRS" -v s="$STEPS" -v bytes="$bytes" -v f="$frames" -v n="$AGENTS" 'BEGIN {
-  raw = f * (2 * n * 2 * 4 + 4) + n * 4
-  printf "agents %d, steps %d, a frame every %d steps (%d frames)\n", n, s, '"$EVERY"', f
-  printf "without: %.1f ms/step; with: %.1f ms/step; added %.2f ms/step (%.1f ms per frame written)\n",
-         1e3 * a / p / s, 1e3 * b / p / s, 1e3 * (b - a) / p / s, 1e3 * (b - a) / p / f
-  printf "file %d bytes: %.0f bytes per frame (raw %d); compression ratio %.2f\n", bytes, bytes / f,
-         2 * n * 2 * 4, raw / bytes
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+wall_added=$(awk '{ print $3 - $1 }' "$out/pairs" | median)
+cpu_added=$(awk '{ print $4 - $2 }' "$out/pairs" | median)
+wall_a=$(awk '{ print $1 }' "$out/pairs" | median)
+awk -v wa="$wall_a" -v w="$wall_added" -v c="$cpu_added" -v s="$STEPS" -v bytes="$bytes" -v f="$frames" \
+  -v n="$AGENTS" -v e="$EVERY" -v t="$THREADS" 'BEGIN {
+  raw = 2 * n * 2 * 4
+  printf "agents %d, steps %d, %d thread(s), a frame of every agent every %d steps (%d frames)\n", n, s, t, e, f
+  printf "without: %.1f ms/step (median wall)\n", 1e3 * wa / s
+  printf "added (median of pairs): wall %.2f ms/step, %.1f ms per frame; cpu %.2f ms/step, %.1f ms per frame\n",
+         1e3 * w / s, 1e3 * w / f, 1e3 * c / s, 1e3 * c / f
+  printf "file %d bytes: %.0f bytes per frame on disk, raw %d (positions + headings); compression ratio %.2f\n",
+         bytes, bytes / f, raw, f * raw / bytes
 }'
