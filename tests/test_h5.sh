@@ -59,6 +59,19 @@ sampled 11 "--set output.trajectories.sample=10" "$tmp/s2.h5"
 sampled 12 "--set output.trajectories.sample=10" "$tmp/s3.h5"
 check "sample: the same seed the same ids, another seed others, rows those of the full file" \
   h5 sample "$tmp/full.h5" "$tmp/s1.h5" "$tmp/s2.h5" "$tmp/s3.h5" 10
+sampled 11 "--set output.trajectories.ids=[5,17,42,99]" "$tmp/ids.h5"
+sampled 11 "--set output.trajectories.ids=[5,17,42,99] --set output.trajectories.sample=2" "$tmp/ids2.h5"
+check "ids: exactly the listed agents, their rows those of the full file; a sample draws from them" "$PY" -c '
+import h5py, numpy as np, sys
+full, ids, two = (h5py.File(p, "r") for p in sys.argv[1:4])
+assert list(ids["ids"][:]) == [5, 17, 42, 99], list(ids["ids"][:])
+assert np.array_equal(ids["positions"][:], full["positions"][:, [5, 17, 42, 99], :])
+picked = list(two["ids"][:])
+assert len(picked) == 2 and set(picked) <= {5, 17, 42, 99} and picked == sorted(picked), picked' \
+  "$tmp/full.h5" "$tmp/ids.h5" "$tmp/ids2.h5"
+run run --steps 5 --set "output.trajectories.ids=[5,100]" --trajectories "$tmp/bad4.h5"
+check "an id beyond the flock: exit 2, named, nothing written" \
+  eval 'status_is 2 && stderr_has "output.trajectories.ids[1]" && absent "$tmp/bad4.h5"'
 
 # ---- Never replacing a file without --force; bad input writes nothing ----------------------
 cp "$tmp/full.h5" "$tmp/before.h5"

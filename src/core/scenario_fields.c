@@ -665,6 +665,19 @@ static const scenario_field tail_fields[] = {
      "herd run --trajectories: every agent's position and heading every this many steps",
      NULL,
      0},
+    {"output.trajectories.ids",
+     FIELD_IDS,
+     AT(output.trajectories_ids),
+     {0, 0, 0},
+     0,
+     1.0e9,
+     false,
+     ALL,
+     false,
+     "",
+     "herd run --trajectories: these agents' ids, ascending (none: as output.trajectories.sample says)",
+     NULL,
+     HERD_MAX_OUTPUT_IDS},
     {"output.trajectories.sample",
      FIELD_UINT,
      AT(output.trajectories_sample),
@@ -917,6 +930,7 @@ static void set_default(const scenario_field *f, void *arg) {
     case FIELD_POINTS:
     case FIELD_SPHERES: ((herd_point_list *)at)->count = 0; break;
     case FIELD_SHAPES: memset(at, 0, sizeof(herd_shape_list)); break;
+    case FIELD_IDS: ((herd_id_list *)at)->count = 0; break;
   }
 }
 
