@@ -409,6 +409,7 @@ int cmd_run(int argc, char **argv) {
     FILE *out = o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout;
     if (status == 0) summary(out, sim, &sc, o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
+    if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);

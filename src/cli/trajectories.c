@@ -1,12 +1,14 @@
 /* Trajectories in HDF5: /positions and /headings [frames, agents, dims] float32, /steps
  * [frames], /ids [agents], chunked a frame at a time and compressed (shuffle + deflate),
  * extendible along frames so a run of any length streams to disk. */
+#define _POSIX_C_SOURCE 200809L
 #include "trajectories.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../core/error.h"
 #include "../core/outfile.h"
@@ -29,7 +31,14 @@ struct traj_out {
   float *pos, *vel, *pick; /* the whole flock, and one frame's picked rows */
   hsize_t frames;
   double flushed_s;
+  double spent_s, spent_cpu_s; /* in traj_step: wall and this thread's CPU time, for --profile */
 };
+
+static double clock_s(clockid_t id) {
+  struct timespec t;
+  clock_gettime(id, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static herd_status h5_fail(const traj_out *t, const char *what, herd_error *err) {
   return herd_fail(err, HERD_E_IO, "--trajectories %s: HDF5 could not %s", t->file.target, what);
@@ -158,7 +167,8 @@ static herd_status write_frame(traj_out *t, herd_sim *sim, uint32_t step, herd_e
   return HERD_OK;
 }
 
-herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
+/* Writes what is due at this step and flushes when a second has passed. */
+static herd_status traj_write(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
   uint32_t step = herd_sim_step_index(sim);
   if (!h5_series_step(t->series, sim)) return h5_fail(t, "write the observation", err);
   if (herd_output_due(t->every, step)) {
@@ -170,6 +180,22 @@ herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err)
     t->flushed_s = now_s;
   }
   return HERD_OK;
+}
+
+herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
+  double wall = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
+  herd_status s = traj_write(t, sim, now_s, err);
+  t->spent_s += clock_s(CLOCK_MONOTONIC) - wall;
+  t->spent_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
+  return s;
+}
+
+void traj_profile(FILE *out, const traj_out *t, uint32_t steps) {
+  fprintf(out,
+          "trajectories: %llu frames of %u agents; writing took %.1f ms (%.2f ms per step, %.1f ms per frame), "
+          "CPU %.1f ms\n",
+          (unsigned long long)t->frames, t->agents, 1e3 * t->spent_s, steps ? 1e3 * t->spent_s / steps : 0.0,
+          t->frames ? 1e3 * t->spent_s / (double)t->frames : 0.0, 1e3 * t->spent_cpu_s);
 }
 
 herd_status traj_close(traj_out *t, bool commit, herd_error *err) {

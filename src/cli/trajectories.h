@@ -3,6 +3,7 @@
 #ifndef HERD_CLI_TRAJECTORIES_H
 #define HERD_CLI_TRAJECTORIES_H
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "herd/herd.h"
 
@@ -19,6 +20,9 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
 /* Appends a frame when output.trajectories.every_steps says the current step is due;
  * flushes to disk at least every second (`now_s`: a monotonic clock). */
 herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err);
+
+/* With --profile: the frames written and the time writing took (wall and CPU). */
+void traj_profile(FILE *out, const traj_out *t, uint32_t steps);
 
 /* Closes the file and renames it into place (commit), or removes it (!commit); frees t. */
 herd_status traj_close(traj_out *t, bool commit, herd_error *err);
