@@ -9,7 +9,7 @@
 # Exits 77 (skipped) when /usr/bin/python3 has no h5py (Debian: python3-h5py).
 set -u
 
-HERD=${1:?usage: bash tests/test_h5.sh PATH_TO_HERD}
+HERD=$(readlink -f "${1:?usage: bash tests/test_h5.sh PATH_TO_HERD}")
 PY=/usr/bin/python3
 CHECK="$(dirname "$0")/h5_check.py"
 if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
@@ -91,6 +91,9 @@ check "a sample beyond the flock: exit 2, nothing written" \
   eval 'status_is 2 && stderr_has "output.trajectories.sample" && absent "$tmp/bad1.h5"'
 run run --steps 5 --set output.trajectories.every_steps=0 --trajectories "$tmp/bad2.h5"
 check "every_steps 0: exit 2, nothing written" eval 'status_is 2 && absent "$tmp/bad2.h5"'
+(cd "$tmp" && "$HERD" run --steps 5 --trajectories - >out 2>err)
+rc=$?
+check "--trajectories -: exit 2, no file named -" eval 'status_is 2 && absent "$tmp/-"'
 run run --steps 5 --trajectories "$tmp/no/such/folder/x.h5"
 check "a missing folder: exit 2" eval 'status_is 2 && stderr_has "--trajectories"'
 run run --steps 5 --seed abc --trajectories "$tmp/bad3.h5"

@@ -45,6 +45,9 @@ static herd_status h5_fail(const traj_out *t, const char *what, herd_error *err)
 }
 
 herd_status traj_check(const char *path, bool force, herd_error *err) {
+  if (strcmp(path, "-") == 0) /* HDF5 seeks back into the file: a pipe cannot hold it */
+    return herd_fail(err, HERD_E_INPUT,
+                     "--trajectories -: an HDF5 file cannot go to standard output (allowed: a file name)");
   return herd_outfile_check("--trajectories", path, force, err);
 }
 
