@@ -174,7 +174,10 @@ static void csv_blank(FILE *f, uint32_t columns) {
 static void csv_observation(FILE *f, const herd_sim *sim, bool due) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t dims = dims_of(sim);
-  if (!due) return csv_blank(f, 4 + 4 * dims);
+  if (!due) {
+    csv_blank(f, 4 + 4 * dims);
+    return;
+  }
   fprintf(f, ",%u,%u", o->delivered, o->in_goal);
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", o->centroid[k]);
   csv_values(f, o->extent_min, dims);
@@ -187,8 +190,9 @@ static void csv_observation(FILE *f, const herd_sim *sim, bool due) {
 /* The observation's columns after the order parameters: the path's and the groups'. */
 static void csv_observation_tail(FILE *f, const herd_sim *sim, bool due) {
   const herd_observation *o = herd_sim_observation(sim);
-  if (has_path(sim)) due ? fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end) : csv_blank(f, 2);
-  if (has_groups(sim)) due ? fprintf(f, ",%u,%u", o->group_count, o->groups_tracked) : csv_blank(f, 2);
+  if (has_path(sim) && due) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
+  if (has_groups(sim) && due) fprintf(f, ",%u,%u", o->group_count, o->groups_tracked);
+  if (!due) csv_blank(f, (has_path(sim) ? 2u : 0u) + (has_groups(sim) ? 2u : 0u));
 }
 
 static void csv_steering(FILE *f, const herd_sim *sim, bool due) {
@@ -214,9 +218,10 @@ static bool csv_row(FILE *f, const herd_sim *sim) {
   if (!observation && !order && !steering) return false;
   fprintf(f, "%u", step);
   if (out->observation_every) csv_observation(f, sim, observation);
-  if (out->order_every)
-    order ? fprintf(f, ",%.6f,%.6f", herd_sim_observation(sim)->polarisation, herd_sim_observation(sim)->milling)
-          : csv_blank(f, 2);
+  if (out->order_every && order)
+    fprintf(f, ",%.6f,%.6f", herd_sim_observation(sim)->polarisation, herd_sim_observation(sim)->milling);
+  else if (out->order_every)
+    csv_blank(f, 2);
   if (out->observation_every) csv_observation_tail(f, sim, observation);
   if (out->steering_every) csv_steering(f, sim, steering);
   fputc('\n', f);
