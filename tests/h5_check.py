@@ -96,6 +96,11 @@ def layout(path, csv_path, steps, every, agents, dims, seed, steering):
             centroid = csv_vector(rows[int(step)], "centroid", dims)
             expect(np.allclose(mean, centroid, rtol=0, atol=1e-3),
                    "frame %d (step %d): mean position %s, CSV centroid %s" % (frame, step, mean, centroid))
+            # One agent by id, against the CSV: the farthest agent's position (id order matters here,
+            # which the mean does not see).
+            far = int(rows[int(step)]["farthest_id"])
+            expect(np.array_equal(f["positions"][frame, far], csv_vector(rows[int(step)], "farthest", dims).astype(np.float32)),
+                   "frame %d: /positions of agent %d differ from the CSV's farthest agent" % (frame, far))
         check_series(f, rows, steps, dims, steering)
 
 
