@@ -84,7 +84,7 @@ static void describe_range(const scenario_field *f, char *out, size_t size) {
   }
   format_number(f->min, lo, sizeof lo);
   format_number(f->max, hi, sizeof hi);
-  if (f->kind == FIELD_UINT || f->kind == FIELD_SEED)
+  if (f->kind == FIELD_UINT || f->kind == FIELD_SEED || f->kind == FIELD_IDS)
     snprintf(out, size, "an integer from %s to %s", lo, hi);
   else
     snprintf(out, size, "a number %s %s and <= %s", f->min_open ? ">" : ">=", lo, hi);
