@@ -33,7 +33,7 @@ hid_t h5u_rows_dataset(hid_t at, const char *name, hid_t type, int rank, const h
 }
 
 bool h5u_append(hid_t d, int rank, const hsize_t *count, hsize_t row, hid_t memtype, const void *data) {
-  hsize_t extent[3] = {row + 1, count[1], count[2]}, start[3] = {row, 0, 0};
+  hsize_t extent[3] = {row + 1, rank > 1 ? count[1] : 0, rank > 2 ? count[2] : 0}, start[3] = {row, 0, 0};
   if (H5Dset_extent(d, extent) < 0) return false;
   hid_t file_space = H5Dget_space(d), mem_space = H5Screate_simple(rank, count, NULL);
   bool ok = H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&

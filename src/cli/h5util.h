@@ -15,7 +15,8 @@ void h5u_attr_number(hid_t at, const char *name, hid_t type, const void *value);
  * the others `shape[1..]`; chunked `chunk`, shuffled and deflated. Negative on failure. */
 hid_t h5u_rows_dataset(hid_t at, const char *name, hid_t type, int rank, const hsize_t *shape, const hsize_t *chunk);
 
-/* Writes row `row` of dataset d (rank as made; count = {1, shape[1], shape[2]}), growing it. */
+/* Writes row `row` of dataset d (rank as made; count: `rank` numbers, {1, shape[1], ...}),
+ * growing it. */
 bool h5u_append(hid_t d, int rank, const hsize_t *count, hsize_t row, hid_t memtype, const void *data);
 
 #endif
