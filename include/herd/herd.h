@@ -183,10 +183,10 @@ typedef struct herd_output_config {
 /* True when a quantity written every `every` steps is due after `step` steps. */
 bool herd_output_due(uint32_t every, uint32_t step);
 
-/* The agent ids whose trajectories are written, ascending: output.trajectories.ids, or all
- * of the flock, or output.trajectories.sample of them chosen from the seed alone (the same seed and flock
- * size give the same ids on every machine). Fills ids (room for flock.count) when not NULL;
- * returns how many. */
+/* The agent ids whose trajectories are written, ascending: the candidates (the ids of
+ * output.trajectories.ids, or else the whole flock), or output.trajectories.sample of them
+ * drawn from the seed alone (the same seed and candidates give the same ids on every machine).
+ * Fills ids (room for flock.count) when not NULL; returns how many. */
 struct herd_scenario;
 uint32_t herd_scenario_trajectory_ids(const struct herd_scenario *sc, uint32_t *ids);
 
