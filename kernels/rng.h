@@ -16,6 +16,7 @@
 #define HERD_STREAM_STEERING_DIRECTION 7u
 #define HERD_STREAM_COUZIN_NOISE 8u
 #define HERD_STREAM_FISH_FORAGE 9u
+#define HERD_STREAM_OUTPUT_SAMPLE 10u
 
 typedef struct herd_rng4 {
   herd_u32 v[4];

@@ -57,6 +57,7 @@ static void compare_field(const scenario_field *f, void *arg) {
     if (f->kind == FIELD_SQUARE) bytes = 4;
     if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) bytes = sizeof(herd_point_list);
     if (f->kind == FIELD_SHAPES) bytes = sizeof(herd_shape_list);
+    if (f->kind == FIELD_IDS) bytes = sizeof(herd_id_list);
     if (memcmp(pa, pb, bytes) == 0) continue;
     fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
     c->same = false;
@@ -488,6 +489,12 @@ static void dump_reads_back_identically(void) {
       "-100]], \"fence_m\": 0.3}]",
       "obstacles.bridges=[{\"points_m\": [[310, 290], [310, 340]], \"width_m\": 2.5, \"water\": 0}]",
       "obstacles.resolution_m=0.5",
+      "output.observation.every_steps=0",
+      "output.order.every_steps=3",
+      "output.steering.every_steps=7",
+      "output.trajectories.every_steps=10",
+      "output.trajectories.ids=[3, 17, 999]",
+      "output.trajectories.sample=2",
       "groups.observe=always",
       "groups.max=7",
       "groups.view_radius_m=12.5",
@@ -589,7 +596,8 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_CHOICE: snprintf(out, size, "%s", f->choices[(uint32_t)f->def[0]]); return true;
     case FIELD_POINTS:
     case FIELD_SPHERES:
-    case FIELD_SHAPES: snprintf(out, size, "[]"); return true;
+    case FIELD_SHAPES:
+    case FIELD_IDS: snprintf(out, size, "[]"); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }

@@ -160,6 +160,38 @@ typedef struct herd_steering_config {
   float speed_m_per_step;
 } herd_steering_config;
 
+/* ---- Output (issue 16, h5): what a run writes and how often; docs/output.md ------------ */
+
+/* An explicit list of agent ids (output.trajectories.ids), ascending. */
+#define HERD_MAX_OUTPUT_IDS 1024
+typedef struct herd_id_list {
+  uint32_t count;
+  uint32_t id[HERD_MAX_OUTPUT_IDS];
+} herd_id_list;
+
+/* The scenario's "output" section. An every_steps of n writes at the steps that are
+ * multiples of n (step 0, the start, included); 0 writes the quantity never. */
+typedef struct herd_output_config {
+  uint32_t observation_every;    /* output.observation.every_steps: the CSV's observation columns */
+  uint32_t order_every;          /* output.order.every_steps: polarisation and milling */
+  uint32_t steering_every;       /* output.steering.every_steps: the steering agents' state */
+  uint32_t trajectories_every;   /* output.trajectories.every_steps: per-agent positions, headings */
+  uint32_t trajectories_sample;  /* output.trajectories.sample: K ids drawn from the seed; 0: all agents */
+  herd_id_list trajectories_ids; /* output.trajectories.ids: these agents (none: as the sample says) */
+} herd_output_config;
+
+/* True when a quantity written every `every` steps is due after `step` steps. */
+bool herd_output_due(uint32_t every, uint32_t step);
+
+/* The agent ids whose trajectories are written, ascending: the candidates (the ids of
+ * output.trajectories.ids, or else the whole flock), or output.trajectories.sample of them
+ * drawn from the seed alone (the same seed and candidates give the same ids on every machine).
+ * Fills ids (room for flock.count) when not NULL; returns how many. */
+struct herd_scenario;
+uint32_t herd_scenario_trajectory_ids(const struct herd_scenario *sc, uint32_t *ids);
+
+/* ---- End of the output block ------------------------------------------------------------ */
+
 /* A complete, validated scenario. Field names follow the JSON paths of docs/scenario.md;
  * the model's own parameters are in `params`, read them by path with herd_scenario_get. */
 typedef struct herd_scenario {
@@ -232,6 +264,7 @@ typedef struct herd_scenario {
     float lookahead_m;      /* how far ahead along the path an agent aims */
     float weight;           /* how strongly the path steers (the model's bias factor) */
   } path;
+  herd_output_config output; /* what herd run writes, and how often (docs/output.md) */
   union {
     unsigned char bytes[HERD_MODEL_PARAMS_BYTES];
     uint32_t words[HERD_MODEL_PARAMS_BYTES / 4];

@@ -17,6 +17,7 @@
 #include "provenance.h"
 #include "steering_ui.h"
 #include "summary.h"
+#include "trajectories.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -40,7 +41,10 @@ static const char run_usage[] =
     "                     agents (\"-\": standard output, the summary then on standard error).\n"
     "                     Written as FILE.part-XXXXXX, flushed every second, and renamed to\n"
     "                     FILE when the run ends (also on Ctrl-C)\n"
-    "  --force            let --csv, --summary and --checkpoint replace an existing file\n"
+    "  --trajectories FILE.h5\n"
+    "                     write per-agent positions and headings to HDF5 every\n"
+    "                     output.trajectories.every_steps steps (layout: docs/output.md)\n"
+    "  --force            let --csv, --trajectories, --summary and --checkpoint replace an existing file\n"
     "  -q, --quiet        no summary, progress line or notes (errors, --csv and --profile stay)\n"
     "  -h, --help         this text;  -V, --version  herd's version and commit\n"
     "  --                 the end of the options (for a scenario file named -x.json)\n"
@@ -76,7 +80,7 @@ typedef struct run_opts {
   scenario_args scenario;
   backend_args backend;
   summary_args summary;
-  const char *csv;
+  const char *csv, *trajectories;
   bool force, profile, lockstep;
   int argc; /* the command line, for the provenance */
   char **argv;
@@ -91,7 +95,8 @@ enum {
   OPT_CHECKPOINT,
   OPT_CHECKPOINT_EVERY,
   OPT_CHECKPOINT_ON_STOP,
-  OPT_RESUME
+  OPT_RESUME,
+  OPT_TRAJECTORIES
 };
 
 static const struct option run_own_options[] = {
@@ -103,6 +108,7 @@ static const struct option run_own_options[] = {
     {"checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY},
     {"checkpoint-on-stop", no_argument, NULL, OPT_CHECKPOINT_ON_STOP},
     {"resume", required_argument, NULL, OPT_RESUME},
+    {"trajectories", required_argument, NULL, OPT_TRAJECTORIES},
     {0, 0, 0, 0},
 };
 
@@ -117,6 +123,7 @@ static int take_run(void *ctx, int code, const char *typed, const char *value) {
     case OPT_CHECKPOINT_EVERY: o->ckpt.every_text = value; return CLI_GO_ON;
     case OPT_CHECKPOINT_ON_STOP: o->ckpt.on_stop = true; return CLI_GO_ON;
     case OPT_RESUME: o->ckpt.resume = value; return CLI_GO_ON;
+    case OPT_TRAJECTORIES: o->trajectories = value; return CLI_GO_ON;
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
   if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
@@ -156,18 +163,27 @@ static bool has_path(const herd_sim *sim) { return herd_sim_scenario(sim)->path.
 
 static bool has_groups(const herd_sim *sim) { return herd_scenario_observes_groups(herd_sim_scenario(sim)); }
 
+/* The scenario's output section decides which column groups a row has (every_steps 0: none)
+ * and which are filled at a step; a row is written when any is due. */
+static const herd_output_config *output_of(const herd_sim *sim) { return &herd_sim_scenario(sim)->output; }
+
 static void csv_header(FILE *f, const herd_sim *sim) {
+  const herd_output_config *out = output_of(sim);
   uint32_t dims = dims_of(sim);
-  fputs("step,delivered,in_goal", f);
-  csv_axes(f, "centroid", dims);
-  csv_axes(f, "extent_min", dims);
-  csv_axes(f, "extent_max", dims);
-  fputs(",farthest_id", f);
-  csv_axes(f, "farthest", dims);
-  fputs(",farthest_dist_m,polarisation,milling", f);
-  if (has_path(sim)) fputs(",path_distance_m,path_end", f);
-  if (has_groups(sim)) fputs(",groups,groups_tracked", f);
-  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+  fputs("step", f);
+  if (out->observation_every) {
+    fputs(",delivered,in_goal", f);
+    csv_axes(f, "centroid", dims);
+    csv_axes(f, "extent_min", dims);
+    csv_axes(f, "extent_max", dims);
+    fputs(",farthest_id", f);
+    csv_axes(f, "farthest", dims);
+    fputs(",farthest_dist_m", f);
+  }
+  if (out->order_every) fputs(",polarisation,milling", f);
+  if (out->observation_every && has_path(sim)) fputs(",path_distance_m,path_end", f);
+  if (out->observation_every && has_groups(sim)) fputs(",groups,groups_tracked", f);
+  for (uint32_t d = 0; out->steering_every && d < herd_sim_steering_count(sim); ++d) {
     char label[32];
     steering_label(sim, d, label, sizeof label);
     csv_axes(f, label, dims);
@@ -180,24 +196,66 @@ static void csv_values(FILE *f, const float *v, uint32_t dims) {
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", v[k]);
 }
 
-static void csv_row(FILE *f, const herd_sim *sim) {
+/* Empty cells for a column group not due at this step. */
+static void csv_blank(FILE *f, uint32_t columns) {
+  for (uint32_t k = 0; k < columns; ++k) fputc(',', f);
+}
+
+static void csv_observation(FILE *f, const herd_sim *sim, bool due) {
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t dims = dims_of(sim);
-  fprintf(f, "%u,%u,%u", herd_sim_step_index(sim), o->delivered, o->in_goal);
+  if (!due) {
+    csv_blank(f, 4 + 4 * dims);
+    return;
+  }
+  fprintf(f, ",%u,%u", o->delivered, o->in_goal);
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%.9g", o->centroid[k]);
   csv_values(f, o->extent_min, dims);
   csv_values(f, o->extent_max, dims);
   fprintf(f, ",%u", o->farthest_id);
   csv_values(f, o->farthest_pos, dims);
-  fprintf(f, ",%.9g,%.6f,%.6f", o->farthest_dist_m, o->polarisation, o->milling);
-  if (has_path(sim)) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
-  if (has_groups(sim)) fprintf(f, ",%u,%u", o->group_count, o->groups_tracked);
+  fprintf(f, ",%.9g", o->farthest_dist_m);
+}
+
+/* The observation's columns after the order parameters: the path's and the groups'. */
+static void csv_observation_tail(FILE *f, const herd_sim *sim, bool due) {
+  const herd_observation *o = herd_sim_observation(sim);
+  if (has_path(sim) && due) fprintf(f, ",%.9g,%u", o->path_distance_m, o->path_end);
+  if (has_groups(sim) && due) fprintf(f, ",%u,%u", o->group_count, o->groups_tracked);
+  if (!due) csv_blank(f, (has_path(sim) ? 2u : 0u) + (has_groups(sim) ? 2u : 0u));
+}
+
+static void csv_steering(FILE *f, const herd_sim *sim, bool due) {
+  const herd_observation *o = herd_sim_observation(sim);
+  uint32_t dims = dims_of(sim);
   for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
     const herd_steering_state *a = herd_sim_steering(sim, d);
+    if (!due) {
+      csv_blank(f, dims + 3);
+      continue;
+    }
     csv_values(f, a->pos, dims);
     fprintf(f, ",%s,%u,%.9g", herd_steering_mode_name(a->mode), o->nearest[d].id, o->nearest[d].dist_m);
   }
+}
+
+/* Writes the row of this step when any column group is due; true when it wrote one. */
+static bool csv_row(FILE *f, const herd_sim *sim) {
+  const herd_output_config *out = output_of(sim);
+  uint32_t step = herd_sim_step_index(sim);
+  bool observation = herd_output_due(out->observation_every, step), order = herd_output_due(out->order_every, step),
+       steering = herd_output_due(out->steering_every, step);
+  if (!observation && !order && !steering) return false;
+  fprintf(f, "%u", step);
+  if (out->observation_every) csv_observation(f, sim, observation);
+  if (out->order_every && order)
+    fprintf(f, ",%.6f,%.6f", herd_sim_observation(sim)->polarisation, herd_sim_observation(sim)->milling);
+  else if (out->order_every)
+    csv_blank(f, 2);
+  if (out->observation_every) csv_observation_tail(f, sim, observation);
+  if (out->steering_every) csv_steering(f, sim, steering);
   fputc('\n', f);
+  return true;
 }
 
 /* ---- Progress and summary -------------------------------------------------------------- */
@@ -297,8 +355,7 @@ typedef struct csv_out {
 } csv_out;
 
 static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
-  if (!csv->file.f) return;
-  csv_row(csv->file.f, sim);
+  if (!csv->file.f || !csv_row(csv->file.f, sim)) return;
   if (csv->every_row || now - csv->flushed_s >= CSV_FLUSH_S) {
     fflush(csv->file.f);
     csv->flushed_s = now;
@@ -306,13 +363,13 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 }
 
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, double *wall_s) {
+static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, traj_out *traj, double *wall_s) {
   bool live = !cli_quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = now_s(), last_shown = start;
   csv_step(csv, sim, start);
-  int status = 0;
-  while (herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
+  int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
+  while (status == 0 && herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
     if (herd_sim_step(sim, &err) != HERD_OK) {
       /* Interrupted mid-step: the run stands as after the last whole step. */
       if (err.status != HERD_E_INTERRUPTED) status = cli_error(&err);
@@ -321,6 +378,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
     double t = now_s();
     csv_step(csv, sim, t);
     if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
+    if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -333,7 +391,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
 
 /* Everything that can be checked is checked before the simulation is made (which may take
  * seconds: an OpenCL build) and before any file is opened. */
-static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv) {
+static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv, traj_out **traj) {
   herd_error err;
   o->ckpt.force = o->force;
   int status = checkpoint_check(&o->ckpt, &o->scenario);
@@ -341,10 +399,16 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   if (!o->ckpt.resume &&
       herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
+  if (o->csv && !sc->output.observation_every && !sc->output.order_every && !sc->output.steering_every)
+    return cli_fail(EXIT_BAD_INPUT,
+                    "--csv %s: output.observation, output.order and output.steering.every_steps are all 0: nothing to "
+                    "write (allowed: at least one above 0)",
+                    cli_shown(o->csv));
   if (o->csv && herd_outfile_check("--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   if (o->summary.json && o->csv && strcmp(o->csv, "-") == 0)
     return cli_fail(EXIT_BAD_INPUT, "--json: standard output already carries --csv -; use --summary FILE");
   if (summary_check(&o->summary, o->force)) return EXIT_BAD_INPUT;
+  if (o->trajectories && traj_check(o->trajectories, o->force, &err) != HERD_OK) return cli_error(&err);
   herd_sim_desc desc = {.scenario = sc,
                         .threads = o->backend.threads,
                         .backend = o->backend.backend,
@@ -359,6 +423,8 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv)
   }
   if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
   if (*herd_sim_backend_note(*sim)) cli_note("%s", herd_sim_backend_note(*sim));
+  if (o->trajectories && traj_open(traj, o->trajectories, o->force, *sim, sc, o->argc, o->argv, &err) != HERD_OK)
+    return cli_error(&err);
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
@@ -372,25 +438,33 @@ int cmd_run(int argc, char **argv) {
   herd_scenario sc;
   herd_sim *sim = NULL;
   csv_out csv = {0};
+  traj_out *traj = NULL;
   cli_catch_signals();
   int status = parse_run(argc, argv, &o);
-  if (status == -1) status = prepare(&o, &sc, &sim, &csv);
+  if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
   if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &o, &csv, &wall_s);
+    status = simulate(sim, &sc, &o, &csv, traj, &wall_s);
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
     if (status == 0 && !cli_quiet)
       summary(out, sim, &sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
+    if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
     herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
+    /* Like the CSV, the frames so far are kept after an interruption. */
+    if (traj && status == 0) {
+      if (traj_close(traj, true, &err) != HERD_OK) status = cli_error(&err);
+      traj = NULL;
+    }
     if (status == 0 && (o.summary.path || o.summary.json))
       status = summary_emit(&o.summary, o.force, summary_run_json(sim, &sc, wall_s, argc, argv));
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
+  traj_close(traj, false, NULL);
   herd_sim_destroy(sim);
   scenario_args_free(&o.scenario);
   return status == -1 ? 0 : status;

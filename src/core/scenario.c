@@ -16,6 +16,7 @@
 #include "geometry.h"
 #include "jsonfile.h"
 #include "models.h"
+#include "output.h"
 #include "scenario_fields.h"
 
 extern const char herd_embedded_default_scenario[];
@@ -83,7 +84,7 @@ static void describe_range(const scenario_field *f, char *out, size_t size) {
   }
   format_number(f->min, lo, sizeof lo);
   format_number(f->max, hi, sizeof hi);
-  if (f->kind == FIELD_UINT || f->kind == FIELD_SEED)
+  if (f->kind == FIELD_UINT || f->kind == FIELD_SEED || f->kind == FIELD_IDS)
     snprintf(out, size, "an integer from %s to %s", lo, hi);
   else
     snprintf(out, size, "a number %s %s and <= %s", f->min_open ? ">" : ">=", lo, hi);
@@ -225,6 +226,31 @@ static herd_status store_points(load_ctx *c, const char *path, const scenario_fi
           store_number(c, number, radius ? &radius_field : f, json_array_get(p, k), &list.v[i][radius ? 3u : k]);
       if (s != HERD_OK) return s;
     }
+  }
+  list.count = (uint32_t)json_array_size(v);
+  *at = list;
+  return HERD_OK;
+}
+
+/* A list of agent ids (FIELD_IDS): integers in the field's range, strictly ascending. */
+static herd_status store_ids(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                             herd_id_list *at) {
+  char expected[120];
+  snprintf(expected, sizeof expected, "an array of at most %u integers, ascending", f->max_items);
+  if (!json_is_array(v)) return type_error(c, path, expected, v);
+  if (json_array_size(v) > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
+                     json_array_size(v), f->max_items);
+  herd_id_list list = {0};
+  for (size_t i = 0; i < json_array_size(v); ++i) {
+    char element[240];
+    snprintf(element, sizeof element, "%s[%zu]", path, i);
+    herd_status s = store_integer(c, element, f, json_array_get(v, i), &list.id[i]);
+    if (s != HERD_OK) return s;
+    if (i > 0 && list.id[i] <= list.id[i - 1])
+      return herd_fail(c->err, HERD_E_INPUT,
+                       "%s: %s: %u is not above the id before it, %u (allowed: ids in ascending order, each once)",
+                       c->where, element, list.id[i], list.id[i - 1]);
   }
   list.count = (uint32_t)json_array_size(v);
   *at = list;
@@ -491,6 +517,7 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_CHOICE: return store_choice(c, path, f, v, at);
     case FIELD_POINTS:
     case FIELD_SPHERES: return store_points(c, path, f, v, at);
+    case FIELD_IDS: return store_ids(c, path, f, v, at);
     case FIELD_SHAPES: return store_shapes(c, path, f, v, at);
   }
   return HERD_OK;
@@ -829,6 +856,7 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   if (s == HERD_OK) s = check_shepherds(sc, where, err);
   if (s == HERD_OK) s = check_geometry(sc, where, err);
   if (s == HERD_OK) s = check_food(sc, where, err);
+  if (s == HERD_OK) s = output_check(sc, where, err);
   if (s != HERD_OK) return s;
   for (uint32_t e = 0; e < sc->agents.entries; ++e) {
     const float *d = sc->agents.entry[e].direction;
@@ -898,6 +926,13 @@ static void validate_field(const scenario_field *f, void *arg) {
   load_ctx c = {"scenario", (herd_scenario *)v->sc, v->err};
   if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) {
     if (v->status == HERD_OK) v->status = validate_points(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
+    return;
+  }
+  if (f->kind == FIELD_IDS) { /* its order and range against the flock: output_check */
+    const herd_id_list *ids = scenario_field_caddress(v->sc, (field_ref){f, 0});
+    if (v->status == HERD_OK && ids->count > f->max_items)
+      v->status = herd_fail(v->err, HERD_E_INPUT, "scenario: %s: %u items (allowed: at most %u)", f->path, ids->count,
+                            f->max_items);
     return;
   }
   if (f->kind == FIELD_SHAPES) {
@@ -1044,7 +1079,8 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
     return herd_fail(err, HERD_E_INPUT, "%s: not a field of model %s", path, herd_model_name(sc->model));
   if (ref.f->per_agent && ref.entry >= sc->agents.entries)
     return herd_fail(err, HERD_E_INPUT, "%s: the agents list has %u entries", path, sc->agents.entries);
-  if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES || ref.f->kind == FIELD_SHAPES)
+  if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES || ref.f->kind == FIELD_SHAPES ||
+      ref.f->kind == FIELD_IDS)
     return herd_fail(err, HERD_E_INPUT, "%s: a list, not a number", path);
   const void *at = scenario_field_caddress(sc, ref);
   uint32_t n = scenario_field_length(ref.f, sc);
@@ -1141,6 +1177,12 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
       return json_string(k < scenario_choice_count(ref.f) ? ref.f->choices[k] : "?");
     }
     case FIELD_SHAPES: return shapes_json(shape_spec_of(ref.f), at);
+    case FIELD_IDS: {
+      const herd_id_list *list = at;
+      json_t *a = json_array();
+      for (uint32_t i = 0; a && i < list->count; ++i) json_array_append_new(a, json_integer(list->id[i]));
+      return a;
+    }
     case FIELD_POINTS:
     case FIELD_SPHERES: {
       const herd_point_list *list = at;

@@ -25,7 +25,8 @@ typedef enum scenario_field_kind {
   FIELD_CHOICE,     /* uint32_t, one of the names in `choices` (stored as its index) */
   FIELD_POINTS,     /* herd_point_list: an array of points, each world.dims numbers */
   FIELD_SPHERES,    /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
-  FIELD_SHAPES      /* herd_shape_list: an array of objects, 2D shapes (which kind: by the field's offset) */
+  FIELD_SHAPES,     /* herd_shape_list: an array of objects, 2D shapes (which kind: by the field's offset) */
+  FIELD_IDS         /* herd_id_list: an array of integers from min to max, strictly ascending */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu
@@ -43,7 +44,7 @@ typedef struct scenario_field {
   bool per_agent;  /* one per entry of the "agents" list */
   const char *unit, *meaning;
   const char *const *choices; /* FIELD_CHOICE: its names in index order, then NULL */
-  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES, FIELD_SHAPES: the most the list holds */
+  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES, FIELD_SHAPES, FIELD_IDS: the most the list holds */
 } scenario_field;
 
 /* A field as found by its path: its row and, for a per-agent field, the entry. */
