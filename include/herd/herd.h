@@ -548,6 +548,18 @@ const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
 /* World w's flock, as herd_sim_read_flock gives it. */
 herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
 
+/* ---- Viewer: what the model marks (issue 16, viewer; src/core/explain.c) ----------------- */
+
+/* Radii a viewer draws for the present state, from the model table (kernels/models/models.h,
+ * HERD_MARKS_MODELS); NAN where the model has none: cohesion_m about the flock's centroid
+ * (Strombom: f(N) = r_a N^(2/3), N the agents still in the flock), reaction_m about each
+ * steering agent (Strombom: r_s, within which the flock reacts to it). */
+typedef struct herd_model_marks {
+  float cohesion_m;
+  float reaction_m;
+} herd_model_marks;
+herd_model_marks herd_sim_model_marks(const herd_sim *sim);
+
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 

@@ -40,4 +40,9 @@
  * herd_<name>_prepass(params, count), true when its step wants them. */
 #define HERD_PREPASS_MODELS(X) X(strombom)
 
+/* Models that give a viewer radii to draw (host only): X(name). Each brings
+ * herd_<name>_marks(params, count, delivered, &cohesion_m, &reaction_m), NAN for a radius it
+ * has not; count and delivered are the observation's. The others draw none. */
+#define HERD_MARKS_MODELS(X) X(strombom)
+
 #endif

@@ -325,6 +325,18 @@ static inline herd_vec3 herd_strombom_initial_velocity(const void *params, herd_
   return herd_v3(h.x, h.y, 0.0f);
 }
 
+/* The viewer's radii (herd_sim_model_marks): f(N) = r_a N^(2/3) about the centroid, the
+ * cohesion the dog gathers the flock to (src/steer/strombom_dog.c), N the sheep still in the
+ * flock; r_s about each dog. */
+static inline void herd_strombom_marks(const void *params, herd_u32 count, herd_u32 delivered, float *cohesion_m,
+                                       float *reaction_m) {
+  const herd_strombom_params *m = (const herd_strombom_params *)params;
+  herd_u32 n =
+      m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? (delivered < count ? count - delivered : 0u) : count;
+  *cohesion_m = m->repulsion_radius_m * powf((float)n, 2.0f / 3.0f);
+  *reaction_m = m->dog_radius_m;
+}
+
 /* Whether the step needs the pre-pass of kernels/knn_coop.cl (the n nearest of the sheep
  * near a dog, found by several lanes per sheep): with the plain neighbour set and n < N - 1.
  * Otherwise the step kernel finds them itself. */

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "session.h"
+#include "view_marks.h"
 
 static const char record_usage[] =
     "usage: herd record [SCENARIO] -o FILE [OPTIONS]\n"
@@ -27,6 +28,9 @@ static const char record_usage[] =
     "  --steps N          record N steps (stops earlier if the flock is herded)\n"
     "  --until-done       record until herded or the scenario's max_steps (the default)\n"
     "  --hud              draw the HUD (step, N, delivered, dog mode, backend) on the frames\n"
+    "  --overlays LIST    marks to draw: " HERD_OVERLAY_NAMES
+    " (comma-separated)\n"
+    "  --camera SPEC      a fixed camera: x,y,width_m (2D: centre and width in metres) or fit-field\n"
     "  --seed S, --set PATH=VALUE, --backend B, --device D, --threads T, --no-share\n"
     "                     as for herd run and herd view\n"
     "  --force            replace FILE if it exists\n"
@@ -41,6 +45,7 @@ typedef struct record_opts {
   int width, height, fps;
   long every;
   bool steps_given, until_done, hud, force;
+  view_marks marks; /* --overlays, --camera */
 } record_opts;
 
 static volatile sig_atomic_t stop_signal = 0;
@@ -81,6 +86,10 @@ static int parse_record(int argc, char **argv, record_opts *o) {
       o->until_done = true;
     } else if (strcmp(arg, "--hud") == 0) {
       o->hud = true;
+    } else if (strcmp(arg, "--overlays") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || view_marks_overlays(v, &o->marks)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--camera") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || view_marks_camera(v, &o->marks)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--force") == 0) {
       o->force = true;
     } else {
@@ -107,9 +116,9 @@ static void progress(const herd_sim *sim, uint32_t frames, uint32_t max_steps, d
   fflush(stderr);
 }
 
-/* One frame of the present state, camera fitted to the flock, into the recorder. */
+/* One frame of the present state, through --camera or fitted to the scene, into the recorder. */
 static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o, herd_error *err) {
-  herd_camera cam = herd_camera_for_sim(s->sim, o->width, o->height);
+  herd_camera cam = view_marks_camera_for(&o->marks, s->sim, o->width, o->height);
   char hud[HUD_TEXT_MAX] = "";
   if (o->hud) gl_session_status(s, "", NULL, hud, sizeof hud);
   herd_status st = herd_renderer_update(s->renderer, s->sim, err);
@@ -152,6 +161,7 @@ int cmd_record(int argc, char **argv) {
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   herd_recorder_desc rd = {.path = o.out, .width = o.width, .height = o.height, .fps = o.fps, .force = o.force};
   /* Everything that can fail is checked before the simulation starts. */
+  if (status == -1) status = view_marks_check(&o.marks, &g.sc) ? EXIT_BAD_INPUT : -1;
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   bool started = false; /* status 0 from parsing means done (--help): nothing to record */
@@ -159,6 +169,7 @@ int cmd_record(int argc, char **argv) {
     gl_session_desc d = {.backend = o.backend, .width = 64, .height = 64, .hidden = true};
     status = gl_session_open(&g, &d);
     started = status == 0;
+    if (started) herd_renderer_set_overlays(g.renderer, o.marks.overlays);
   }
   herd_recorder *rec = NULL;
   if (started && herd_recorder_open(&rd, &rec, &err) != HERD_OK) status = cli_fail(1, "%s", err.message);

@@ -12,6 +12,7 @@
 #include "../core/outfile.h"
 #include "cli.h"
 #include "session.h"
+#include "view_marks.h"
 
 static const char view_usage[] =
     "usage: herd view [SCENARIO] [OPTIONS]\n"
@@ -30,11 +31,18 @@ static const char view_usage[] =
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "  --route            show the routing field's arrows from the start (key A; in a world\n"
     "                     with walls, water or pens; also in the --screenshot)\n"
+    "  --overlays LIST    overlays on from the start (keys F1-F6), comma-separated:\n"
+    "                     " HERD_OVERLAY_NAMES
+    "\n"
+    "  --camera SPEC      a fixed camera: x,y,width_m (2D: the view's centre and width in\n"
+    "                     metres) or fit-field (the world's box; 3D: from the default orbit)\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
     "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
     "its number in the HUD), M hand the selected agent to the mouse and back to its strategy,\n"
     "G show/hide the flock's groups (colours, circles), A show/hide the routing field's arrows,\n"
+    "F1-F6 overlays: aims and modes, centroid, cohesion circle, reaction circles, farthest agent,\n"
+    "scale bar,\n"
     "V start/stop recording the view to herd-DATE-TIME.mp4, H help, Esc quit;\n"
     "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
     "orbits the camera about the middle of the view, the wheel moves it nearer or farther.\n";
@@ -45,6 +53,7 @@ static const char key_help[] =
     "Tab / Shift+Tab / 0-9 select a steering agent   M it follows the mouse / back to its strategy\n"
     "G groups' colours and circles on/off   A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
+    "F1 aim+mode  F2 centroid  F3 cohesion f(N)  F4 reaction r_s  F5 farthest  F6 scale bar\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
 typedef struct view_opts {
@@ -54,6 +63,7 @@ typedef struct view_opts {
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *screenshot;
   bool force, steps_given, hud, route;
+  view_marks marks;          /* --overlays, --camera */
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
 } view_opts;
 
@@ -95,6 +105,10 @@ static int parse_view(int argc, char **argv, view_opts *o) {
       o->hud = true;
     } else if (strcmp(arg, "--route") == 0) {
       o->route = true;
+    } else if (strcmp(arg, "--overlays") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || view_marks_overlays(v, &o->marks)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--camera") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || view_marks_camera(v, &o->marks)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--frames") == 0) {
       char *end;
       if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
@@ -150,7 +164,7 @@ static int screenshot(viewer *v) {
   int w = v->opts->width, h = v->opts->height;
   uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
   if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
-  herd_camera cam = herd_camera_for_sim(v->g.sim, w, h);
+  herd_camera cam = view_marks_camera_for(&v->opts->marks, v->g.sim, w, h);
   herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   char hud[HUD_TEXT_MAX] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
@@ -231,6 +245,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
   viewer *v = glfwGetWindowUserPointer(w);
   if (action == GLFW_RELEASE) return;
   if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) steering_pick_select(&v->pick, v->g.sim, key - GLFW_KEY_0);
+  if (key >= GLFW_KEY_F1 && key < GLFW_KEY_F1 + HERD_OVERLAY_COUNT) view_marks_toggle(v->g.renderer, key - GLFW_KEY_F1);
   switch (key) {
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
     case GLFW_KEY_SPACE: v->paused = !v->paused; break;
@@ -334,7 +349,7 @@ static int interact(viewer *v) {
   glfwSetCursorPosCallback(w, on_cursor);
   int fw, fh;
   glfwGetFramebufferSize(w, &fw, &fh);
-  v->cam = herd_camera_for_sim(v->g.sim, fw, fh);
+  v->cam = view_marks_camera_for(&v->opts->marks, v->g.sim, fw, fh);
   v->meter_start = glfwGetTime();
   herd_error err;
   char hud[HUD_TEXT_MAX];
@@ -373,6 +388,7 @@ static int open_view(viewer *v) {
   gl_session_desc d = {.backend = o->backend, .width = o->width, .height = o->height, .hidden = o->screenshot != NULL};
   int status = gl_session_open(&v->g, &d);
   if (status == 0) herd_renderer_show_route(v->g.renderer, o->route);
+  if (status == 0) herd_renderer_set_overlays(v->g.renderer, o->marks.overlays);
   if (status == 0 && !o->screenshot) steering_pick_start(&v->pick, v->g.sim); /* a screenshot selects none */
   if (status == 0 && !o->screenshot)
     printf("herd view: %s (%s); buffers %s\n", herd_sim_backend(v->g.sim), herd_sim_device(v->g.sim), v->g.share_why);
@@ -388,6 +404,7 @@ int cmd_view(int argc, char **argv) {
   if (status == -1 &&
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_error(&err);
+  if (status == -1) status = view_marks_check(&o.marks, &v.g.sc) ? EXIT_BAD_INPUT : -1;
   if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.screenshot) {

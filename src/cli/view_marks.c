@@ -1,0 +1,40 @@
+/* --overlays and --camera for herd view and herd record: parsing, the check against the
+ * scenario, and the camera they give (the work is in src/render/overlays.c). */
+#include "view_marks.h"
+
+#include <stdio.h>
+
+#include "cli.h"
+
+int view_marks_overlays(const char *value, view_marks *m) {
+  char why[300];
+  if (!herd_overlays_parse(value, &m->overlays, why, sizeof why)) return cli_fail(EXIT_BAD_INPUT, "%s", why);
+  return 0;
+}
+
+int view_marks_camera(const char *value, view_marks *m) {
+  char why[300];
+  if (!herd_camera_spec_parse(value, &m->camera, why, sizeof why)) return cli_fail(EXIT_BAD_INPUT, "%s", why);
+  return 0;
+}
+
+int view_marks_check(const view_marks *m, const herd_scenario *sc) {
+  char why[300];
+  herd_camera c;
+  if (m->camera.given && !herd_camera_from_spec(&m->camera, sc, 64, 64, &c, why, sizeof why))
+    return cli_fail(EXIT_BAD_INPUT, "%s", why);
+  return 0;
+}
+
+herd_camera view_marks_camera_for(const view_marks *m, const herd_sim *sim, int w, int h) {
+  herd_camera c;
+  char why[300];
+  if (m->camera.given && herd_camera_from_spec(&m->camera, herd_sim_scenario(sim), w, h, &c, why, sizeof why)) return c;
+  return herd_camera_for_sim(sim, w, h);
+}
+
+void view_marks_toggle(herd_renderer *r, int k) {
+  uint32_t mask = herd_renderer_overlays(r) ^ (1u << k);
+  herd_renderer_set_overlays(r, mask);
+  printf("herd view: overlay %s %s\n", herd_overlay_name(k), mask & (1u << k) ? "on" : "off");
+}
