@@ -57,4 +57,28 @@ run view --screenshot "$tmp/no/such/dir/d.png"
 check "an unwritable --screenshot exits 2" [ "$rc" -eq 2 ]
 run view --bogus
 check "an unknown view option exits 2" [ "$rc" -eq 2 ]
+
+# Overlays and a fixed camera (issue 16): bad values exit 2 naming the option, nothing written.
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --overlays centroid,bogus
+check "--overlays with an unknown name exits 2" [ "$rc" -eq 2 ]
+check "... naming it and what is allowed" has '"bogus"' "$tmp/err"
+check "... listing the overlays" has "farthest" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --camera 10,20
+check "--camera x,y without a width exits 2" [ "$rc" -eq 2 ]
+check "... saying what is allowed" has "fit-field" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --camera 1,2,30 --set model=boids --set 'world.size_m=[640,480,480]'
+check "--camera x,y,width_m in a 3D world exits 2" [ "$rc" -eq 2 ]
+check "... saying why" has "3D" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --overlays all --camera 0,0,40
+check "--overlays all --camera 0,0,40 exits 0" [ "$rc" -eq 0 ]
+check "... and the camera is the one asked: 0.125 m per pixel, (0, 0) px at (-20, 12.5) m" \
+  grep -q "0.1250 m per pixel, pixel (0, 0) at world (-20.000, 12.500) m" "$tmp/out"
+run view --screenshot "$tmp/o3.png" --size 320x200 --steps 5 --camera fit-field --set model=boids --set 'world.size_m=[640,480,480]'
+check "--camera fit-field in 3D exits 0" [ "$rc" -eq 0 ]
+run record -o "$tmp/o.gif" --size 64x48 --steps 2 --camera nope
+check "record --camera nope exits 2" [ "$rc" -eq 2 ]
+check "... writing nothing" absent "$tmp/o.gif"
 finish
