@@ -4,6 +4,7 @@
 #include <GL/glew.h>
 /* glew.h before any other GL header. */
 #include <GLFW/glfw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "../core/outfile.h"
 #include "cli.h"
+#include "inspect.h"
 #include "session.h"
 #include "view_marks.h"
 
@@ -36,6 +38,8 @@ static const char view_usage[] =
     "\n"
     "  --camera SPEC      a fixed camera: x,y,width_m (2D: the view's centre and width in\n"
     "                     metres) or fit-field (the world's box; 3D: from the default orbit)\n"
+    "  --inspect ID       inspect flock agent ID in the --screenshot (as a click does): its\n"
+    "                     neighbours ringed, its terms printed (and in the HUD with --hud)\n"
     "\n"
     "keys: Space pause/resume, . one step, + / - steps per frame, R restart with a new seed,\n"
     "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
@@ -53,6 +57,7 @@ static const char key_help[] =
     "Tab / Shift+Tab / 0-9 select a steering agent   M it follows the mouse / back to its strategy\n"
     "G groups' colours and circles on/off   A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
+    "click an agent: inspect it (its neighbours, the terms of its update); click empty space: stop\n"
     "F1 aim+mode  F2 centroid  F3 cohesion f(N)  F4 reaction r_s  F5 farthest  F6 scale bar\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
@@ -63,8 +68,9 @@ typedef struct view_opts {
   long frames; /* --frames: a benchmark of K frames; 0 = until the user quits */
   const char *screenshot;
   bool force, steps_given, hud, route;
-  view_marks marks;          /* --overlays, --camera */
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
+  view_marks marks;          /* --overlays, --camera */
+  long inspect;              /* --inspect ID: the agent inspected in the --screenshot; -1 none */
 } view_opts;
 
 typedef struct viewer {
@@ -80,6 +86,8 @@ typedef struct viewer {
   char recording[64];
   int record_w, record_h;
   uint32_t meter_frames, meter_steps;
+  inspector inspect;       /* a click on an agent: src/cli/inspect.c */
+  double press_x, press_y; /* where the left button went down: a click, or a drag */
 } viewer;
 
 /* ---- Options ------------------------------------------------------------------------------ */
@@ -109,6 +117,8 @@ static int parse_view(int argc, char **argv, view_opts *o) {
       if (!(v = option_value(argc, argv, &i)) || view_marks_overlays(v, &o->marks)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--camera") == 0) {
       if (!(v = option_value(argc, argv, &i)) || view_marks_camera(v, &o->marks)) return EXIT_BAD_INPUT;
+    } else if (strcmp(arg, "--inspect") == 0) {
+      if (!(v = option_value(argc, argv, &i)) || view_marks_agent("--inspect", v, &o->inspect)) return EXIT_BAD_INPUT;
     } else if (strcmp(arg, "--frames") == 0) {
       char *end;
       if (!(v = option_value(argc, argv, &i))) return EXIT_BAD_INPUT;
@@ -139,6 +149,8 @@ static void hud_text(const viewer *v, char *out, size_t size) {
   snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s", status, (unsigned long long)v->g.sc.seed,
            v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
            v->help ? key_help : "H help");
+  size_t used = strlen(out);
+  if (used < size) snprintf(out + used, size - used, "%s", v->inspect.text);
 }
 
 /* ---- Screenshot ---------------------------------------------------------------------------- */
@@ -158,7 +170,10 @@ static void print_camera(const char *path, const herd_camera *cam, int w, int h,
 }
 
 static int screenshot(viewer *v) {
+  if (v->opts->inspect >= 0) inspect_agent(&v->inspect, v->g.sim, (uint32_t)v->opts->inspect);
   int status = run_steps(v, v->opts->screenshot_steps);
+  if (v->opts->inspect >= 0) inspect_update(&v->inspect, v->g.sim, v->g.renderer);
+  if (v->opts->inspect >= 0) printf("inspect:%s", v->inspect.text);
   if (status) return status;
   herd_error err;
   int w = v->opts->width, h = v->opts->height;
@@ -278,12 +293,24 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
   herd_camera_zoom_at(&v->cam, x * sx, y * sy, fw, fh, dy > 0 ? 0.85f : 1.0f / 0.85f);
 }
 
+/* A click (no drag): inspect the agent under the cursor, or stop when none is there. */
+static void click(viewer *v) {
+  GLFWwindow *w = herd_window_glfw(v->g.win);
+  int fw, fh, ww, wh;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glfwGetWindowSize(w, &ww, &wh);
+  inspect_pick(&v->inspect, v->g.sim, &v->cam, fw, fh, v->press_x * (ww ? (double)fw / ww : 1.0),
+               v->press_y * (wh ? (double)fh / wh : 1.0));
+}
+
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
   (void)mods;
   viewer *v = glfwGetWindowUserPointer(w);
   if (button != GLFW_MOUSE_BUTTON_LEFT) return;
   v->dragging = action == GLFW_PRESS;
   glfwGetCursorPos(w, &v->drag_x, &v->drag_y);
+  if (action == GLFW_PRESS) v->press_x = v->drag_x, v->press_y = v->drag_y;
+  if (action == GLFW_RELEASE && fabs(v->drag_x - v->press_x) + fabs(v->drag_y - v->press_y) < 3.0) click(v);
 }
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
@@ -362,6 +389,7 @@ static int interact(viewer *v) {
     if (herd_renderer_update(v->g.renderer, v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     glfwGetFramebufferSize(w, &fw, &fh);
     herd_renderer_select(v->g.renderer, v->pick.selected);
+    inspect_update(&v->inspect, v->g.sim, v->g.renderer);
     hud_text(v, hud, sizeof hud);
     herd_renderer_draw(v->g.renderer, v->g.sim, &v->cam, fw, fh, hud);
     capture_window(v);
@@ -396,7 +424,7 @@ static int open_view(viewer *v) {
 }
 
 int cmd_view(int argc, char **argv) {
-  view_opts o = {.width = 1280, .height = 800};
+  view_opts o = {.width = 1280, .height = 800, .inspect = -1};
   viewer v = {.opts = &o, .steps_per_frame = 1, .pick = {.selected = -1}};
   cli_catch_signals();
   int status = parse_view(argc, argv, &o);
@@ -405,6 +433,9 @@ int cmd_view(int argc, char **argv) {
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1) status = view_marks_check(&o.marks, &v.g.sc) ? EXIT_BAD_INPUT : -1;
+  if (status == -1 && o.inspect >= (long)v.g.sc.flock.count)
+    status = cli_fail(EXIT_BAD_INPUT, "--inspect: agent %ld does not exist (allowed: 0 to %u)", o.inspect,
+                      v.g.sc.flock.count - 1);
   if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.screenshot) {

@@ -3,6 +3,7 @@
 #include "view_marks.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 
@@ -15,6 +16,16 @@ int view_marks_overlays(const char *value, view_marks *m) {
 int view_marks_camera(const char *value, view_marks *m) {
   char why[300];
   if (!herd_camera_spec_parse(value, &m->camera, why, sizeof why)) return cli_fail(EXIT_BAD_INPUT, "%s", why);
+  return 0;
+}
+
+int view_marks_agent(const char *option, const char *value, long *out) {
+  char *end;
+  long id = strtol(value, &end, 10);
+  if (end == value || *end || id < 0 || id > 100000000)
+    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: a flock agent's id, 0 to sheep.count - 1)",
+                    option, value);
+  *out = id;
   return 0;
 }
 

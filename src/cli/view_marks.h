@@ -12,6 +12,9 @@ typedef struct view_marks {
 int view_marks_overlays(const char *value, view_marks *m);
 int view_marks_camera(const char *value, view_marks *m);
 
+/* --inspect ID: an agent id (checked against the flock later); 0 or EXIT_BAD_INPUT. */
+int view_marks_agent(const char *option, const char *value, long *out);
+
 /* Whether --camera applies to the scenario (x,y,width_m needs a 2D world): 0 or EXIT_BAD_INPUT. */
 int view_marks_check(const view_marks *m, const herd_scenario *sc);
 

@@ -19,6 +19,10 @@ void herd_draw_text(herd_renderer *r, float x, float y, const char *text, int w,
 /* 2 or 3. */
 uint32_t herd_draw_dims(const herd_renderer *r);
 
+/* Where the renderer keeps the inspector's marks (overlays.c owns them; freed with the renderer). */
+struct herd_inspect_marks **herd_draw_inspect_slot(herd_renderer *r);
+void herd_overlays_free(herd_renderer *r);
+
 /* The overlays herd_renderer_set_overlays turned on, over the agents (overlays.c). */
 void herd_overlays_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h);
 

@@ -13,6 +13,7 @@
 #define OVERLAY_SEGMENTS 96
 #define OVERLAY_WORLD 0.01f /* marks in 3D: this much of the world's longer side */
 
+const uint8_t herd_inspect_rgb[3] = {255, 0, 255}, herd_inspect_neighbour_rgb[3] = {140, 255, 0};
 const uint8_t herd_overlay_centroid_rgb[3] = {255, 140, 0}, herd_overlay_reaction_rgb[3] = {200, 60, 60},
               herd_overlay_farthest_rgb[3] = {0, 255, 255}, herd_scale_bar_rgb[3] = {250, 250, 250};
 
@@ -112,6 +113,39 @@ bool herd_camera_from_spec(const herd_camera_spec *spec, const herd_scenario *sc
   return true;
 }
 
+/* ---- Click to inspect ------------------------------------------------------------------------ */
+
+struct herd_inspect_marks {
+  bool on;
+  float at[3];
+  float *neighbours;
+  uint32_t count, cap;
+};
+
+void herd_overlays_free(herd_renderer *r) {
+  struct herd_inspect_marks **slot = herd_draw_inspect_slot(r);
+  if (*slot) free((*slot)->neighbours);
+  free(*slot);
+  *slot = NULL;
+}
+
+void herd_renderer_inspect(herd_renderer *r, const float *at, const float *neighbours, uint32_t count) {
+  struct herd_inspect_marks **slot = herd_draw_inspect_slot(r);
+  if (!*slot && !(*slot = calloc(1, sizeof **slot))) return;
+  struct herd_inspect_marks *m = *slot;
+  m->on = at != NULL;
+  m->count = 0;
+  if (!at) return;
+  memcpy(m->at, at, sizeof m->at);
+  if (count > m->cap) {
+    float *grown = realloc(m->neighbours, (size_t)count * 3 * sizeof *grown);
+    if (!grown) return; /* out of memory: the agent alone */
+    m->neighbours = grown, m->cap = count;
+  }
+  if (count) memcpy(m->neighbours, neighbours, (size_t)count * 3 * sizeof *neighbours);
+  m->count = count;
+}
+
 /* ---- Drawing ------------------------------------------------------------------------------- */
 
 /* How large a mark is drawn: HERD_OVERLAY_MARK_PX in 2D, a small part of the world in 3D. */
@@ -199,12 +233,27 @@ static void draw_scale_bar(herd_renderer *r, const herd_camera *cam, int w, int 
   herd_draw_text(r, x0, y - tick - 10.0f * herd_hud_scale(h), label, w, h, herd_scale_bar_rgb);
 }
 
+/* The inspected agent and its neighbours, ringed. */
+static void draw_inspected(herd_renderer *r, const herd_sim *sim, const herd_camera *cam) {
+  const struct herd_inspect_marks *m = *herd_draw_inspect_slot(r);
+  if (!m || !m->on) return;
+  float ring = HERD_INSPECT_RING_PX / HERD_OVERLAY_MARK_PX * mark_m(sim, cam), p[3];
+  for (uint32_t k = 0; k < m->count; ++k) {
+    drawn(r, m->neighbours + 3 * k, p);
+    circle(r, p, ring, herd_inspect_neighbour_rgb);
+  }
+  drawn(r, m->at, p);
+  circle(r, p, ring, herd_inspect_rgb);
+  circle(r, p, 1.4f * ring, herd_inspect_rgb);
+}
+
 void herd_overlays_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h) {
   uint32_t on = herd_renderer_overlays(r);
-  if (!on) return;
   float view[16];
   herd_camera_matrix(cam, w, h, view);
   herd_draw_use_shapes(r, view);
+  draw_inspected(r, sim, cam);
+  if (!on) return;
   const herd_observation *o = herd_sim_observation(sim);
   herd_model_marks marks = herd_sim_model_marks(sim);
   float mark = mark_m(sim, cam);

@@ -258,6 +258,14 @@ uint32_t herd_renderer_overlays(const herd_renderer *r);
 extern const uint8_t herd_overlay_centroid_rgb[3], herd_overlay_reaction_rgb[3], herd_overlay_farthest_rgb[3],
     herd_scale_bar_rgb[3];
 
+/* Click to inspect: the inspected flock agent at `at` (x, y, z) ringed in
+ * herd_inspect_rgb, and its `count` neighbours (3 floats each) ringed in
+ * herd_inspect_neighbour_rgb, HERD_INSPECT_RING_PX about each (2D; in 3D a small part of the
+ * world). `at` NULL: none. The points are copied; drawn whatever the overlays. */
+void herd_renderer_inspect(herd_renderer *r, const float *at, const float *neighbours, uint32_t count);
+extern const uint8_t herd_inspect_rgb[3], herd_inspect_neighbour_rgb[3];
+#define HERD_INSPECT_RING_PX 7.0f
+
 /* The centroid's cross and the farthest agent's square: half their size in pixels (2D). */
 #define HERD_OVERLAY_MARK_PX 8.0f
 

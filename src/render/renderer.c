@@ -130,7 +130,8 @@ struct herd_renderer {
   float *hud_vertices;
   geometry_cache geometry;
   route_cache route;
-  uint32_t overlays; /* herd_renderer_set_overlays (src/render/overlays.c draws them) */
+  uint32_t overlays;                  /* herd_renderer_set_overlays (src/render/overlays.c draws them) */
+  struct herd_inspect_marks *inspect; /* herd_renderer_inspect (overlays.c) */
 };
 
 /* ---- Shaders ---------------------------------------------------------------------------- */
@@ -343,6 +344,7 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
 
 void herd_renderer_destroy(herd_renderer *r) {
   if (!r) return;
+  herd_overlays_free(r);
   GLuint buffers[] = {r->body_vbo,      r->body_ebo,          r->pos_vbo,   r->vel_vbo, r->agent_vbo, r->group_vbo,
                       r->steer_pos_vbo, r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
   glDeleteBuffers(sizeof buffers / sizeof buffers[0], buffers);
@@ -410,6 +412,9 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
 
 void herd_renderer_set_overlays(herd_renderer *r, uint32_t mask) { r->overlays = mask; }
 uint32_t herd_renderer_overlays(const herd_renderer *r) { return r->overlays; }
+struct herd_inspect_marks **herd_draw_inspect_slot(herd_renderer *r) {
+  return &r->inspect;
+}
 
 static void set_color(GLuint program, const char *name, const uint8_t rgb[3]) {
   glUniform3f(glGetUniformLocation(program, name), rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f);
