@@ -24,7 +24,8 @@
   X(the_scale_bar_is_its_length_in_pixels)          \
   X(a_fixed_camera_puts_a_world_point_at_its_pixel) \
   X(fit_field_shows_the_world_box_whole)            \
-  X(hud_text_grows_with_the_frame)
+  X(hud_text_grows_with_the_frame)                  \
+  X(the_inspected_agents_neighbours_are_ringed)
 TESTS(DECLARE_TEST)
 
 enum { W = 1200, H = 900 };
@@ -50,6 +51,10 @@ static herd_sim *start(const char *const *sets, int set_count, uint32_t steps) {
   return sim;
 }
 
+/* What the next render inspects (herd_renderer_inspect): none while inspect_at is NULL. */
+static const float *inspect_at, *inspect_points;
+static uint32_t inspect_count;
+
 /* The sim through `cam` with the overlays of `mask`. */
 static picture render(herd_sim *sim, const herd_camera *cam, uint32_t mask) {
   const herd_scenario *sc = herd_sim_scenario(sim);
@@ -58,6 +63,7 @@ static picture render(herd_sim *sim, const herd_camera *cam, uint32_t mask) {
   CHECK(herd_renderer_create(sc->flock.count, sc->world.dims, &renderer, &err) == HERD_OK);
   CHECK(herd_renderer_overlays(renderer) == 0); /* off unless asked */
   herd_renderer_set_overlays(renderer, mask);
+  herd_renderer_inspect(renderer, inspect_at, inspect_points, inspect_count);
   picture p = {malloc((size_t)W * H * 4), *cam};
   CHECK(herd_renderer_update(renderer, sim, &err) == HERD_OK);
   CHECK(herd_renderer_snapshot(renderer, sim, &p.cam, W, H, NULL, p.rgba, &err) == HERD_OK);
@@ -360,6 +366,47 @@ static void hud_text_grows_with_the_frame(void) {
   printf("  \"I\" drawn %d px high at scale %.0f\n", bottom - top + 1, scale);
   CHECK_MSG(bottom - top + 1 == (int)(7 * scale), "%d px high", bottom - top + 1);
   free(rgba);
+  herd_sim_destroy(sim);
+}
+
+/* Agent 0 and its n = 8 nearest, found here by brute force over the flock in id order: each
+ * neighbour ringed (HERD_INSPECT_RING_PX) in the neighbour colour where it is, agent 0 in the
+ * inspect colour, and the agent farthest from agent 0 not ringed. */
+static void the_inspected_agents_neighbours_are_ringed(void) {
+  herd_sim *sim = start((const char *const[]){"sheep.count=40", "sheep.neighbours=8"}, 2, 30);
+  uint32_t n = 40;
+  float pos[2 * 40], vel[2 * 40], d2[40];
+  herd_error err;
+  CHECK(herd_sim_read_flock(sim, pos, vel, &err) == HERD_OK);
+  uint32_t order[40], far = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    order[i] = i;
+    d2[i] = (pos[2 * i] - pos[0]) * (pos[2 * i] - pos[0]) + (pos[2 * i + 1] - pos[1]) * (pos[2 * i + 1] - pos[1]);
+    far = d2[i] > d2[far] ? i : far;
+  }
+  for (uint32_t i = 1; i < n; ++i) /* insertion sort by distance from agent 0 */
+    for (uint32_t j = i; j > 0 && d2[order[j - 1]] > d2[order[j]]; --j) {
+      uint32_t t = order[j];
+      order[j] = order[j - 1], order[j - 1] = t;
+    }
+  CHECK(order[0] == 0);
+  float at[3] = {pos[0], pos[1], 0}, near[3 * 8];
+  for (int k = 0; k < 8; ++k)
+    near[3 * k] = pos[2 * order[k + 1]], near[3 * k + 1] = pos[2 * order[k + 1] + 1], near[3 * k + 2] = 0;
+  inspect_at = at, inspect_points = near, inspect_count = 8;
+  herd_camera cam = camera_at(pos[0], pos[1], 2.2f * sqrtf(d2[far]) / (float)H);
+  picture p = render(sim, &cam, 0);
+  inspect_at = NULL, inspect_points = NULL, inspect_count = 0;
+  float r_m = HERD_INSPECT_RING_PX * p.cam.metres_per_px;
+  for (int k = 0; k < 8; ++k) {
+    int ring = points_on_circle(&p, near + 3 * k, r_m, 8, herd_inspect_neighbour_rgb) +
+               points_on_circle(&p, near + 3 * k, r_m, 8, herd_inspect_rgb);
+    CHECK_MSG(ring >= 6, "neighbour %u: %d of 8 ring points", order[k + 1], ring);
+  }
+  CHECK(points_on_circle(&p, at, r_m, 8, herd_inspect_rgb) >= 6);
+  CHECK(points_on_circle(&p, (const float[2]){pos[2 * far], pos[2 * far + 1]}, r_m, 8, herd_inspect_neighbour_rgb) ==
+        0);
+  free(p.rgba);
   herd_sim_destroy(sim);
 }
 
