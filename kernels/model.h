@@ -230,6 +230,15 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
 #endif
 
 #ifndef HERD_OPENCL
+/* What a model's marks hook (HERD_MARKS_MODELS) gives a viewer; each radius NAN where the
+ * model has none (the caller fills them so). */
+typedef struct herd_model_marks_out {
+  float cohesion_m;    /* about the flock's centroid */
+  float reaction_m;    /* about each steering agent: the flock reacts within it */
+  herd_u32 nearest_n;  /* an agent's update reads its n nearest; 0: not so */
+  float interaction_m; /* an agent's update reads the agents within this; NAN: not so */
+} herd_model_marks_out;
+
 /* The terms of one agent's update, for a viewer (host only; HERD_EXPLAIN_MODELS): each a
  * name, a weight and a direction (2D: z = 0), in the order the model sums weight x direction. */
 #define HERD_EXPLAIN_TERMS 8

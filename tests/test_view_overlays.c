@@ -25,7 +25,8 @@
   X(a_fixed_camera_puts_a_world_point_at_its_pixel) \
   X(fit_field_shows_the_world_box_whole)            \
   X(hud_text_grows_with_the_frame)                  \
-  X(the_inspected_agents_neighbours_are_ringed)
+  X(the_inspected_agents_neighbours_are_ringed)     \
+  X(the_default_view_lies_below_the_hud)
 TESTS(DECLARE_TEST)
 
 enum { W = 1200, H = 900 };
@@ -407,6 +408,38 @@ static void the_inspected_agents_neighbours_are_ringed(void) {
   CHECK(points_on_circle(&p, (const float[2]){pos[2 * far], pos[2 * far + 1]}, r_m, 8, herd_inspect_neighbour_rgb) ==
         0);
   free(p.rgba);
+  herd_sim_destroy(sim);
+}
+
+/* herd_camera_below: what the default camera showed from row 0 to row H now lies from the
+ * HUD's last row to row H, and the HUD's text (drawn) reaches no lower than that band. */
+static void the_default_view_lies_below_the_hud(void) {
+  herd_sim *sim = start(NULL, 0, 0);
+  const char *hud = "line one\nline two\nline three\nline four";
+  float band = herd_hud_height_px(hud, H);
+  CHECK(band > 4 * 7 * herd_hud_scale(H) && band < 0.5f * H);
+  herd_camera c = herd_camera_for_sim(sim, W, H), below = herd_camera_below(c, H, band);
+  float top[3], bottom[3];
+  herd_camera_to_world(&c, W / 2, 0, W, H, top);
+  herd_camera_to_world(&c, W / 2, H, W, H, bottom);
+  double at_top[2], at_bottom[2];
+  CHECK(herd_camera_to_pixel(&below, top, W, H, at_top) && herd_camera_to_pixel(&below, bottom, W, H, at_bottom));
+  CHECK_MSG(fabs(at_top[1] - band) < 0.05 && fabs(at_bottom[1] - H) < 0.05 && fabs(at_top[0] - W / 2) < 0.05,
+            "rows %g and %g, band %g", at_top[1], at_bottom[1], band);
+  herd_renderer_destroy(renderer);
+  herd_error err;
+  CHECK(herd_renderer_create(herd_sim_scenario(sim)->flock.count, 2, &renderer, &err) == HERD_OK);
+  uint8_t *rgba = malloc((size_t)W * H * 4);
+  CHECK(herd_renderer_update(renderer, sim, &err) == HERD_OK);
+  CHECK(herd_renderer_snapshot(renderer, sim, &below, W, H, hud, rgba, &err) == HERD_OK);
+  int lowest = -1;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W / 2; ++x)
+      if (is(rgba + 4 * ((size_t)y * W + (size_t)x), herd_colors.hud)) lowest = y;
+  CHECK_MSG(lowest >= 0 && lowest < band, "the HUD reaches row %d, the band ends at %g", lowest, band);
+  herd_camera orbit = {.orbit = true, .distance_m = 10};
+  CHECK(herd_camera_below(orbit, H, band).distance_m == 10); /* 3D: unchanged */
+  free(rgba);
   herd_sim_destroy(sim);
 }
 

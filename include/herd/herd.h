@@ -557,7 +557,8 @@ herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, flo
 typedef struct herd_model_marks {
   float cohesion_m;
   float reaction_m;
-  uint32_t nearest_n; /* an agent's update reads its n nearest (Strombom: n); 0: not so */
+  uint32_t nearest_n;  /* an agent's update reads its n nearest (Strombom: n); 0: not so */
+  float interaction_m; /* it reads the agents within this (boids: r_v; Couzin: r_a); NAN: not so */
 } herd_model_marks;
 herd_model_marks herd_sim_model_marks(const herd_sim *sim);
 

@@ -41,10 +41,9 @@
 #define HERD_PREPASS_MODELS(X) X(strombom)
 
 /* Models that give a viewer radii to draw (host only): X(name). Each brings
- * herd_<name>_marks(params, count, delivered, &cohesion_m, &reaction_m, &nearest_n), NAN for a
- * radius it has not; count and delivered are the observation's; nearest_n: how many nearest
- * agents an agent's update reads (0: none). The others draw none. */
-#define HERD_MARKS_MODELS(X) X(strombom)
+ * herd_<name>_marks(params, count, delivered, herd_model_marks_out *out); count and delivered
+ * are the observation's. The others draw none. */
+#define HERD_MARKS_MODELS(X) X(strombom) X(boids) X(couzin)
 
 /* Models that explain one agent's update (host only): X(name). Each brings
  * herd_<name>_explain(params, view, sorted index, scratch of HERD_MAX_NEIGHBOURS, out), which

@@ -370,14 +370,14 @@ static inline herd_vec3 herd_strombom_initial_velocity(const void *params, herd_
 /* The viewer's radii (herd_sim_model_marks): f(N) = r_a N^(2/3) about the centroid, the
  * cohesion the dog gathers the flock to (src/steer/strombom_dog.c), N the sheep still in the
  * flock; r_s about each dog. */
-static inline void herd_strombom_marks(const void *params, herd_u32 count, herd_u32 delivered, float *cohesion_m,
-                                       float *reaction_m, herd_u32 *nearest_n) {
+static inline void herd_strombom_marks(const void *params, herd_u32 count, herd_u32 delivered,
+                                       herd_model_marks_out *out) {
   const herd_strombom_params *m = (const herd_strombom_params *)params;
   herd_u32 n =
       m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? (delivered < count ? count - delivered : 0u) : count;
-  *cohesion_m = m->repulsion_radius_m * powf((float)n, 2.0f / 3.0f);
-  *reaction_m = m->dog_radius_m;
-  *nearest_n = m->neighbours;
+  out->cohesion_m = m->repulsion_radius_m * powf((float)n, 2.0f / 3.0f);
+  out->reaction_m = m->dog_radius_m;
+  out->nearest_n = m->neighbours;
 }
 
 /* The terms of sorted sheep `self`'s update in this step's view, for a viewer

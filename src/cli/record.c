@@ -118,9 +118,9 @@ static void progress(const herd_sim *sim, uint32_t frames, uint32_t max_steps, d
 
 /* One frame of the present state, through --camera or fitted to the scene, into the recorder. */
 static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o, herd_error *err) {
-  herd_camera cam = view_marks_camera_for(&o->marks, s->sim, o->width, o->height);
   char hud[HUD_TEXT_MAX] = "";
   if (o->hud) gl_session_status(s, "", NULL, hud, sizeof hud);
+  herd_camera cam = view_marks_camera_for(&o->marks, s->sim, o->width, o->height, hud);
   herd_status st = herd_renderer_update(s->renderer, s->sim, err);
   if (st == HERD_OK) st = herd_renderer_render_offscreen(s->renderer, s->sim, &cam, o->width, o->height, hud, err);
   if (st == HERD_OK) st = herd_recorder_capture(rec, err);

@@ -179,10 +179,10 @@ static int screenshot(viewer *v) {
   int w = v->opts->width, h = v->opts->height;
   uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
   if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
-  herd_camera cam = view_marks_camera_for(&v->opts->marks, v->g.sim, w, h);
-  herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   char hud[HUD_TEXT_MAX] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
+  herd_camera cam = view_marks_camera_for(&v->opts->marks, v->g.sim, w, h, hud);
+  herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   if (st == HERD_OK) st = herd_renderer_snapshot(v->g.renderer, v->g.sim, &cam, w, h, hud, rgba, &err);
   if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
@@ -376,10 +376,11 @@ static int interact(viewer *v) {
   glfwSetCursorPosCallback(w, on_cursor);
   int fw, fh;
   glfwGetFramebufferSize(w, &fw, &fh);
-  v->cam = view_marks_camera_for(&v->opts->marks, v->g.sim, fw, fh);
+  char hud[HUD_TEXT_MAX];
+  hud_text(v, hud, sizeof hud);
+  v->cam = view_marks_camera_for(&v->opts->marks, v->g.sim, fw, fh, hud);
   v->meter_start = glfwGetTime();
   herd_error err;
-  char hud[HUD_TEXT_MAX];
   double start = glfwGetTime();
   uint32_t first_step = herd_sim_step_index(v->g.sim);
   for (long frame = 0; !glfwWindowShouldClose(w) && !cli_stop && (v->opts->frames == 0 || frame < v->opts->frames);

@@ -37,11 +37,11 @@ int view_marks_check(const view_marks *m, const herd_scenario *sc) {
   return 0;
 }
 
-herd_camera view_marks_camera_for(const view_marks *m, const herd_sim *sim, int w, int h) {
+herd_camera view_marks_camera_for(const view_marks *m, const herd_sim *sim, int w, int h, const char *hud) {
   herd_camera c;
   char why[300];
   if (m->camera.given && herd_camera_from_spec(&m->camera, herd_sim_scenario(sim), w, h, &c, why, sizeof why)) return c;
-  return herd_camera_for_sim(sim, w, h);
+  return herd_camera_below(herd_camera_for_sim(sim, w, h), h, herd_hud_height_px(hud, h));
 }
 
 void view_marks_toggle(herd_renderer *r, int k) {

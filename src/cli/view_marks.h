@@ -18,8 +18,9 @@ int view_marks_agent(const char *option, const char *value, long *out);
 /* Whether --camera applies to the scenario (x,y,width_m needs a 2D world): 0 or EXIT_BAD_INPUT. */
 int view_marks_check(const view_marks *m, const herd_scenario *sc);
 
-/* The camera to draw through: --camera's, or the default fit to the scene (herd_camera_for_sim). */
-herd_camera view_marks_camera_for(const view_marks *m, const herd_sim *sim, int w, int h);
+/* The camera to draw through: --camera's, or the default fit to the scene (herd_camera_for_sim)
+ * in the rows below the HUD's `hud` text (NULL or "": none). */
+herd_camera view_marks_camera_for(const view_marks *m, const herd_sim *sim, int w, int h, const char *hud);
 
 /* F1 to F6: overlay k (HERD_OVERLAY_* bit k) on or off, said on stdout. */
 void view_marks_toggle(herd_renderer *r, int k);

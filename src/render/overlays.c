@@ -68,6 +68,13 @@ float herd_scale_bar_m(float metres_per_px, float *px) {
   return length;
 }
 
+herd_camera herd_camera_below(herd_camera c, int h, float top_px) {
+  if (c.orbit || top_px <= 0.0f || top_px > 0.5f * (float)h) return c;
+  c.metres_per_px *= (float)h / ((float)h - top_px);
+  c.center[1] += 0.5f * top_px * c.metres_per_px; /* world y grows up the picture */
+  return c;
+}
+
 /* ---- --camera ---------------------------------------------------------------------------- */
 
 bool herd_camera_spec_parse(const char *text, herd_camera_spec *out, char *why, size_t why_size) {

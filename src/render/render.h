@@ -281,6 +281,15 @@ float herd_scale_bar_m(float metres_per_px, float *px);
  * below 600 rows, else floor(h / 400), at least 2 (2 at 800, 3 at 1200, 4 at 1600). */
 float herd_hud_scale(int h);
 
+/* How far down the HUD's `text` reaches in a frame h rows high: its lines at herd_hud_scale(h)
+ * below the margin it is drawn at (0 for no text). */
+float herd_hud_height_px(const char *text, int h);
+
+/* A 2D camera zoomed out and moved so that what `c` showed in the whole w x h view lies in the
+ * rows below `top_px` (where the HUD is), centred there: the default view never under the HUD.
+ * Unchanged in 3D or when the band would take more than half the view. */
+herd_camera herd_camera_below(herd_camera c, int h, float top_px);
+
 /* --camera: "x,y,width_m" (a 2D view centred on world (x, y) m, width_m metres across the
  * picture), or "fit-field" (the world's box whole, 2D or 3D from the default orbit angles).
  * False with what is wrong and what is allowed in `why`. */

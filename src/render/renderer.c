@@ -987,6 +987,11 @@ void herd_draw_text(herd_renderer *r, float x, float y, const char *text, int w,
   glDrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_INT, NULL);
 }
 
+float herd_hud_height_px(const char *text, int h) {
+  if (!text || !*text) return 0.0f;
+  return herd_hud_scale(h) * (6.0f + (float)stb_easy_font_height((char *)text));
+}
+
 static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
   herd_draw_text(r, 6.0f * herd_hud_scale(h), 6.0f * herd_hud_scale(h), text, w, h, herd_colors.hud);
 }
