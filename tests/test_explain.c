@@ -10,7 +10,8 @@
   X(the_terms_sum_to_the_update)               \
   X(the_terms_sum_with_the_whole_flock_as_lcm) \
   X(watching_changes_nothing)                  \
-  X(no_terms_where_the_hook_is_missing)
+  X(no_terms_where_the_hook_is_missing)        \
+  X(model_marks_come_from_the_parameters)
 TESTS(DECLARE_TEST)
 
 static double field(const herd_scenario *sc, const char *path) {
@@ -130,6 +131,31 @@ static void no_terms_where_the_hook_is_missing(void) {
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &st, .backend = "opencl"}, &sim, &err) == HERD_OK);
   CHECK(herd_sim_explain(sim, 0, &err) == HERD_E_INPUT);
   CHECK_MSG(strstr(err.message, "n/a on the opencl backend"), "%s", err.message);
+  herd_sim_destroy(sim);
+}
+
+/* herd_sim_model_marks: each radius from the scenario's own fields, read here by path; NAN
+ * (or 0) where the model has none. */
+static void model_marks_come_from_the_parameters(void) {
+  herd_scenario sc = scenario_with((const char *const[]){"sheep.count=64", "sheep.repulsion_radius_m=1.5",
+                                                         "sheep.dog_radius_m=40", "sheep.neighbours=12"},
+                                   4);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_model_marks m = herd_sim_model_marks(sim);
+  CHECK(fabsf(m.cohesion_m - 1.5f * 16.0f) < 1e-4f); /* 64^(2/3) = 16 */
+  CHECK(m.reaction_m == 40.0f && m.nearest_n == 12 && isnan(m.interaction_m));
+  herd_sim_destroy(sim);
+  herd_scenario boids =
+      scenario_with((const char *const[]){"model=boids", "boids.count=20", "boids.visual_range_m=33"}, 3);
+  sim = sim_start(&boids, 1);
+  m = herd_sim_model_marks(sim);
+  CHECK(m.interaction_m == 33.0f && m.reaction_m == (float)field(&boids, "boids.fear_radius_m"));
+  CHECK(isnan(m.cohesion_m) && m.nearest_n == 0);
+  herd_sim_destroy(sim);
+  herd_scenario netlogo = scenario_with((const char *const[]){"model=netlogo"}, 1);
+  sim = sim_start(&netlogo, 1);
+  m = herd_sim_model_marks(sim);
+  CHECK(isnan(m.cohesion_m) && isnan(m.reaction_m) && isnan(m.interaction_m) && m.nearest_n == 0);
   herd_sim_destroy(sim);
 }
 

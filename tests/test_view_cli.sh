@@ -85,6 +85,7 @@ check "... its neighbours: the model's n nearest" has "its 50 nearest" "$tmp/out
 check "... and the terms of its update in the last step" has "terms of step 299" "$tmp/out"
 run view --screenshot "$tmp/i2.png" --size 320x200 --steps 3 --inspect 3 --set model=boids
 check "--inspect on a model without the hook says n/a" has "terms: n/a for boids" "$tmp/out"
+check "... and its neighbours are those within r_v = 40 m" grep -q "neighbours: the [0-9]* within 40.00 m" "$tmp/out"
 run view --screenshot "$tmp/i3.png" --size 320x200 --steps 3 --inspect 100
 check "--inspect beyond the flock exits 2" [ "$rc" -eq 2 ]
 check "... naming the range" has "0 to 99" "$tmp/err"

@@ -85,6 +85,37 @@ uint32_t inspect_nearest_ids(herd_sim *sim, uint32_t id, uint32_t n, uint32_t *o
   return found;
 }
 
+uint32_t inspect_within_ids(herd_sim *sim, uint32_t id, float radius_m, uint32_t max, uint32_t *out) {
+  mapped m;
+  uint32_t self, found = 0;
+  if (!map(sim, &m) || (self = index_of(&m, id)) == UINT32_MAX) return 0;
+  float p[3], q[3];
+  point_of(&m, self, p);
+  for (uint32_t i = 0; i < m.count && found < max; ++i) {
+    point_of(&m, i, q);
+    float d = (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]);
+    if (i != self && d < radius_m * radius_m) out[found++] = m.agent[i] & AGENT_ID_MASK;
+  }
+  return found;
+}
+
+/* The neighbours the model's update reads (marks: its n nearest, or those within its
+ * interaction radius), ids into out[] (room for `max`), and a line saying which. */
+static uint32_t neighbours_of(herd_sim *sim, uint32_t id, uint32_t max, uint32_t *out, char *line, size_t size) {
+  herd_model_marks marks = herd_sim_model_marks(sim);
+  uint32_t n = 0;
+  if (marks.nearest_n) {
+    n = inspect_nearest_ids(sim, id, marks.nearest_n < max ? marks.nearest_n : max, out);
+    snprintf(line, size, "neighbours: its %u nearest (ringed)\n", n);
+  } else if (isfinite(marks.interaction_m)) {
+    n = inspect_within_ids(sim, id, marks.interaction_m, max, out);
+    snprintf(line, size, "neighbours: the %u within %.2f m (ringed)\n", n, (double)marks.interaction_m);
+  } else {
+    snprintf(line, size, "neighbours: n/a for %s\n", herd_model_name(herd_sim_scenario(sim)->model));
+  }
+  return n;
+}
+
 /* The terms of its last update, one line each, and their sum's direction. */
 static size_t terms_text(const inspector *in, const herd_sim *sim, char *out, size_t size) {
   if (in->terms_na[0]) return (size_t)snprintf(out, size, "%s\n", in->terms_na);
@@ -116,20 +147,17 @@ void inspect_update(inspector *in, herd_sim *sim, herd_renderer *r) {
   float p[3], v[3] = {m.vel[(size_t)self * m.stride], m.vel[(size_t)self * m.stride + 1],
                       m.dims == 3 ? m.vel[(size_t)self * m.stride + 2] : 0.0f};
   point_of(&m, self, p);
-  herd_model_marks marks = herd_sim_model_marks(sim);
-  uint32_t *ids = marks.nearest_n ? malloc(marks.nearest_n * sizeof *ids) : NULL;
-  float *near = marks.nearest_n ? malloc((size_t)marks.nearest_n * 3 * sizeof *near) : NULL;
-  uint32_t n = ids && near ? inspect_nearest_ids(sim, in->id, marks.nearest_n, ids) : 0;
+  uint32_t *ids = malloc(INSPECT_MAX_RINGS * sizeof *ids);
+  float *near = malloc((size_t)INSPECT_MAX_RINGS * 3 * sizeof *near);
+  char which[96] = "";
+  uint32_t n = ids && near ? neighbours_of(sim, in->id, INSPECT_MAX_RINGS, ids, which, sizeof which) : 0;
   map(sim, &m); /* the same state: mapping again is a no-op on the CPU, a fresh copy on a device */
   for (uint32_t k = 0; k < n; ++k) point_of(&m, index_of(&m, ids[k]), near + 3 * k);
   herd_renderer_inspect(r, p, near, n);
   size_t used = (size_t)snprintf(in->text, sizeof in->text,
                                  "\nagent %u  at (%.2f, %.2f, %.2f) m  heading (%+.3f, %+.3f, %+.3f)\n", in->id, p[0],
                                  p[1], p[2], v[0], v[1], v[2]);
-  const char *model = herd_model_name(herd_sim_scenario(sim)->model);
-  if (used < sizeof in->text)
-    used += (size_t)(n ? snprintf(in->text + used, sizeof in->text - used, "neighbours: its %u nearest (ringed)\n", n)
-                       : snprintf(in->text + used, sizeof in->text - used, "neighbours: n/a for %s\n", model));
+  if (used < sizeof in->text) used += (size_t)snprintf(in->text + used, sizeof in->text - used, "%s", which);
   if (used < sizeof in->text) terms_text(in, sim, in->text + used, sizeof in->text - used);
   free(ids);
   free(near);

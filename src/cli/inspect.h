@@ -7,6 +7,9 @@
 /* A click picks the agent drawn nearest to it within this many pixels. */
 #define INSPECT_PICK_PX 8.0
 
+/* At most this many neighbours are ringed (a dense flock's interaction radius can hold more). */
+#define INSPECT_MAX_RINGS 4096u
+
 typedef struct inspector {
   bool on;
   uint32_t id;
@@ -30,5 +33,9 @@ void inspect_update(inspector *in, herd_sim *sim, herd_renderer *r);
 /* The n nearest flock agents to agent `id` (brute force over the mapped state), their ids in
  * out[] nearest first; returns how many (fewer when the flock is smaller). */
 uint32_t inspect_nearest_ids(herd_sim *sim, uint32_t id, uint32_t n, uint32_t *out);
+
+/* The flock agents within `radius_m` of agent `id` (straight distance: a wrapping world's
+ * seam is not crossed), at most `max`, their ids in out[]; returns how many. */
+uint32_t inspect_within_ids(herd_sim *sim, uint32_t id, float radius_m, uint32_t max, uint32_t *out);
 
 #endif
