@@ -229,9 +229,9 @@ herd_status herd_write_png(const char *option, const char *path, const uint8_t *
 
 /* What the overlays mark, each a bit of herd_renderer_set_overlays's mask and a name of
  * --overlays: each dog's aim point (a ring and a line from the dog) and mode (its name by the
- * dog), the flock's centroid G (a cross), the cohesion circle about G (Strombom's
- * f(N) = r_a N^(2/3), from the model table: herd_sim_model_marks), the reaction circle about
- * each steering agent (Strombom's r_s) and the agent farthest from G (a square). */
+ * dog), the flock's centroid G (a cross), the cohesion circle about G and the reaction
+ * circle about each steering agent (their radii from the model table: herd_sim_model_marks)
+ * and the agent farthest from G (a square). */
 enum {
   HERD_OVERLAY_AIM = 1u << 0,
   HERD_OVERLAY_CENTROID = 1u << 1,
