@@ -229,4 +229,34 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
   }
 #endif
 
+#ifndef HERD_OPENCL
+/* What a model's marks hook (HERD_MARKS_MODELS) gives a viewer; each radius NAN where the
+ * model has none (the caller fills them so). */
+typedef struct herd_model_marks_out {
+  float cohesion_m;    /* about the flock's centroid */
+  float reaction_m;    /* about each steering agent: the flock reacts within it */
+  herd_u32 nearest_n;  /* an agent's update reads its n nearest; 0: not so */
+  float interaction_m; /* an agent's update reads the agents within this; NAN: not so */
+} herd_model_marks_out;
+
+/* The terms of one agent's update, for a viewer (host only; HERD_EXPLAIN_MODELS): each a
+ * name, a weight and a direction (2D: z = 0), in the order the model sums weight x direction. */
+#define HERD_EXPLAIN_TERMS 8
+typedef struct herd_model_explanation {
+  herd_u32 count;
+  herd_u32 moved; /* 0: the agent did not move (its terms do not apply) */
+  struct {
+    const char *name;
+    float weight;
+    herd_vec3 dir;
+  } term[HERD_EXPLAIN_TERMS];
+} herd_model_explanation;
+
+static inline void herd_model_explain_add(herd_model_explanation *e, const char *name, float weight, herd_vec2 dir) {
+  if (e->count >= HERD_EXPLAIN_TERMS) return;
+  e->term[e->count].name = name, e->term[e->count].weight = weight, e->term[e->count].dir = herd_v3(dir.x, dir.y, 0.0f);
+  ++e->count;
+}
+#endif
+
 #endif

@@ -103,4 +103,40 @@ if command -v xdotool >/dev/null; then
     [ "$(cut -d, -f2- "$tmp/keys.csv" | tr '\n' ' ')" = "path,old,new sheep.speed_m_per_step,1,1.10000002 sheep.speed_m_per_step,1.10000002,1.21000004 sheep.speed_m_per_step,1.21000004,1.10000002 " ]
   check "... each also a line on stderr" [ "$(grep -c 'sheep.speed_m_per_step .* -> ' "$tmp/err")" -eq 3 ]
 fi
+
+# Overlays and a fixed camera (issue 16): bad values exit 2 naming the option, nothing written.
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --overlays centroid,bogus
+check "--overlays with an unknown name exits 2" [ "$rc" -eq 2 ]
+check "... naming it and what is allowed" has '"bogus"' "$tmp/err"
+check "... listing the overlays" has "farthest" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --camera 10,20
+check "--camera x,y without a width exits 2" [ "$rc" -eq 2 ]
+check "... saying what is allowed" has "fit-field" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --camera 1,2,30 --set model=boids --set 'world.size_m=[640,480,480]'
+check "--camera x,y,width_m in a 3D world exits 2" [ "$rc" -eq 2 ]
+check "... saying why" has "3D" "$tmp/err"
+check "... writing nothing" absent "$tmp/o.png"
+run view --screenshot "$tmp/o.png" --size 320x200 --steps 5 --overlays all --camera 0,0,40
+check "--overlays all --camera 0,0,40 exits 0" [ "$rc" -eq 0 ]
+check "... and the camera is the one asked: 0.125 m per pixel, (0, 0) px at (-20, 12.5) m" \
+  grep -q "0.1250 m per pixel, pixel (0, 0) at world (-20.000, 12.500) m" "$tmp/out"
+run view --screenshot "$tmp/o3.png" --size 320x200 --steps 5 --camera fit-field --set model=boids --set 'world.size_m=[640,480,480]'
+check "--camera fit-field in 3D exits 0" [ "$rc" -eq 0 ]
+run view --screenshot "$tmp/i.png" --size 320x200 --steps 300 --inspect 3
+check "--inspect 3 exits 0" [ "$rc" -eq 0 ]
+check "... printing the agent" grep -q "^agent 3  at (" "$tmp/out"
+check "... its neighbours: the model's n nearest" has "its 50 nearest" "$tmp/out"
+check "... and the terms of its update in the last step" has "terms of step 299" "$tmp/out"
+run view --screenshot "$tmp/i2.png" --size 320x200 --steps 3 --inspect 3 --set model=boids
+check "--inspect on a model without the hook says n/a" has "terms: n/a for boids" "$tmp/out"
+check "... and its neighbours are those within r_v = 40 m" grep -q "neighbours: the [0-9]* within 40.00 m" "$tmp/out"
+run view --screenshot "$tmp/i3.png" --size 320x200 --steps 3 --inspect 100
+check "--inspect beyond the flock exits 2" [ "$rc" -eq 2 ]
+check "... naming the range" has "0 to 99" "$tmp/err"
+check "... writing nothing" absent "$tmp/i3.png"
+run record -o "$tmp/o.gif" --size 64x48 --steps 2 --camera nope
+check "record --camera nope exits 2" [ "$rc" -eq 2 ]
+check "... writing nothing" absent "$tmp/o.gif"
 finish

@@ -628,6 +628,45 @@ const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
 /* World w's flock, as herd_sim_read_flock gives it. */
 herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
 
+/* ---- Viewer: what the model marks (issue 16, viewer; src/core/explain.c) ----------------- */
+
+/* Radii a viewer draws for the present state, from the model table (kernels/models/models.h,
+ * HERD_MARKS_MODELS); NAN where the model has none: cohesion_m about the flock's centroid
+ * (Strombom: f(N) = r_a N^(2/3), N the agents still in the flock), reaction_m about each
+ * steering agent (Strombom: r_s, within which the flock reacts to it). */
+typedef struct herd_model_marks {
+  float cohesion_m;
+  float reaction_m;
+  uint32_t nearest_n;  /* an agent's update reads its n nearest (Strombom: n); 0: not so */
+  float interaction_m; /* it reads the agents within this (boids: r_v; Couzin: r_a); NAN: not so */
+} herd_model_marks;
+herd_model_marks herd_sim_model_marks(const herd_sim *sim);
+
+/* The terms of one flock agent's update, as the model's step evaluates them (kernels/models/,
+ * HERD_EXPLAIN_MODELS): the new heading is the unit vector of the sum of weight x dir over the
+ * terms, taken in order (the model keeps the old heading where that sum is zero). */
+#define HERD_UPDATE_TERMS_MAX 8
+typedef struct herd_update_terms {
+  uint32_t id;   /* the flock agent */
+  uint32_t step; /* the step index the update was made in (herd_sim_step_index before it) */
+  bool moved;    /* false: it stood still this step (a grazing sheep); no terms */
+  uint32_t count;
+  struct {
+    const char *name; /* "attraction c C", ... (static storage) */
+    float weight;
+    float dir[3];
+  } term[HERD_UPDATE_TERMS_MAX];
+} herd_update_terms;
+
+/* Every following step keeps the terms of flock agent `id`'s update (UINT32_MAX: stop).
+ * HERD_E_INPUT with "terms: n/a for MODEL" or "terms: n/a on the opencl backend" where the
+ * model or backend cannot (the CPU backend can, for models with the hook). */
+herd_status herd_sim_explain(herd_sim *sim, uint32_t id, herd_error *err);
+
+/* The watched agent's terms from the last step; false when no step has run since
+ * herd_sim_explain. */
+bool herd_sim_update_terms(const herd_sim *sim, herd_update_terms *out);
+
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 

@@ -140,6 +140,15 @@ HERD_MODEL_ENTRY(boids, herd_boids_params, 1)
 
 /* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
 #ifndef HERD_OPENCL
+/* The viewer's marks (herd_sim_model_marks): r_v, whom a boid sees; R_f about each steering
+ * agent. */
+static inline void herd_boids_marks(const void *params, herd_u32 count, herd_u32 delivered, herd_model_marks_out *out) {
+  const herd_boids_params *m = (const herd_boids_params *)params;
+  (void)count, (void)delivered;
+  out->interaction_m = m->visual_range_m;
+  out->reaction_m = m->fear_radius_m;
+}
+
 #include <stdio.h>
 
 /* Cells as large as the visual range: a query then visits 3 x 3 (x 3) cells. */

@@ -205,6 +205,16 @@ HERD_MODEL_ENTRY(couzin, herd_couzin_params, 1)
 
 /* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
 #ifndef HERD_OPENCL
+/* The viewer's marks (herd_sim_model_marks): r_a = r_r + Delta r_o + Delta r_a, the farthest
+ * zone a fish reads (its blind zone aside); the fear radius about each steering agent. */
+static inline void herd_couzin_marks(const void *params, herd_u32 count, herd_u32 delivered,
+                                     herd_model_marks_out *out) {
+  const herd_couzin_params *m = (const herd_couzin_params *)params;
+  (void)count, (void)delivered;
+  out->interaction_m = m->repulsion_radius_m + m->orientation_band_m + m->attraction_band_m;
+  out->reaction_m = m->fear_radius_m;
+}
+
 #include <stdio.h>
 
 /* Cells as large as the zone of attraction: a query then visits 3 x 3 x 3 cells. */

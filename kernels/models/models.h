@@ -40,4 +40,14 @@
  * herd_<name>_prepass(params, count), true when its step wants them. */
 #define HERD_PREPASS_MODELS(X) X(strombom)
 
+/* Models that give a viewer radii to draw (host only): X(name). Each brings
+ * herd_<name>_marks(params, count, delivered, herd_model_marks_out *out); count and delivered
+ * are the observation's. The others draw none. */
+#define HERD_MARKS_MODELS(X) X(strombom) X(boids) X(couzin)
+
+/* Models that explain one agent's update (host only): X(name). Each brings
+ * herd_<name>_explain(params, view, sorted index, scratch of HERD_MAX_NEIGHBOURS, out), which
+ * evaluates the update's terms with the functions its step uses. The others: "n/a". */
+#define HERD_EXPLAIN_MODELS(X) X(strombom)
+
 #endif

@@ -225,38 +225,74 @@ HERD_INLINE herd_vec2 herd_strombom_heading(herd_vec2 heading, herd_vec2 sum) {
   return herd_v2_len2(u) > 0.0f ? u : heading;
 }
 
-/* One update of sorted sheep `self` with stable identity `id` at step `step`; `centroid` is
- * the flock's centre of mass before the step (used when n = N - 1). */
+/* The terms of one sheep's update before they are weighted and summed: unit vectors, zero
+ * where one does not apply. What herd_strombom_sheep moves by, and what a viewer shows of one
+ * sheep's update (herd_strombom_explain): one computation for both. */
+typedef struct herd_strombom_terms {
+  herd_vec2 eps, r_a, heading, c, r_s;
+  herd_vec2 push;     /* [ours] the obstacles' push (not a unit vector: obstacles.push at a surface) */
+  int has_push;       /* the world has obstacles: push is added */
+  int moves;          /* 0: a grazing sheep that stands still this step */
+  herd_u32 dogs_near; /* the dogs within r_s: the full update (inertia, attraction, R_s) applies */
+} herd_strombom_terms;
+
+/* The terms of sorted sheep `self`'s update (identity `id`, step `step`); `centroid` is the
+ * flock's centre of mass before the step (used when n = N - 1). */
+HERD_INLINE herd_strombom_terms herd_strombom_sheep_terms(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                                          HERD_GLOBAL const herd_vec2 *heading, herd_vec2 centroid,
+                                                          herd_u32 self, herd_u32 id, herd_u64 seed, herd_u32 step,
+                                                          herd_neighbour *scratch) {
+  herd_strombom_terms t;
+  herd_vec2 pos = f->pos[self], zero = herd_v2(0.0f, 0.0f);
+  herd_u32 close;
+  t.heading = heading[self];
+  t.r_s = herd_strombom_dog_repulsion(pos, f->dogs, f->dog_count, m->dog_radius_m, &t.dogs_near);
+  herd_rng4 noise_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_NOISE);
+  t.eps = herd_rng_direction(noise_bits.v[0]);
+  t.r_a = zero, t.c = zero, t.push = zero, t.has_push = 0, t.moves = 1;
+  if (t.dogs_near == 0) {
+    herd_rng4 graze_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_GRAZE);
+    if (herd_rng_unit_float(graze_bits.v[0]) >= m->graze_probability) {
+      t.moves = 0;
+      return t;
+    }
+  }
+  HERD_GLOBAL const herd_u32 *removed = m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? f->agent : 0;
+  t.r_a =
+      herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, removed, self, m->repulsion_radius_m, &close));
+  if (t.dogs_near > 0) t.c = herd_strombom_attraction(m, f, self, centroid, scratch);
+  if (f->world && herd_env_obstacles(f->world)) { /* [ours] the obstacles' push, obstacles.push at a surface */
+    herd_vec3 o = herd_env_push(f->env, f->world, herd_v3(pos.x, pos.y, 0.0f));
+    t.push = herd_v2(o.x, o.y);
+    t.has_push = 1;
+  }
+  return t;
+}
+
+/* The weighted sum of the terms, in the order the model has always summed them (the bits of
+ * every run depend on it). */
+HERD_INLINE herd_vec2 herd_strombom_terms_sum(const herd_strombom_params *m, const herd_strombom_terms *t) {
+  herd_vec2 sum = herd_v2_madd(herd_v2_scale(t->eps, m->noise), m->repulsion, t->r_a);
+  if (t->dogs_near > 0) {
+    sum = herd_v2_madd(sum, m->inertia, t->heading);
+    sum = herd_v2_madd(sum, m->attraction, t->c);
+    sum = herd_v2_madd(sum, m->dog_repulsion, t->r_s);
+  }
+  if (t->has_push) sum = herd_v2_add(sum, t->push);
+  return sum;
+}
+
+/* One update of sorted sheep `self` with stable identity `id` at step `step`. */
 HERD_INLINE herd_sheep_next herd_strombom_sheep(const herd_strombom_params *m, const herd_strombom_flock *f,
                                                 HERD_GLOBAL const herd_vec2 *heading, herd_vec2 centroid, herd_u32 self,
                                                 herd_u32 id, herd_u64 seed, herd_u32 step, herd_neighbour *scratch) {
   herd_sheep_next next;
   next.pos = f->pos[self];
   next.heading = heading[self];
-  herd_u32 dogs_near, close;
-  herd_vec2 r_s = herd_strombom_dog_repulsion(next.pos, f->dogs, f->dog_count, m->dog_radius_m, &dogs_near);
-  next.dogs_near = dogs_near;
-  herd_rng4 noise_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_NOISE);
-  herd_vec2 eps = herd_rng_direction(noise_bits.v[0]);
-  if (dogs_near == 0) {
-    herd_rng4 graze_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_GRAZE);
-    if (herd_rng_unit_float(graze_bits.v[0]) >= m->graze_probability) return next;
-  }
-  HERD_GLOBAL const herd_u32 *removed = m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? f->agent : 0;
-  herd_vec2 r_a =
-      herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, removed, self, m->repulsion_radius_m, &close));
-  herd_vec2 sum = herd_v2_madd(herd_v2_scale(eps, m->noise), m->repulsion, r_a);
-  if (dogs_near > 0) {
-    herd_vec2 c = herd_strombom_attraction(m, f, self, centroid, scratch);
-    sum = herd_v2_madd(sum, m->inertia, next.heading);
-    sum = herd_v2_madd(sum, m->attraction, c);
-    sum = herd_v2_madd(sum, m->dog_repulsion, r_s);
-  }
-  if (f->world && herd_env_obstacles(f->world)) { /* [ours] the obstacles' push, obstacles.push at a surface */
-    herd_vec3 o = herd_env_push(f->env, f->world, herd_v3(next.pos.x, next.pos.y, 0.0f));
-    sum = herd_v2_add(sum, herd_v2(o.x, o.y));
-  }
-  next.heading = herd_strombom_heading(next.heading, sum);
+  herd_strombom_terms t = herd_strombom_sheep_terms(m, f, heading, centroid, self, id, seed, step, scratch);
+  next.dogs_near = t.dogs_near;
+  if (!t.moves) return next;
+  next.heading = herd_strombom_heading(next.heading, herd_strombom_terms_sum(m, &t));
   next.pos = herd_v2_madd(next.pos, m->speed_m_per_step, next.heading);
   return next;
 }
@@ -273,6 +309,14 @@ HERD_INLINE int herd_strombom_leaves(const herd_strombom_params *m, const herd_f
           herd_env_in_goal(v->env, &in->env, herd_v3(pos.x, pos.y, 0.0f), goal, in->goal_radius_m));
 }
 
+/* The flock as the engine's view gives it. */
+HERD_INLINE herd_strombom_flock herd_strombom_flock_of(const herd_flock_view *v) {
+  herd_strombom_flock f;
+  f.g = v->grid, f.pos = (HERD_GLOBAL const herd_vec2 *)v->pos, f.agent = v->agent, f.cell_end = v->cell_end;
+  f.dogs = v->steer, f.dog_count = v->info->steering_count, f.env = v->env, f.world = &v->info->env, f.lcm = v->pre;
+  return f;
+}
+
 /* The model's update in the engine's terms (kernels/model.h). */
 HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, const herd_flock_view *v, herd_u32 self,
                                                  herd_neighbour *scratch) {
@@ -282,9 +326,7 @@ HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, 
   next.vel = herd_agent_vel(v, self);
   next.alert = 0;
   if (herd_agent_removed(v->agent[self])) return next; /* in the pen for good */
-  herd_strombom_flock f;
-  f.g = v->grid, f.pos = (HERD_GLOBAL const herd_vec2 *)v->pos, f.agent = v->agent, f.cell_end = v->cell_end;
-  f.dogs = v->steer, f.dog_count = in->steering_count, f.env = v->env, f.world = &in->env, f.lcm = v->pre;
+  herd_strombom_flock f = herd_strombom_flock_of(v);
   herd_sheep_next s =
       herd_strombom_sheep(m, &f, (HERD_GLOBAL const herd_vec2 *)v->vel, herd_v2(in->centroid[0], in->centroid[1]), self,
                           herd_agent_id(v->agent[self]), herd_step_seed(in), in->step, scratch);
@@ -323,6 +365,42 @@ static inline herd_vec3 herd_strombom_initial_velocity(const void *params, herd_
   (void)params, (void)velocity_draw, (void)dims;
   herd_vec2 h = herd_rng_direction(spawn_draw.v[2]);
   return herd_v3(h.x, h.y, 0.0f);
+}
+
+/* The viewer's radii (herd_sim_model_marks): f(N) = r_a N^(2/3) about the centroid, the
+ * cohesion the dog gathers the flock to (src/steer/strombom_dog.c), N the sheep still in the
+ * flock; r_s about each dog. */
+static inline void herd_strombom_marks(const void *params, herd_u32 count, herd_u32 delivered,
+                                       herd_model_marks_out *out) {
+  const herd_strombom_params *m = (const herd_strombom_params *)params;
+  herd_u32 n =
+      m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? (delivered < count ? count - delivered : 0u) : count;
+  out->cohesion_m = m->repulsion_radius_m * powf((float)n, 2.0f / 3.0f);
+  out->reaction_m = m->dog_radius_m;
+  out->nearest_n = m->neighbours;
+}
+
+/* The terms of sorted sheep `self`'s update in this step's view, for a viewer
+ * (HERD_EXPLAIN_MODELS): each weight times each unit direction, summed in this order, is the
+ * sum herd_strombom_sheep turns into the new heading. A grazing sheep that stands still has
+ * none (moved = 0); one far from every dog only noise and repulsion. */
+static inline void herd_strombom_explain(const void *params, const herd_flock_view *v, herd_u32 self,
+                                         herd_neighbour *scratch, herd_model_explanation *out) {
+  const herd_strombom_params *m = (const herd_strombom_params *)params;
+  herd_strombom_flock f = herd_strombom_flock_of(v);
+  herd_strombom_terms t =
+      herd_strombom_sheep_terms(m, &f, (const herd_vec2 *)v->vel, herd_v2(v->info->centroid[0], v->info->centroid[1]),
+                                self, herd_agent_id(v->agent[self]), herd_step_seed(v->info), v->info->step, scratch);
+  out->count = 0, out->moved = (herd_u32)t.moves;
+  if (!t.moves) return;
+  herd_model_explain_add(out, "noise e eps", m->noise, t.eps);
+  herd_model_explain_add(out, "repulsion rho_a R_a", m->repulsion, t.r_a);
+  if (t.dogs_near > 0) {
+    herd_model_explain_add(out, "inertia h H", m->inertia, t.heading);
+    herd_model_explain_add(out, "attraction c C", m->attraction, t.c);
+    herd_model_explain_add(out, "dog repulsion rho_s R_s", m->dog_repulsion, t.r_s);
+  }
+  if (t.has_push) herd_model_explain_add(out, "obstacles O", 1.0f, t.push);
 }
 
 /* Whether the step needs the pre-pass of kernels/knn_coop.cl (the n nearest of the sheep

@@ -110,6 +110,10 @@ typedef struct herd_backend_ops {
                            herd_error *err);
   /* True when the state lives in the GL buffers of desc.gl_share. */
   bool (*shares_gl)(const herd_backend *b);
+  /* Issue 16, the viewer (NULL where the backend cannot): keep flock agent `id`'s update
+   * terms in every following step (UINT32_MAX: stop), and read the last step's. */
+  herd_status (*explain)(herd_backend *b, uint32_t id, herd_error *err);
+  bool (*update_terms)(const herd_backend *b, herd_update_terms *out);
   size_t (*memory_bytes)(const herd_backend *b);
   /* Stage times so far (zero unless created with profile). */
   herd_status (*profile)(herd_backend *b, herd_profile *out, herd_error *err);

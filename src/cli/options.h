@@ -32,6 +32,8 @@ enum cli_option_code {
   OPT_NO_SHARE,
   OPT_SUMMARY, /* run, record, bench: --summary FILE.json, --json (summary.h) */
   OPT_JSON,
+  OPT_OVERLAYS, /* view, record: --overlays LIST, --camera SPEC (view_marks.h) */
+  OPT_CAMERA,
   OPT_COMMAND_FIRST = 512 /* each command numbers its own long-only options from here */
 };
 

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "session.h"
 #include "summary.h"
+#include "view_marks.h"
 
 static const char record_usage[] =
     "usage: herd record [SCENARIO] -o FILE [OPTIONS]\n"
@@ -29,6 +30,9 @@ static const char record_usage[] =
     "  -s, --steps N      record N steps (stops earlier if the flock is herded)\n"
     "  --until-done       record until herded or the scenario's max_steps (the default)\n"
     "  --hud              draw the HUD (step, N, delivered, dog mode, backend) on the frames\n"
+    "  --overlays LIST    marks to draw: " HERD_OVERLAY_NAMES
+    " (comma-separated)\n"
+    "  --camera SPEC      a fixed camera: x,y,width_m (2D: centre and width in metres) or fit-field\n"
     "  -r, --seed S, --set PATH=VALUE, --backend B, --device D, -t, --threads T, --no-share\n"
     "                     as for herd run and herd view\n"
     "  --force            replace FILE (and --summary's file) if it exists\n"
@@ -50,6 +54,7 @@ typedef struct record_opts {
   int width, height, fps;
   long every;
   bool steps_given, until_done, hud, force;
+  view_marks marks; /* --overlays, --camera */
 } record_opts;
 
 static volatile sig_atomic_t stop_signal = 0;
@@ -89,12 +94,18 @@ static int take_record(void *ctx, int code, const char *typed, const char *value
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
   if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
+  if (status == CLI_NOT_MINE) status = view_marks_option(&o->marks, code, value);
   return status != CLI_NOT_MINE ? status : summary_args_option(&o->summary, code, value);
 }
 
 static int parse_record(int argc, char **argv, record_opts *o) {
-  static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_share_options,
-                                                cli_summary_options,  record_own_options,  NULL};
+  static const struct option *const tables[] = {cli_scenario_options,
+                                                cli_backend_options,
+                                                cli_share_options,
+                                                view_marks_options,
+                                                cli_summary_options,
+                                                record_own_options,
+                                                NULL};
   cli_command c = {.name = "record", .usage = record_usage, .tables = tables, .take = take_record, .ctx = o};
   int status = cli_parse(&c, argc, argv);
   if (status != CLI_GO_ON) return status;
@@ -118,11 +129,11 @@ static void progress(const herd_sim *sim, uint32_t frames, uint32_t max_steps, d
   fflush(stderr);
 }
 
-/* One frame of the present state, camera fitted to the flock, into the recorder. */
+/* One frame of the present state, through --camera or fitted to the scene, into the recorder. */
 static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o, herd_error *err) {
-  herd_camera cam = herd_camera_for_sim(s->sim, o->width, o->height);
   char hud[HUD_TEXT_MAX] = "";
   if (o->hud) gl_session_status(s, "", NULL, hud, sizeof hud);
+  herd_camera cam = view_marks_camera_for(&o->marks, s->sim, o->width, o->height, hud);
   herd_status st = herd_renderer_update(s->renderer, s->sim, err);
   if (st == HERD_OK) st = herd_renderer_render_offscreen(s->renderer, s->sim, &cam, o->width, o->height, hud, err);
   if (st == HERD_OK) st = herd_recorder_capture(rec, err);
@@ -174,6 +185,7 @@ int cmd_record(int argc, char **argv) {
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   herd_recorder_desc rd = {.path = o.out, .width = o.width, .height = o.height, .fps = o.fps, .force = o.force};
   /* Everything that can fail is checked before the simulation starts. */
+  if (status == -1) status = view_marks_check(&o.marks, &g.sc) ? EXIT_BAD_INPUT : -1;
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   if (status == -1 && summary_check(&o.summary, o.force)) status = EXIT_BAD_INPUT;
@@ -182,6 +194,7 @@ int cmd_record(int argc, char **argv) {
     gl_session_desc d = {.backend = o.backend, .width = 64, .height = 64, .hidden = true};
     status = gl_session_open(&g, &d);
     started = status == 0;
+    if (started) herd_renderer_set_overlays(g.renderer, o.marks.overlays);
   }
   herd_recorder *rec = NULL;
   if (started && herd_recorder_open(&rd, &rec, &err) != HERD_OK) status = cli_fail(1, "%s", err.message);

@@ -4,6 +4,7 @@
 #include <GL/glew.h>
 /* glew.h before any other GL header. */
 #include <GLFW/glfw3.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 
 #include "../core/outfile.h"
 #include "cli.h"
+#include "inspect.h"
 #include "options.h"
 #include "param_edit.h"
 #include "session.h"
+#include "view_marks.h"
 
 static const char view_usage[] =
     "usage: herd view [SCENARIO] [OPTIONS]\n"
@@ -33,6 +36,13 @@ static const char view_usage[] =
     "  --frames K         draw K frames (one step each unless paused), print the frame rate, exit\n"
     "  --route            show the routing field's arrows from the start (key A; in a world\n"
     "                     with walls, water or pens; also in the --screenshot)\n"
+    "  --overlays LIST    overlays on from the start (keys F1-F6), comma-separated:\n"
+    "                     " HERD_OVERLAY_NAMES
+    "\n"
+    "  --camera SPEC      a fixed camera: x,y,width_m (2D: the view's centre and width in\n"
+    "                     metres) or fit-field (the world's box; 3D: from the default orbit)\n"
+    "  --inspect ID       inspect flock agent ID in the --screenshot (as a click does): its\n"
+    "                     neighbours ringed, its terms printed (and in the HUD with --hud)\n"
     "  --log-edits FILE   write each parameter change (keys P, [, ]) to FILE as CSV: step,path,old,new\n"
     "  -q, --quiet        no notes and no screenshot line (the --frames line stays)\n"
     "  -h, --help, -V, --version, --   as for herd run\n"
@@ -41,6 +51,8 @@ static const char view_usage[] =
     "F fit the view to the flock, Tab / Shift+Tab or 0-9 select a steering agent (ringed; 0-9:\n"
     "its number in the HUD), M hand the selected agent to the mouse and back to its strategy,\n"
     "G show/hide the flock's groups (colours, circles), A show/hide the routing field's arrows,\n"
+    "F1-F6 overlays: aims and modes, centroid, cohesion circle, reaction circles, farthest agent,\n"
+    "scale bar,\n"
     "V start/stop recording the view to herd-DATE-TIME.mp4, P pick a model parameter, [ / ] lower /\n"
     "raise it by 10 % (logged to stderr), L live plot of the order parameters, H help, Esc quit;\n"
     "2D: the mouse wheel zooms about the cursor, dragging pans; 3D (world.dims 3): dragging\n"
@@ -53,6 +65,8 @@ static const char key_help[] =
     "G groups' colours and circles on/off   A routing field's arrows on/off\n"
     "V start/stop recording to herd-DATE-TIME.mp4\n"
     "P pick a parameter   [ / ] lower / raise it 10 %   L live plot on/off\n"
+    "click an agent: inspect it (its neighbours, the terms of its update); click empty space: stop\n"
+    "F1 aim+mode  F2 centroid  F3 cohesion f(N)  F4 reaction r_s  F5 farthest  F6 scale bar\n"
     "wheel zoom   drag pan (3D: orbit)   H hide help   Esc quit";
 
 typedef struct view_opts {
@@ -66,6 +80,8 @@ typedef struct view_opts {
   uint32_t steps;            /* --steps: the step limit, or with --screenshot the steps before it */
   char steps_typed[32];      /* how --steps was written, for its message */
   uint32_t screenshot_steps; /* --steps with --screenshot: steps before the picture */
+  view_marks marks;          /* --overlays, --camera */
+  long inspect;              /* --inspect ID: the agent inspected in the --screenshot; -1 none */
 } view_opts;
 
 typedef struct viewer {
@@ -84,11 +100,22 @@ typedef struct viewer {
   param_edit edit; /* P, [, ]: the model's parameters changed during the run */
   herd_plot *plot; /* L: the live plot, fed every step */
   bool plot_shown;
+  inspector inspect;       /* a click on an agent: src/cli/inspect.c */
+  double press_x, press_y; /* where the left button went down: a click, or a drag */
 } viewer;
 
 /* ---- Options ------------------------------------------------------------------------------ */
 
-enum { OPT_SIZE = OPT_COMMAND_FIRST, OPT_SCREENSHOT, OPT_FORCE, OPT_HUD, OPT_ROUTE, OPT_FRAMES, OPT_LOG_EDITS };
+enum {
+  OPT_SIZE = OPT_COMMAND_FIRST,
+  OPT_SCREENSHOT,
+  OPT_FORCE,
+  OPT_HUD,
+  OPT_ROUTE,
+  OPT_FRAMES,
+  OPT_LOG_EDITS,
+  OPT_INSPECT
+};
 
 static const struct option view_own_options[] = {
     {"size", required_argument, NULL, OPT_SIZE},
@@ -98,6 +125,7 @@ static const struct option view_own_options[] = {
     {"route", no_argument, NULL, OPT_ROUTE},
     {"frames", required_argument, NULL, OPT_FRAMES},
     {"log-edits", required_argument, NULL, OPT_LOG_EDITS},
+    {"inspect", required_argument, NULL, OPT_INSPECT},
     {0, 0, 0, 0},
 };
 
@@ -122,18 +150,20 @@ static int take_view(void *ctx, int code, const char *typed, const char *value) 
     case OPT_HUD: o->hud = true; return CLI_GO_ON;
     case OPT_ROUTE: o->route = true; return CLI_GO_ON;
     case OPT_LOG_EDITS: o->log_edits = value; return CLI_GO_ON;
+    case OPT_INSPECT: return view_marks_agent(typed, value, &o->inspect) ? EXIT_BAD_INPUT : CLI_GO_ON;
     case OPT_FRAMES:
       if (cli_parse_integer(typed, value, 1, 100000000, &n)) return EXIT_BAD_INPUT;
       o->frames = (long)n;
       return CLI_GO_ON;
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
-  return status != CLI_NOT_MINE ? status : backend_args_option(&o->backend, code, typed, value);
+  if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
+  return status != CLI_NOT_MINE ? status : view_marks_option(&o->marks, code, value);
 }
 
 static int parse_view(int argc, char **argv, view_opts *o) {
   static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_share_options,
-                                                view_own_options, NULL};
+                                                view_marks_options,   view_own_options,    NULL};
   cli_command c = {.name = "view", .usage = view_usage, .tables = tables, .take = take_view, .ctx = o};
   int status = cli_parse(&c, argc, argv);
   if (status == CLI_GO_ON && o->steps_given && o->steps == 0 && !o->screenshot)
@@ -161,6 +191,8 @@ static void hud_text(const viewer *v, char *out, size_t size) {
   snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s\n%s", status, (unsigned long long)v->g.sc.seed,
            v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
            v->help ? key_help : "H help", param);
+  size_t used = strlen(out);
+  if (used < size) snprintf(out + used, size - used, "%s", v->inspect.text);
 }
 
 /* ---- Screenshot ---------------------------------------------------------------------------- */
@@ -180,16 +212,19 @@ static void print_camera(const char *path, const herd_camera *cam, int w, int h,
 }
 
 static int screenshot(viewer *v) {
+  if (v->opts->inspect >= 0) inspect_agent(&v->inspect, v->g.sim, (uint32_t)v->opts->inspect);
   int status = run_steps(v, v->opts->screenshot_steps);
+  if (v->opts->inspect >= 0) inspect_update(&v->inspect, v->g.sim, v->g.renderer);
+  if (v->opts->inspect >= 0) printf("inspect:%s", v->inspect.text);
   if (status) return status;
   herd_error err;
   int w = v->opts->width, h = v->opts->height;
   uint8_t *rgba = malloc((size_t)w * (size_t)h * 4);
   if (!rgba) return cli_fail(1, "out of memory for a %d x %d picture", w, h);
-  herd_camera cam = herd_camera_for_sim(v->g.sim, w, h);
-  herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   char hud[HUD_TEXT_MAX] = "";
   if (v->opts->hud) hud_text(v, hud, sizeof hud);
+  herd_camera cam = view_marks_camera_for(&v->opts->marks, v->g.sim, w, h, hud);
+  herd_status st = herd_renderer_update(v->g.renderer, v->g.sim, &err);
   if (st == HERD_OK) st = herd_renderer_snapshot(v->g.renderer, v->g.sim, &cam, w, h, hud, rgba, &err);
   if (st == HERD_OK) st = herd_write_png("--screenshot", v->opts->screenshot, rgba, w, h, v->opts->force, &err);
   free(rgba);
@@ -273,6 +308,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods) {
   viewer *v = glfwGetWindowUserPointer(w);
   if (action == GLFW_RELEASE) return;
   if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) steering_pick_select(&v->pick, v->g.sim, key - GLFW_KEY_0);
+  if (key >= GLFW_KEY_F1 && key < GLFW_KEY_F1 + HERD_OVERLAY_COUNT) view_marks_toggle(v->g.renderer, key - GLFW_KEY_F1);
   switch (key) {
     case GLFW_KEY_ESCAPE: glfwSetWindowShouldClose(w, GLFW_TRUE); break;
     case GLFW_KEY_SPACE: v->paused = !v->paused; break;
@@ -309,12 +345,24 @@ static void on_scroll(GLFWwindow *w, double dx, double dy) {
   herd_camera_zoom_at(&v->cam, x * sx, y * sy, fw, fh, dy > 0 ? 0.85f : 1.0f / 0.85f);
 }
 
+/* A click (no drag): inspect the agent under the cursor, or stop when none is there. */
+static void click(viewer *v) {
+  GLFWwindow *w = herd_window_glfw(v->g.win);
+  int fw, fh, ww, wh;
+  glfwGetFramebufferSize(w, &fw, &fh);
+  glfwGetWindowSize(w, &ww, &wh);
+  inspect_pick(&v->inspect, v->g.sim, &v->cam, fw, fh, v->press_x * (ww ? (double)fw / ww : 1.0),
+               v->press_y * (wh ? (double)fh / wh : 1.0));
+}
+
 static void on_button(GLFWwindow *w, int button, int action, int mods) {
   (void)mods;
   viewer *v = glfwGetWindowUserPointer(w);
   if (button != GLFW_MOUSE_BUTTON_LEFT) return;
   v->dragging = action == GLFW_PRESS;
   glfwGetCursorPos(w, &v->drag_x, &v->drag_y);
+  if (action == GLFW_PRESS) v->press_x = v->drag_x, v->press_y = v->drag_y;
+  if (action == GLFW_RELEASE && fabs(v->drag_x - v->press_x) + fabs(v->drag_y - v->press_y) < 3.0) click(v);
 }
 
 static void on_cursor(GLFWwindow *w, double x, double y) {
@@ -381,10 +429,11 @@ static int interact(viewer *v) {
   glfwSetCursorPosCallback(w, on_cursor);
   int fw, fh;
   glfwGetFramebufferSize(w, &fw, &fh);
-  v->cam = herd_camera_for_sim(v->g.sim, fw, fh);
+  char hud[HUD_TEXT_MAX];
+  hud_text(v, hud, sizeof hud);
+  v->cam = view_marks_camera_for(&v->opts->marks, v->g.sim, fw, fh, hud);
   v->meter_start = glfwGetTime();
   herd_error err;
-  char hud[HUD_TEXT_MAX];
   double start = glfwGetTime();
   uint32_t first_step = herd_sim_step_index(v->g.sim);
   for (long frame = 0; !glfwWindowShouldClose(w) && !cli_stop && (v->opts->frames == 0 || frame < v->opts->frames);
@@ -394,6 +443,7 @@ static int interact(viewer *v) {
     if (herd_renderer_update(v->g.renderer, v->g.sim, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     glfwGetFramebufferSize(w, &fw, &fh);
     herd_renderer_select(v->g.renderer, v->pick.selected);
+    inspect_update(&v->inspect, v->g.sim, v->g.renderer);
     hud_text(v, hud, sizeof hud);
     herd_renderer_draw(v->g.renderer, v->g.sim, &v->cam, fw, fh, hud);
     capture_window(v);
@@ -434,6 +484,7 @@ static int open_view(viewer *v) {
   gl_session_desc d = {.backend = o->backend, .width = o->width, .height = o->height, .hidden = o->screenshot != NULL};
   int status = gl_session_open(&v->g, &d);
   if (status == 0) herd_renderer_show_route(v->g.renderer, o->route);
+  if (status == 0) herd_renderer_set_overlays(v->g.renderer, o->marks.overlays);
   if (status == 0 && !o->screenshot) steering_pick_start(&v->pick, v->g.sim); /* a screenshot selects none */
   if (status == 0 && !o->screenshot)
     if (!cli_quiet)
@@ -442,7 +493,7 @@ static int open_view(viewer *v) {
 }
 
 int cmd_view(int argc, char **argv) {
-  view_opts o = {.width = 1280, .height = 800};
+  view_opts o = {.width = 1280, .height = 800, .inspect = -1};
   viewer v = {.opts = &o, .steps_per_frame = 1, .pick = {.selected = -1}, .edit = {.selected = -1}};
   cli_catch_signals();
   int status = parse_view(argc, argv, &o);
@@ -450,6 +501,10 @@ int cmd_view(int argc, char **argv) {
   if (status == -1 &&
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_error(&err);
+  if (status == -1) status = view_marks_check(&o.marks, &v.g.sc) ? EXIT_BAD_INPUT : -1;
+  if (status == -1 && o.inspect >= (long)v.g.sc.flock.count)
+    status = cli_fail(EXIT_BAD_INPUT, "--inspect: agent %ld does not exist (allowed: 0 to %u)", o.inspect,
+                      v.g.sc.flock.count - 1);
   if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.log_edits && o.screenshot)

@@ -90,6 +90,9 @@ HERD_MODELS(MODEL_FIELDS)
 #define PREPASS_ROW(id) [HERD_MODEL_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
 static const herd_model_prepass prepasses[HERD_MODEL_INDEX_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};
 
+#define EXPLAIN_ROW(id) [HERD_MODEL_INDEX_##id] = herd_##id##_explain,
+static const herd_model_explain_fn explains[HERD_MODEL_INDEX_COUNT] = {HERD_EXPLAIN_MODELS(EXPLAIN_ROW)};
+
 #define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, sees, model_title) \
   {.name = #id,                                                                                                    \
    .section = HERD_SECTION_##id,                                                                                   \
@@ -108,7 +111,8 @@ static const herd_model_prepass prepasses[HERD_MODEL_INDEX_COUNT] = {HERD_PREPAS
    .prepass = &prepasses[HERD_MODEL_INDEX_##id],                                                                   \
    .cell_m = herd_##id##_cell_m,                                                                                   \
    .initial_velocity = herd_##id##_initial_velocity,                                                               \
-   .check = herd_##id##_check},
+   .check = herd_##id##_check,                                                                                     \
+   .explain = &explains[HERD_MODEL_INDEX_##id]},
 
 const herd_model_info herd_models[] = {HERD_MODELS(MODEL_ROW)};
 const uint32_t herd_model_total = HERD_MODEL_INDEX_COUNT;

@@ -21,6 +21,10 @@ typedef struct herd_model_prepass {
   int (*wanted)(const void *params, herd_u32 count);
 } herd_model_prepass;
 
+/* One agent's update explained (kernels/models/models.h, HERD_EXPLAIN_MODELS). */
+typedef void (*herd_model_explain_fn)(const void *params, const herd_flock_view *v, herd_u32 self,
+                                      herd_neighbour *scratch, herd_model_explanation *out);
+
 typedef struct herd_model_info {
   const char *name;    /* "boids": the scenario's "model" */
   const char *section; /* its fields' group: "boids" (Strömbom: "sheep") */
@@ -42,6 +46,7 @@ typedef struct herd_model_info {
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);
   /* Relations between its fields: 0, or the length of the message written into `why`. */
   int (*check)(const void *params, herd_u32 count, char *why, size_t size);
+  const herd_model_explain_fn *explain; /* *explain NULL: the model cannot explain an update */
 } herd_model_info;
 
 extern const herd_model_info herd_models[];

@@ -256,4 +256,83 @@ herd_status herd_recorder_close(herd_recorder *rec, uint32_t *frames, herd_error
 herd_status herd_write_png(const char *option, const char *path, const uint8_t *rgba, int w, int h, bool force,
                            herd_error *err);
 
+/* ---- Overlays, scale bar, camera option (issue 16, viewer: src/render/overlays.c) -------- */
+
+/* What the overlays mark, each a bit of herd_renderer_set_overlays's mask and a name of
+ * --overlays: each dog's aim point (a ring and a line from the dog) and mode (its name by the
+ * dog), the flock's centroid G (a cross), the cohesion circle about G and the reaction
+ * circle about each steering agent (their radii from the model table: herd_sim_model_marks)
+ * and the agent farthest from G (a square). */
+enum {
+  HERD_OVERLAY_AIM = 1u << 0,
+  HERD_OVERLAY_CENTROID = 1u << 1,
+  HERD_OVERLAY_COHESION = 1u << 2,
+  HERD_OVERLAY_REACTION = 1u << 3,
+  HERD_OVERLAY_FARTHEST = 1u << 4,
+  HERD_OVERLAY_SCALE = 1u << 5, /* the scale bar (2D) */
+  HERD_OVERLAY_COUNT = 6
+};
+#define HERD_OVERLAY_NAMES "aim, centroid, cohesion, reaction, farthest, scale, all, none"
+
+/* The overlay's name ("aim", ...), for bit k. */
+const char *herd_overlay_name(int k);
+
+/* Parses --overlays: a comma-separated list of HERD_OVERLAY_NAMES into a mask. False, with
+ * the offending name and what is allowed in `why`, on a bad name or an empty item. */
+bool herd_overlays_parse(const char *list, uint32_t *mask, char *why, size_t why_size);
+
+void herd_renderer_set_overlays(herd_renderer *r, uint32_t mask);
+uint32_t herd_renderer_overlays(const herd_renderer *r);
+
+/* The overlays' colours: the centroid and its cohesion circle; the reaction circles; the
+ * farthest agent's square. Aims are in the dog's colour. */
+extern const uint8_t herd_overlay_centroid_rgb[3], herd_overlay_reaction_rgb[3], herd_overlay_farthest_rgb[3],
+    herd_scale_bar_rgb[3];
+
+/* Click to inspect: the inspected flock agent at `at` (x, y, z) ringed in
+ * herd_inspect_rgb, and its `count` neighbours (3 floats each) ringed in
+ * herd_inspect_neighbour_rgb, HERD_INSPECT_RING_PX about each (2D; in 3D a small part of the
+ * world). `at` NULL: none. The points are copied; drawn whatever the overlays. */
+void herd_renderer_inspect(herd_renderer *r, const float *at, const float *neighbours, uint32_t count);
+extern const uint8_t herd_inspect_rgb[3], herd_inspect_neighbour_rgb[3];
+#define HERD_INSPECT_RING_PX 7.0f
+
+/* The centroid's cross and the farthest agent's square: half their size in pixels (2D). */
+#define HERD_OVERLAY_MARK_PX 8.0f
+
+/* The scale bar: the largest round length (1, 2 or 5 times a power of ten metres) no longer
+ * than HERD_SCALE_BAR_MAX_PX pixels at `metres_per_px`; *px gets its length in pixels. It is
+ * drawn from (HERD_SCALE_BAR_MARGIN_PX, h - HERD_SCALE_BAR_MARGIN_PX) rightward, labelled
+ * above. */
+#define HERD_SCALE_BAR_MAX_PX 200.0f
+#define HERD_SCALE_BAR_MARGIN_PX 20.0f
+float herd_scale_bar_m(float metres_per_px, float *px);
+
+/* The HUD's text size: stb_easy_font's pixels times this, from the framebuffer's height: 1
+ * below 600 rows, else floor(h / 400), at least 2 (2 at 800, 3 at 1200, 4 at 1600). */
+float herd_hud_scale(int h);
+
+/* How far down the HUD's `text` reaches in a frame h rows high: its lines at herd_hud_scale(h)
+ * below the margin it is drawn at (0 for no text). */
+float herd_hud_height_px(const char *text, int h);
+
+/* A 2D camera zoomed out and moved so that what `c` showed in the whole w x h view lies in the
+ * rows below `top_px` (where the HUD is), centred there: the default view never under the HUD.
+ * Unchanged in 3D or when the band would take more than half the view. */
+herd_camera herd_camera_below(herd_camera c, int h, float top_px);
+
+/* --camera: "x,y,width_m" (a 2D view centred on world (x, y) m, width_m metres across the
+ * picture), or "fit-field" (the world's box whole, 2D or 3D from the default orbit angles).
+ * False with what is wrong and what is allowed in `why`. */
+typedef struct herd_camera_spec {
+  bool given, fit_field;
+  float x, y, width_m;
+} herd_camera_spec;
+bool herd_camera_spec_parse(const char *text, herd_camera_spec *out, char *why, size_t why_size);
+
+/* The camera `spec` gives for scenario `sc` in a w x h picture; false (with why) where it
+ * cannot apply (x,y,width_m in a 3D world). */
+bool herd_camera_from_spec(const herd_camera_spec *spec, const herd_scenario *sc, int w, int h, herd_camera *out,
+                           char *why, size_t why_size);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "../core/error.h"
 #include "../core/geometry.h"
+#include "draw.h"
 #include "render.h"
 
 /* stb_easy_font's functions are all static: including it here is using it, not copying it. */
@@ -34,7 +35,6 @@ extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_sha
 
 #define HUD_MAX_QUADS 16000 /* a line per steering agent: some 2500 characters */
 #define CIRCLE_SEGMENTS 96
-#define HUD_SCALE 2.0f
 #define SHAPE_VERTICES (CIRCLE_SEGMENTS + 24) /* the goal circle, or the box's 12 edges */
 #define CONE_SEGMENTS 8                       /* enough to read as round at a few pixels */
 #define CONE_VERTICES (CONE_SEGMENTS * 3 + 1) /* tips, side ring, base ring, base centre */
@@ -131,6 +131,8 @@ struct herd_renderer {
   float *hud_vertices;
   geometry_cache geometry;
   route_cache route;
+  uint32_t overlays;                  /* herd_renderer_set_overlays (src/render/overlays.c draws them) */
+  struct herd_inspect_marks *inspect; /* herd_renderer_inspect (overlays.c) */
 };
 
 /* ---- Shaders ---------------------------------------------------------------------------- */
@@ -343,6 +345,7 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
 
 void herd_renderer_destroy(herd_renderer *r) {
   if (!r) return;
+  herd_overlays_free(r);
   GLuint buffers[] = {r->body_vbo,      r->body_ebo,          r->pos_vbo,   r->vel_vbo, r->agent_vbo, r->group_vbo,
                       r->steer_pos_vbo, r->steer_heading_vbo, r->shape_vbo, r->hud_vbo, r->hud_ebo};
   glDeleteBuffers(sizeof buffers / sizeof buffers[0], buffers);
@@ -408,11 +411,17 @@ herd_status herd_renderer_update(herd_renderer *r, herd_sim *sim, herd_error *er
 
 /* ---- Drawing ---------------------------------------------------------------------------- */
 
+void herd_renderer_set_overlays(herd_renderer *r, uint32_t mask) { r->overlays = mask; }
+uint32_t herd_renderer_overlays(const herd_renderer *r) { return r->overlays; }
+struct herd_inspect_marks **herd_draw_inspect_slot(herd_renderer *r) {
+  return &r->inspect;
+}
+
 static void set_color(GLuint program, const char *name, const uint8_t rgb[3]) {
   glUniform3f(glGetUniformLocation(program, name), rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f);
 }
 
-static void draw_shape(herd_renderer *r, const float *points, int count, GLenum mode, const uint8_t rgb[3]) {
+void herd_draw_shape(herd_renderer *r, const float *points, int count, unsigned mode, const uint8_t rgb[3]) {
   glBindBuffer(GL_ARRAY_BUFFER, r->shape_vbo);
   if (count > r->shape_capacity) { /* the scenario's geometry can need more than a circle */
     glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(count * 3 * sizeof(float)), NULL, GL_DYNAMIC_DRAW);
@@ -422,6 +431,18 @@ static void draw_shape(herd_renderer *r, const float *points, int count, GLenum 
   set_color(r->shapes_program, "shape_color", rgb);
   glDrawArrays(mode, 0, count);
 }
+
+static void draw_shape(herd_renderer *r, const float *points, int count, GLenum mode, const uint8_t rgb[3]) {
+  herd_draw_shape(r, points, count, mode, rgb);
+}
+
+void herd_draw_use_shapes(herd_renderer *r, const float *view) {
+  glUseProgram(r->shapes_program);
+  glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, view);
+  glBindVertexArray(r->shapes_vao);
+}
+
+uint32_t herd_draw_dims(const herd_renderer *r) { return r->dims; }
 
 /* The world box: its outline in 2D, its 12 edges in 3D (each from a corner to the corner one
  * axis further). */
@@ -451,11 +472,15 @@ static void drawn_point(const herd_renderer *r, const float *v, float out[3]) {
 }
 
 /* n points round the level circle of `radius` about c (x, y, z). */
-static void circle_points(float *out, int n, const float *c, float radius) {
+void herd_draw_circle_points(float *out, int n, const float *c, float radius) {
   for (int k = 0; k < n; ++k) {
     float a = 6.2831853f * (float)k / (float)n;
     out[3 * k] = c[0] + radius * cosf(a), out[3 * k + 1] = c[1] + radius * sinf(a), out[3 * k + 2] = c[2];
   }
+}
+
+static void circle_points(float *out, int n, const float *c, float radius) {
+  herd_draw_circle_points(out, n, c, radius);
 }
 
 /* The goal circle and a cross at the target, level at the target's height in 3D. */
@@ -848,9 +873,7 @@ static void draw_selection(herd_renderer *r, const herd_sim *sim, float size) {
 
 static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, const float *view) {
   const herd_scenario *sc = herd_sim_scenario(sim);
-  glUseProgram(r->shapes_program);
-  glUniformMatrix4fv(glGetUniformLocation(r->shapes_program, "view"), 1, GL_FALSE, view);
-  glBindVertexArray(r->shapes_vao);
+  herd_draw_use_shapes(r, view);
   geometry_cache *g = &r->geometry;
   if (!geometry_current(g, sc)) build_geometry(g, sc);
   const uint8_t *colors[GEO_PARTS] = {herd_colors.water, herd_colors.bridge, herd_colors.obstacle, herd_colors.target};
@@ -949,19 +972,29 @@ static void draw_agents(herd_renderer *r, const herd_sim *sim, const float *view
   }
 }
 
-static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
+void herd_draw_text(herd_renderer *r, float x, float y, const char *text, int w, int h, const uint8_t rgb[3]) {
   if (!text || !*text) return;
-  unsigned char white[4] = {herd_colors.hud[0], herd_colors.hud[1], herd_colors.hud[2], 255};
-  int quads = stb_easy_font_print(6, 6, (char *)text, white, r->hud_vertices, HUD_MAX_QUADS * 4 * 16);
+  unsigned char color[4] = {rgb[0], rgb[1], rgb[2], 255};
+  float scale = herd_hud_scale(h);
+  int quads = stb_easy_font_print(x / scale, y / scale, (char *)text, color, r->hud_vertices, HUD_MAX_QUADS * 4 * 16);
   if (quads <= 0) return;
   glUseProgram(r->hud_program);
   glUniform2f(glGetUniformLocation(r->hud_program, "screen"), (float)w, (float)h);
   /* Large text on large frames, small on small ones (a short GIF, say). */
-  glUniform1f(glGetUniformLocation(r->hud_program, "scale"), h >= 600 ? HUD_SCALE : 1.0f);
+  glUniform1f(glGetUniformLocation(r->hud_program, "scale"), scale);
   glBindVertexArray(r->hud_vao);
   glBindBuffer(GL_ARRAY_BUFFER, r->hud_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 4 * 16, r->hud_vertices);
   glDrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_INT, NULL);
+}
+
+float herd_hud_height_px(const char *text, int h) {
+  if (!text || !*text) return 0.0f;
+  return herd_hud_scale(h) * (6.0f + (float)stb_easy_font_height((char *)text));
+}
+
+static void draw_hud(herd_renderer *r, const char *text, int w, int h) {
+  herd_draw_text(r, 6.0f * herd_hud_scale(h), 6.0f * herd_hud_scale(h), text, w, h, herd_colors.hud);
 }
 
 void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, int w, int h, const char *hud) {
@@ -988,8 +1021,9 @@ void herd_renderer_draw(herd_renderer *r, const herd_sim *sim, const herd_camera
   herd_camera_matrix(cam, w, h, view);
   draw_overlays(r, sim, cam, view);
   draw_agents(r, sim, view);
-  glDisable(GL_DEPTH_TEST); /* the HUD lies over everything */
+  glDisable(GL_DEPTH_TEST); /* the overlays and the HUD lie over everything */
   glDisable(GL_CULL_FACE);
+  herd_overlays_draw(r, sim, cam, w, h);
   if (r->plot) herd_plot_draw(r->plot, w, h);
   draw_hud(r, hud, w, h);
   glBindVertexArray(0);

@@ -584,6 +584,16 @@ herd_status herd_sim_map_state(herd_sim *s, const float **pos, const float **vel
 
 bool herd_sim_shares_gl(const herd_sim *s) { return s->ops->shares_gl(s->backend); }
 
+herd_status herd_sim_explain(herd_sim *s, uint32_t id, herd_error *err) {
+  if (!s->ops->explain || s->in_batch)
+    return herd_fail(err, HERD_E_INPUT, "terms: n/a on the %s backend", s->ops->name);
+  return s->ops->explain(s->backend, id, err);
+}
+
+bool herd_sim_update_terms(const herd_sim *s, herd_update_terms *out) {
+  return s->ops->update_terms && !s->in_batch && s->ops->update_terms(s->backend, out);
+}
+
 void herd_sim_steer(herd_sim *s, uint32_t index, const float *aim) {
   if (index >= s->steering_count) return;
   s->manual[index] = true;

@@ -56,6 +56,10 @@ struct herd_backend {
    * `pool` (the fields above are unused). */
   herd_backend **worlds;
   uint32_t world_count;
+  /* Issue 16, the viewer: the agent whose update terms each step keeps (id + 1; 0: none). */
+  uint32_t explain_plus1;
+  bool explained;
+  herd_update_terms terms;
 };
 
 static double now_s(void) {
@@ -238,6 +242,40 @@ static void model_chunk(void *ctx, uint32_t begin, uint32_t end) {
   b->desc.model->cpu_step(b->desc.params, &c->view, begin, end, c->out_pos, c->out_vel, c->out_agent);
 }
 
+/* The watched agent's terms in this step's view, by the model's hook (a scan for its id: one
+ * agent, once a step). */
+static void explain_step(herd_backend *b, const herd_flock_view *v, uint32_t step) {
+  uint32_t id = b->explain_plus1 - 1u;
+  b->explained = false;
+  for (uint32_t j = 0; j < b->desc.count; ++j) {
+    if (herd_agent_id(v->agent[j]) != id) continue;
+    herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+    herd_model_explanation e = {0};
+    (*b->desc.model->explain)(b->desc.params, v, j, scratch, &e);
+    b->terms = (herd_update_terms){.id = id, .step = step, .moved = e.moved != 0, .count = e.count};
+    for (uint32_t k = 0; k < e.count && k < HERD_UPDATE_TERMS_MAX; ++k) {
+      b->terms.term[k].name = e.term[k].name;
+      b->terms.term[k].weight = e.term[k].weight;
+      b->terms.term[k].dir[0] = e.term[k].dir.x, b->terms.term[k].dir[1] = e.term[k].dir.y;
+      b->terms.term[k].dir[2] = e.term[k].dir.z;
+    }
+    b->explained = true;
+    return;
+  }
+}
+
+static herd_status cpu_explain(herd_backend *b, uint32_t id, herd_error *err) {
+  if (!*b->desc.model->explain) return herd_fail(err, HERD_E_INPUT, "terms: n/a for %s", b->desc.model->name);
+  b->explain_plus1 = id == UINT32_MAX || id >= b->desc.count ? 0u : id + 1u;
+  b->explained = false;
+  return HERD_OK;
+}
+
+static bool cpu_update_terms(const herd_backend *b, herd_update_terms *out) {
+  if (b->explained) *out = b->terms;
+  return b->explained;
+}
+
 static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                             herd_error *err) {
   (void)err;
@@ -258,6 +296,7 @@ static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const fl
   uint32_t n = b->desc.count;
   herd_pool_for(b->pool, n, MODEL_CHUNK, model_chunk, &c);
   lap(b, HERD_STAGE_STEP, &clock);
+  if (b->explain_plus1) explain_step(b, &c.view, step);
   if (herd_stop_raised(b->desc.stop)) { /* the sorted copy holds the whole flock as before the step */
     memcpy(c.out_pos, c.view.pos, (size_t)n * b->stride * sizeof(float));
     memcpy(c.out_vel, c.view.vel, (size_t)n * b->stride * sizeof(float));
@@ -662,6 +701,8 @@ const herd_backend_ops herd_cpu_backend = {
     .box_history = cpu_box_history,
     .restore = cpu_restore,
     .shares_gl = cpu_shares_gl,
+    .explain = cpu_explain,
+    .update_terms = cpu_update_terms,
     .memory_bytes = cpu_memory_bytes,
     .profile = cpu_profile,
     .device_name = cpu_device_name,
