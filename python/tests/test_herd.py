@@ -158,3 +158,24 @@ def test_the_example_script_draws_its_figure(root, tmp_path):
     assert float(rates["2"]) == 0.0 and float(rates["49"]) == 1.0
     again = subprocess.run([sys.executable, str(script), "--quick", "--out", str(out)], capture_output=True, text=True)
     assert again.returncode == 2 and "--force" in again.stderr  # never replaced without --force
+
+
+def test_the_readme_walkthrough_runs(herd_cli, root, tmp_path):
+    """The README's "For researchers" commands: a sweep, a run with its JSON summary and HDF5
+    trajectories, and the script that draws them (here smaller)."""
+    sweep = tmp_path / "nn"
+    subprocess.run([herd_cli, "sweep", "--set", "sheep.count=40", "--vary", "sheep.neighbours=2,20", "--seeds",
+                    "1-2", "-s", "1500", "-q", "-o", str(sweep)], check=True)
+    run = [herd_cli, "run", "-r", "7", "--set", "sheep.count=40", "--set", "sheep.neighbours=20", "-s", "300",
+           "--summary", str(tmp_path / "run.json"), "--set", "output.trajectories.every_steps=10",
+           "--trajectories", str(tmp_path / "run.h5")]
+    subprocess.run(run, check=True, capture_output=True)
+    sys.path.insert(0, str(root / "python" / "examples"))
+    import sweep_run_plot
+
+    out = tmp_path / "figure.png"
+    n, rate, spread = sweep_run_plot.main(str(sweep), str(tmp_path / "run.json"), str(tmp_path / "run.h5"), str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert n == [2, 20] and rate[0] < rate[1]  # too few neighbours do not herd (Strömbom et al.)
+    frames = json.load(open(tmp_path / "run.json"))["steps"] // 10 + 1
+    assert len(spread) == frames  # a frame every 10 steps, step 0 included
