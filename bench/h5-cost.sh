@@ -18,7 +18,7 @@ SIDE=$(awk -v n="$AGENTS" 'BEGIN { printf "%d", sqrt(n * 4) }') # 4 m^2 per shee
 out=$(mktemp -d "${TMPDIR:-/tmp}/h5-cost.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 [ -n "${H5_COST_KEEP:-}" ] && trap - EXIT
-args=(run bench/all-active.json --set sheep.count="$AGENTS" --set field.size_m="$SIDE" --steps "$STEPS" --quiet
+args=(run bench/all-active.json --set sheep.count="$AGENTS" --set field.size_m="$SIDE" --steps "$STEPS"
   --threads "$THREADS" --set output.trajectories.every_steps=$EVERY)
 
 # one [ARGS...]: runs herd with --profile; prints "wall_s cpu_s write_ms write_cpu_ms" (the
