@@ -23,8 +23,8 @@ check "results.csv has a row per configuration and repeat" [ "$(tail -n +2 "$csv
 check "every time is a positive number" awk -F, 'NR > 1 && !($7 + 0 > 0) { bad = 1 } END { exit bad }' "$csv"
 check "agent-steps/s is N / time" awk -F, 'NR > 1 { r = $4 / $7 / $8; if (r < 0.999 || r > 1.001) bad = 1 } END { exit bad }' "$csv"
 check "summary.md has the table" grep -q "| cpu, 1 thread | 300 |" "$tmp/out/summary.md"
-check "summary.md gives alpha" grep -qE "α = [0-9.]+ over N = 300 to 1200" "$tmp/out/summary.md"
-check "stdout prints alpha" grep -qE "^alpha = [0-9.]+ for cpu, 1 thread" "$tmp/stdout"
+check "summary.md gives alpha" grep -qE "α = -?[0-9.]+ over N = 300 to 1200" "$tmp/out/summary.md"
+check "stdout prints alpha" grep -qE "^alpha = -?[0-9.]+ for cpu, 1 thread" "$tmp/stdout"
 # What really ran: the CPU backend runs small flocks on one thread whatever --threads says.
 # column NAME: the column number of NAME in $csv's header.
 column() { head -n 1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
