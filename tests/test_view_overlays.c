@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gl_test.h"
 #include "render/render.h"
 #include "sim_util.h"
 
@@ -445,19 +446,4 @@ static void the_default_view_lies_below_the_hud(void) {
 
 static int test_run_list(void) { TEST_MAIN(TESTS); }
 
-int main(void) {
-  char why[300];
-  if (!herd_display_available(why, sizeof why)) {
-    printf("%s: skipped (run under xvfb-run)\n", why);
-    return 77;
-  }
-  herd_error err;
-  if (herd_window_open(&(herd_window_desc){.width = 64, .height = 64, .hidden = true}, &window, &err) != HERD_OK) {
-    printf("%s\n", err.message);
-    return 1;
-  }
-  int status = test_run_list();
-  herd_renderer_destroy(renderer);
-  herd_window_close(window);
-  return status;
-}
+int main(void) { return gl_test_main(&window, &renderer, test_run_list); }

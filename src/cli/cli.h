@@ -3,6 +3,7 @@
 #ifndef HERD_CLI_CLI_H
 #define HERD_CLI_CLI_H
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -29,6 +30,9 @@ int parse_threads(const char *typed, const char *text, int *out);
 /* Prints "herd: <message>" on stderr, as one line with control characters escaped, and
  * returns `status`. */
 int cli_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints "herd: <message>" on stderr as cli_fail does (for cli_fail and cli_note). */
+void cli_vsay(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Prints err's message (as cli_fail) and returns the exit status for it: 2 for bad input,
  * 128 + the signal for an interruption, else 1. */

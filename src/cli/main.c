@@ -40,13 +40,17 @@ static const char usage[] =
     "output asked for). Options: --opt=VALUE or --opt VALUE, -x VALUE or -xVALUE; a unique\n"
     "abbreviation (--ste) is accepted; options may follow the scenario; -- ends the options.\n";
 
-int cli_fail(int status, const char *fmt, ...) {
+void cli_vsay(const char *fmt, va_list ap) {
   char raw[2048], shown[4096];
+  vsnprintf(raw, sizeof raw, fmt, ap);
+  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
+}
+
+int cli_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(raw, sizeof raw, fmt, ap);
+  cli_vsay(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
   return status;
 }
 

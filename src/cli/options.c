@@ -50,12 +50,10 @@ typedef struct option_table {
 
 void cli_note(const char *fmt, ...) {
   if (cli_quiet) return;
-  char raw[2048], shown[4096];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(raw, sizeof raw, fmt, ap);
+  cli_vsay(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
 }
 
 void cli_print_version(void) { printf("herd %s (commit %s)\n", herd_version(), herd_build_commit()); }
