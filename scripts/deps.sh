@@ -31,6 +31,8 @@ packages=(
   python3-numpy     # its arrays
   python3-pytest    # its tests
   python3-matplotlib  # its example figure
+  libopenmpi-dev    # herd run --mpi, herd sweep --mpi: one flock or a sweep over MPI ranks
+  openmpi-bin       # mpirun, which the MPI tests start
 )
 
 # scripts/deps.sh --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).
