@@ -43,6 +43,11 @@ typedef struct herd_grid {
   /* The model's cell side, from which a dense box of a crowded flock shrinks its cells (more
    * than HERD_DENSE_CROWDED agents to a cell on average: herd_grid_dense_box); 0: never shrink. */
   float base_cell_m;
+  /* The whole flock's agents, of which the grid holds `count` (fewer on an MPI rank, which holds
+   * its part and a halo): the table and a crowded flock's cells are laid out for the whole
+   * flock, so that every rank builds the grid the whole flock has; an update that depends on
+   * the flock's size reads it here. */
+  herd_u32 flock_count;
 } herd_grid;
 
 /* One candidate neighbour: squared distance, then sorted index as the tie-break, so the
@@ -522,6 +527,31 @@ HERD_INLINE void herd_store_vec(HERD_GLOBAL float *buf, herd_u32 i, herd_u32 dim
 HERD_INLINE void herd_copy_state(HERD_GLOBAL const float *in, HERD_GLOBAL float *out, herd_u32 i, herd_u32 dims) {
   herd_u32 stride = dims == 2u ? 2u : 4u;
   for (herd_u32 k = 0; k < stride; ++k) out[stride * i + k] = in[stride * i + k];
+}
+
+/* Puts the sorted agents [begin, end) of one bucket in order of id. After the stable sort by
+ * bucket, the flock is then ordered by (bucket, id) whatever order it came in, so any subset of
+ * it (an MPI rank's agents and its halo, docs/cluster.md) sorts into the same relative order as
+ * the whole flock, and every query meets its neighbours in the same order on any number of
+ * ranks. Insertion sort: a bucket holds a few agents, and those that stayed in it since the last
+ * step are in order already. The flag bits above the id are carried along, not compared. */
+HERD_INLINE void herd_order_bucket(HERD_GLOBAL float *pos, HERD_GLOBAL float *vel, HERD_GLOBAL herd_u32 *agent,
+                                   herd_u32 begin, herd_u32 end, herd_u32 dims) {
+  herd_u32 stride = dims == 2u ? 2u : 4u;
+  for (herd_u32 i = begin + 1u; i < end; ++i) {
+    herd_u32 word = agent[i], id = herd_agent_id(word);
+    if (herd_agent_id(agent[i - 1u]) <= id) continue;
+    float p[4], v[4];
+    for (herd_u32 k = 0; k < stride; ++k) p[k] = pos[stride * i + k], v[k] = vel[stride * i + k];
+    herd_u32 j = i;
+    for (; j > begin && herd_agent_id(agent[j - 1u]) > id; --j) {
+      herd_copy_state(pos, pos + stride, j - 1u, dims);
+      herd_copy_state(vel, vel + stride, j - 1u, dims);
+      agent[j] = agent[j - 1u];
+    }
+    for (herd_u32 k = 0; k < stride; ++k) pos[stride * j + k] = p[k], vel[stride * j + k] = v[k];
+    agent[j] = word;
+  }
 }
 
 HERD_INLINE int herd_axis_wraps(const herd_grid *g, herd_u32 k) { return (int)((g->wrap >> k) & 1u); }

@@ -237,6 +237,15 @@ __kernel void herd_ranges(__global const uint *key, __global const float *pos, h
   if (!herd_same_cell(here, before)) atomic_or(&cell_end[k], HERD_BUCKET_MIXED);
 }
 
+/* Each bucket's agents in order of id (herd_order_bucket): one work-item per bucket. */
+__kernel void herd_order_buckets(__global float *pos, __global float *vel, __global uint *agent,
+                                 __global const uint *cell_end, uint buckets, uint dims) {
+  uint b = get_global_id(0);
+  if (b >= buckets) return;
+  uint begin = herd_bucket_begin(cell_end, b), end = herd_bucket_end(cell_end, b);
+  if (end - begin > 1u) herd_order_bucket(pos, vel, agent, begin, end, dims);
+}
+
 /* ---- The observation -------------------------------------------------------------------- */
 
 /* Folds tree[0..HERD_REDUCE_GROUP) into tree[0] in a fixed order. `far` picks the fold. */

@@ -230,6 +230,16 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
 #endif
 
 #ifndef HERD_OPENCL
+/* What one agent's update reads of the other agents, for a rank that holds part of the flock
+ * (src/backend/mpi): every agent within radius_m, and its `nearest` nearest (0: none). A halo
+ * of the agents that near a rank's region then gives each of its agents all that it reads. A
+ * model's reach hook returns 0, or, when an update may read any agent of the flock with these
+ * parameters, the length of a message saying which parameter makes it so. */
+typedef struct herd_model_reach {
+  float radius_m;
+  herd_u32 nearest;
+} herd_model_reach;
+
 /* What a model's marks hook (HERD_MARKS_MODELS) gives a viewer; each radius NAN where the
  * model has none (the caller fills them so). */
 typedef struct herd_model_marks_out {

@@ -60,7 +60,7 @@ static void add_sheep(world *w, float x, float y) {
 
 /* Updates sheep 0 with every sheep in one bucket: the grid then scans all of them. */
 static herd_sheep_next update(const world *w, uint32_t step) {
-  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .flock_count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
   herd_strombom_flock f = {&g, w->pos, w->agent, cell_end, w->dogs, w->dog_count, NULL, NULL, NULL};
@@ -274,7 +274,7 @@ static void removed_sheep_are_nobodys_neighbours(void) {
 /* One update of sheep 0 through the model's entry (herd_strombom_update), the goal at the
  * origin with radius 15. */
 static herd_agent_next entry_update(world *w) {
-  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .dims = 2};
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .table_mask = 0, .count = w->n, .flock_count = w->n, .dims = 2};
   herd_u32 cell_end[1] = {w->n};
   herd_step_info info = {.step = 0, .seed_lo = 77, .steering_count = w->dog_count, .goal_radius_m = 15};
   herd_flock_view v = {&g,  (const float *)w->pos, (const float *)w->heading, w->agent, cell_end, w->dogs, NULL, &info,
@@ -315,7 +315,7 @@ static void removal_latches_and_counts_as_delivered(void) {
 
 /* Three sheep, the middle one removed: the observation is of the other two. */
 static void removed_sheep_are_left_out_of_the_reduction(void) {
-  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .count = 3, .dims = 2};
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .count = 3, .flock_count = 3, .dims = 2};
   herd_vec3 at[3] = {herd_v3(10, 0, 0), herd_v3(-1e9f, -1e9f, 0), herd_v3(30, 0, 0)};
   herd_u32 words[3] = {0u, 1u | HERD_AGENT_REMOVED | HERD_AGENT_DELIVERED, 2u};
   const float dog[4] = {-1e9f, -1e9f + 1, 0, 0}; /* next to the removed sheep */

@@ -442,6 +442,16 @@ typedef struct herd_gl_share {
   unsigned pos_buffer, vel_buffer, agent_buffer;
 } herd_gl_share;
 
+/* Issue 17: one flock split over the ranks of MPI_COMM_WORLD (docs/cluster.md). Every rank
+ * creates the sim alike (same scenario, seed and options) after MPI_Init; each steps its part
+ * of the flock on its own backend, and every rank sees the same observation, bit for bit the
+ * one process's. Builds without MPI refuse it. */
+typedef struct herd_mpi_options {
+  bool on;
+  const char *layout;       /* "slabs", "grid" (a 2D process grid), or NULL: grid when the ranks allow */
+  uint32_t rebalance_every; /* steps between rebalancings by agent count; 0: 50 */
+} herd_mpi_options;
+
 typedef struct herd_sim_desc {
   const herd_scenario *scenario; /* required */
   int threads;                   /* CPU threads; 0 = every processor herd may use */
@@ -457,6 +467,7 @@ typedef struct herd_sim_desc {
   /* Never run a step ahead of the observation (docs/opencl.md, "Running a step ahead"): for
    * comparing with the run ahead, which must give the same results. */
   bool lockstep;
+  herd_mpi_options mpi; /* split the flock over MPI ranks (issue 17) */
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */
@@ -511,6 +522,27 @@ const char *herd_sim_device(const herd_sim *sim);
 
 /* Stage times so far; all zero unless the sim was created with profile = true. */
 herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
+
+/* What splitting the flock over MPI ranks cost (issue 17), summed over every rank and step; a
+ * collective call: every rank must make it. False (and nothing written) without --mpi. */
+typedef struct herd_mpi_stats {
+  uint32_t ranks, px, py; /* the process grid: px slabs, each cut into py parts */
+  const char *layout;     /* "slabs" or "grid" */
+  uint32_t steps;         /* steps taken */
+  float halo_width_m;     /* the halo's width at the last step */
+  uint64_t halo_agents;   /* agents sent as halos */
+  uint64_t halo_bytes;    /* their bytes */
+  uint64_t migrated;      /* agents that changed rank */
+  uint64_t messages;      /* point-to-point messages with data (halos, migrations), not collectives */
+  uint32_t rebalances;    /* times the cuts were moved to even the counts */
+  uint32_t halo_grows;    /* times a step widened the halo for a k-nearest query */
+  uint32_t most_agents;   /* the most agents one rank held at the end (the least: fewest_agents) */
+  uint32_t fewest_agents;
+  double exchange_s; /* rank 0's wall time in halo exchange and migration */
+  double reduce_s;   /* rank 0's wall time in the observation's reductions */
+  double step_s;     /* rank 0's wall time in its backend's steps */
+} herd_mpi_stats;
+bool herd_sim_mpi_stats(herd_sim *sim, herd_mpi_stats *out);
 
 /* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
 const char *herd_sim_backend_note(const herd_sim *sim);

@@ -156,6 +156,14 @@ static inline float herd_boids_cell_m(const void *params) {
   return ((const herd_boids_params *)params)->visual_range_m;
 }
 
+/* Boids see (and avoid) only within the visual range. */
+static inline int herd_boids_reach(const void *params, herd_u32 count, herd_model_reach *out, char *why, size_t size) {
+  (void)count, (void)why, (void)size;
+  out->radius_m = ((const herd_boids_params *)params)->visual_range_m;
+  out->nearest = 0u;
+  return 0;
+}
+
 /* A random direction (on the circle, or the sphere in 3D) at a speed uniform in
  * [s_min, s_max]. */
 static inline herd_vec3 herd_boids_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,

@@ -223,6 +223,14 @@ static inline float herd_couzin_cell_m(const void *params) {
   return m->repulsion_radius_m + m->orientation_band_m + m->attraction_band_m;
 }
 
+/* The zone of attraction's outer radius. */
+static inline int herd_couzin_reach(const void *params, herd_u32 count, herd_model_reach *out, char *why, size_t size) {
+  (void)count, (void)why, (void)size;
+  out->radius_m = herd_couzin_cell_m(params);
+  out->nearest = 0u;
+  return 0;
+}
+
 /* A unit direction, uniform on the sphere (the circle in 2D). */
 static inline herd_vec3 herd_couzin_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
                                                      herd_u32 dims) {

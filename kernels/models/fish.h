@@ -297,6 +297,17 @@ static inline float herd_fish_cell_m(const void *params) {
   return herd_couzin_cell_m(&z);
 }
 
+/* Couzin's zones, the alarm radius, or the escape force's reach, whichever is largest. */
+static inline int herd_fish_reach(const void *params, herd_u32 count, herd_model_reach *out, char *why, size_t size) {
+  const herd_fish_params *m = params;
+  (void)count, (void)why, (void)size;
+  float push = 2.0f * m->body_radius_m + 8.0f * m->push_range_m, zones = herd_fish_cell_m(params);
+  out->radius_m = push > m->alarm_radius_m ? push : m->alarm_radius_m;
+  out->radius_m = zones > out->radius_m ? zones : out->radius_m;
+  out->nearest = 0u;
+  return 0;
+}
+
 /* Uniform directions on the sphere at the cruising speed s. */
 static inline herd_vec3 herd_fish_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
                                                    herd_u32 dims) {

@@ -179,6 +179,15 @@ static inline float herd_netlogo_cell_m(const void *params) {
   return ((const herd_netlogo_params *)params)->vision_patches;
 }
 
+/* Flockmates are within vision (the nearest one too). */
+static inline int herd_netlogo_reach(const void *params, herd_u32 count, herd_model_reach *out, char *why,
+                                     size_t size) {
+  (void)count, (void)why, (void)size;
+  out->radius_m = ((const herd_netlogo_params *)params)->vision_patches;
+  out->nearest = 0u;
+  return 0;
+}
+
 /* As NetLogo's `crt`: a random whole number of degrees. */
 static inline herd_vec3 herd_netlogo_initial_velocity(const void *params, herd_rng4 spawn_draw, herd_rng4 draw,
                                                       herd_u32 dims) {

@@ -206,7 +206,7 @@ HERD_INLINE herd_vec2 herd_strombom_toward_all(const herd_strombom_params *m, co
 HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_strombom_params *m, const herd_strombom_flock *f,
                                                herd_u32 self, herd_vec2 centroid, herd_neighbour *scratch) {
   herd_u32 neighbours = m->neighbours;
-  if (neighbours + 1u >= f->g->count) {
+  if (neighbours + 1u >= f->g->flock_count) {
     if (herd_strombom_filters(m)) return herd_strombom_toward_all(m, f, self);
     return herd_v2_unit(herd_v2_sub(centroid, f->pos[self]));
   }
@@ -357,6 +357,20 @@ HERD_MODEL_ENTRY(strombom, herd_strombom_params, HERD_MAX_NEIGHBOURS)
  * n = 50 query visits tens of cells rather than hundreds (bench/README.md). */
 static inline float herd_strombom_cell_m(const void *params) {
   return 2.0f * ((const herd_strombom_params *)params)->repulsion_radius_m;
+}
+
+/* Its repulsion radius r_a and its n nearest; with n >= N - 1 the centroid (of the observation)
+ * stands in for the nearest. A narrowed neighbour set scans the whole flock. */
+static inline int herd_strombom_reach(const void *params, herd_u32 count, herd_model_reach *out, char *why,
+                                      size_t size) {
+  const herd_strombom_params *m = (const herd_strombom_params *)params;
+  out->radius_m = m->repulsion_radius_m;
+  out->nearest = m->neighbours + 1u >= count ? 0u : m->neighbours;
+  if (m->neighbours_from != HERD_STROMBOM_FROM_ALL)
+    return snprintf(why, size, "sheep.neighbours_from = reacting: a sheep's nearest are sought in the whole flock");
+  if (m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED)
+    return snprintf(why, size, "sheep.success = remove_delivered: a sheep's nearest are sought in the whole flock");
+  return 0;
 }
 
 /* A random heading, from the spawn draw (as since the first release: runs stay identical). */

@@ -17,6 +17,9 @@ typedef struct herd_backend herd_backend;
 
 typedef struct herd_backend_desc {
   uint32_t count; /* flock agents */
+  /* An MPI rank's backend (src/backend/mpi) holds part of the flock: `count` is then the most
+   * it holds, and layout_count the whole flock's size, for which its grid is laid out. 0: count. */
+  uint32_t layout_count;
   const herd_model_info *model;
   const void *params; /* the model's parameter struct (model->params_size bytes) */
   uint32_t dims;
@@ -36,6 +39,10 @@ typedef struct herd_backend_desc {
   /* The most steering agents reduce is given (a sim's never change): the OpenCL backend sizes
    * its reduction's partials for it and refuses more. */
   uint32_t steering_count;
+  /* The MPI backend (src/backend/mpi): the backend each rank steps its part on, and how the
+   * flock is split. */
+  const struct herd_backend_ops *inner;
+  herd_mpi_options mpi;
 } herd_backend_desc;
 
 /* The steering agents as the flock sees them: HERD_STEER_FLOATS per agent (kernels/agent.h). */
@@ -127,8 +134,9 @@ typedef struct herd_backend_ops {
   void (*box_history)(const herd_backend *b, struct herd_box_history *out);
   /* Sets the flock in the backend's own order (as map_state gave it: agent words and their
    * flags included) and the box history, as they were after `steps` steps: the steps after
-   * are bit for bit those of the run that was saved. */
-  herd_status (*restore)(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
+   * are bit for bit those of the run that was saved. `count` agents, at most desc.count: an MPI
+   * rank (src/backend/mpi) loads its part of the flock and its halo so, every step. */
+  herd_status (*restore)(herd_backend *b, uint32_t count, const float *pos, const float *vel, const uint32_t *agent,
                          const struct herd_box_history *boxes, uint32_t steps, herd_error *err);
 
   /* Batches: `count` independent worlds of one model and dimension (world w described by
@@ -145,11 +153,17 @@ typedef struct herd_backend_ops {
   herd_status (*reduce_batch)(herd_backend *b, const herd_world_input *in, herd_observation *obs, herd_error *err);
   herd_status (*read_world)(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err);
   bool batch_groups; /* reduce_batch finds groups (herd_world_input.groups) */
+
+  /* The MPI backend's costs (herd_sim_mpi_stats; collective); NULL for the others. */
+  bool (*mpi_stats)(herd_backend *b, herd_mpi_stats *out);
 } herd_backend_ops;
 
 extern const herd_backend_ops herd_cpu_backend;
 #ifdef HERD_WITH_OPENCL
 extern const herd_backend_ops herd_cl_backend;
+#endif
+#ifdef HERD_WITH_MPI
+extern const herd_backend_ops herd_mpi_backend;
 #endif
 
 /* Resolves "cpu", "opencl" or "auto" (first GPU, else an OpenCL CPU device, else cpu) to a
@@ -161,6 +175,18 @@ herd_status herd_backend_choose(const char *backend, const char *device, const h
 /* The observation from a fully reduced flock of `count` agents. */
 void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dims, uint32_t steering_count,
                                    herd_observation *obs);
+
+/* The observation's first pass over agents [begin, end) of state arrays in any order (the
+ * desc's goal, env and dims; g for distances through the wrap), and its second pass, once the
+ * centroid is known: what the CPU backend sums per block and an MPI rank over its agents. */
+herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
+                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer);
+herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *vel, const uint32_t *agent,
+                                 uint32_t begin, uint32_t end, herd_vec3 centroid);
+
+/* The agent word of flock agent `id` at an upload (pos in id order): its id, delivered when it
+ * starts in the goal. */
+uint32_t herd_agent_start_word(const herd_backend_desc *d, const float *pos, uint32_t id);
 
 /* ---- Groups: what both backends do alike on the host (src/backend/groups.c) ------------------- */
 

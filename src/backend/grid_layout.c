@@ -31,8 +31,10 @@ herd_grid herd_grid_for(const herd_backend_desc *desc) {
   memset(&g, 0, sizeof g); /* hash mode until a box is chosen */
   /* Twice the agents: a compact flock's bounding box (one agent per cell at the default
    * density, a disc filling pi/4 of its box) then fits the dense mode. */
-  g.table_mask = herd_grid_table_size(desc->count > (1u << 30) ? desc->count : 2u * desc->count) - 1u;
+  uint32_t flock = desc->layout_count ? desc->layout_count : desc->count;
+  g.table_mask = herd_grid_table_size(flock > (1u << 30) ? flock : 2u * flock) - 1u;
   g.count = desc->count;
+  g.flock_count = flock;
   g.dims = desc->dims;
   g.wrap = 0u;
   for (uint32_t k = 0; k < 3; ++k) {
@@ -95,7 +97,7 @@ static float crowded_cell_m(const herd_grid *g, const float lo[3], const float h
     double side = herd_axis_wraps(g, k) ? g->size_m[k] : (double)hi[k] - lo[k];
     volume *= side > g->base_cell_m ? side : g->base_cell_m;
   }
-  double cell = pow(HERD_DENSE_CROWDED * volume / (g->count ? g->count : 1u), 1.0 / g->dims);
+  double cell = pow(HERD_DENSE_CROWDED * volume / (g->flock_count ? g->flock_count : 1u), 1.0 / g->dims);
   return cell < g->base_cell_m ? (float)cell : g->base_cell_m;
 }
 

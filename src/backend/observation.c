@@ -32,3 +32,30 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
     obs->nearest[d].dist_m = sqrtf(p->near[d].d2);
   }
 }
+
+herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
+                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer) {
+  herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
+  herd_flock_partial p = herd_partial_empty();
+  for (uint32_t i = begin; i < end; ++i) {
+    herd_vec3 at = herd_load_vec(pos, i, d->dims);
+    int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
+    p = herd_partial_add(p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal);
+    if (d->env_info.has_path) p = herd_partial_add_path(p, d->env, &d->env_info, at, agent[i]);
+  }
+  return p;
+}
+
+herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *vel, const uint32_t *agent,
+                                 uint32_t begin, uint32_t end, herd_vec3 centroid) {
+  herd_flock_partial p = herd_partial_empty();
+  for (uint32_t i = begin; i < end; ++i)
+    p = herd_far_add(p, herd_load_vec(pos, i, dims), herd_load_vec(vel, i, dims), agent[i], centroid);
+  return p;
+}
+
+uint32_t herd_agent_start_word(const herd_backend_desc *d, const float *pos, uint32_t id) {
+  herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
+  int in_goal = herd_env_in_goal(d->env, &d->env_info, herd_load_vec(pos, id, d->dims), goal, d->goal_radius_m);
+  return id | (in_goal ? HERD_AGENT_DELIVERED : 0u);
+}

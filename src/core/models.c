@@ -110,6 +110,7 @@ static const herd_model_explain_fn explains[HERD_MODEL_INDEX_COUNT] = {HERD_EXPL
    .kernel = "herd_step_" #id,                                                                                     \
    .prepass = &prepasses[HERD_MODEL_INDEX_##id],                                                                   \
    .cell_m = herd_##id##_cell_m,                                                                                   \
+   .reach = herd_##id##_reach,                                                                                     \
    .initial_velocity = herd_##id##_initial_velocity,                                                               \
    .check = herd_##id##_check,                                                                                     \
    .explain = &explains[HERD_MODEL_INDEX_##id]},

@@ -42,6 +42,9 @@ typedef struct herd_model_info {
   const char *kernel;           /* the OpenCL kernel: herd_step_<name> */
   const herd_model_prepass *prepass;
   float (*cell_m)(const void *params);
+  /* What an update reads of the others (kernels/model.h, herd_model_reach): 0, or the length
+   * of the message in `why` when it may read the whole flock. */
+  int (*reach)(const void *params, herd_u32 count, herd_model_reach *out, char *why, size_t size);
   /* The velocity agent i starts with, from its two spawn draws (position, velocity). */
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);
   /* Relations between its fields: 0, or the length of the message written into `why`. */

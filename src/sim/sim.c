@@ -195,6 +195,7 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
       .env_floats = s->env_floats,
       .env_info = s->env_info,
       .steering_count = s->steering_count,
+      .mpi = desc->mpi,
   };
   for (int k = 0; k < 3; ++k) {
     bd.world_size_m[k] = sc->world.size_m[k];
@@ -202,6 +203,19 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
     bd.goal_m[k] = k < 2 ? sc->target.position_m[k] : 0.0f;
   }
   return bd;
+}
+
+/* Issue 17: the MPI backend, each rank stepping its part on the backend chosen (*ops). */
+static herd_status use_mpi(herd_backend_desc *bd, bool batch, const herd_backend_ops **ops, herd_error *err) {
+#ifdef HERD_WITH_MPI
+  if (batch) return herd_fail(err, HERD_E_INPUT, "--mpi: a batch of worlds is not split over MPI ranks");
+  bd->inner = *ops;
+  *ops = &herd_mpi_backend;
+  return HERD_OK;
+#else
+  (void)bd, (void)batch, (void)ops;
+  return herd_fail(err, HERD_E_INPUT, "--mpi: this herd was built without MPI (cmake -DHERD_WITH_MPI=ON)");
+#endif
 }
 
 /* Creates the backend of the worlds (a batch when `batch`, else worlds[0] alone) on the backend
@@ -216,9 +230,16 @@ static herd_status start_backend(herd_sim *const *worlds, uint32_t count, bool b
   if (!bd) return herd_fail(err, HERD_E_MEMORY, "out of memory creating %u worlds", count);
   for (uint32_t w = 0; w < count; ++w) bd[w] = backend_desc(worlds[w], desc, device);
   if (batch) bd[0].stop = NULL; /* a batch stops between steps: every world or none has moved */
+  if (desc->mpi.on) {           /* the chosen backend steps each rank's part (src/backend/mpi) */
+    st = use_mpi(bd, batch, ops, err);
+    if (st != HERD_OK) {
+      free(bd);
+      return st;
+    }
+  }
   st = batch ? (*ops)->create_batch(bd, count, out, err) : (*ops)->create(bd, out, err);
   bool auto_chose = desc->backend && strcmp(desc->backend, "auto") == 0 && !(desc->device && *desc->device);
-  if (st == HERD_E_BACKEND && auto_chose && *ops != &herd_cpu_backend) {
+  if (st == HERD_E_BACKEND && auto_chose && *ops != &herd_cpu_backend && !desc->mpi.on) {
     /* auto promises a run: a device that cannot start (a failed build, say) hands over. */
     snprintf(note, note_size, "auto: the OpenCL device failed (%.600s); using the native CPU backend", err->message);
     *ops = &herd_cpu_backend;
@@ -656,6 +677,10 @@ herd_status herd_sim_profile(herd_sim *s, herd_profile *out, herd_error *err) {
   return s->ops->profile(s->backend, out, err);
 }
 
+bool herd_sim_mpi_stats(herd_sim *s, herd_mpi_stats *out) {
+  return s->ops->mpi_stats && !s->in_batch && s->ops->mpi_stats(s->backend, out);
+}
+
 const char *herd_stage_name(herd_stage stage) {
   static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",    "reorder",
                                                       "step", "reduce", "read-back", "groups"};
@@ -685,6 +710,7 @@ herd_status herd_sim_save_state(herd_sim *s, herd_sim_saved *out, herd_error *er
 
 /* The saved state into a sim just made of its scenario, on the backend that saved it. */
 static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_error *err) {
+  if (!s->ops->restore) return herd_fail(err, HERD_E_INPUT, "the %s backend cannot resume a checkpoint", s->ops->name);
   if (strcmp(saved->backend, s->ops->name) != 0)
     return herd_fail(err, HERD_E_INPUT,
                      "the checkpoint was written by the %s backend and cannot be resumed on the %s backend (the "
@@ -700,7 +726,8 @@ static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_
     if (saved->steering[d].strategy != s->steering[d].strategy)
       return herd_fail(err, HERD_E_INPUT, "the checkpoint's steering agent %u is a %s; its scenario's, a %s", d,
                        herd_strategy_name(saved->steering[d].strategy), herd_strategy_name(s->steering[d].strategy));
-  herd_status st = s->ops->restore(s->backend, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step, err);
+  herd_status st =
+      s->ops->restore(s->backend, saved->agents, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step, err);
   if (st != HERD_OK) return st;
   s->step = saved->step;
   s->outcome = (herd_outcome)saved->outcome;

@@ -46,6 +46,7 @@ enum kernel_id {
   K_RADIX_SCATTER,
   K_RADIX_SCATTER_STATE,
   K_RANGES,
+  K_ORDER_BUCKETS,
   K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
@@ -85,6 +86,7 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_radix_scatter",
     "herd_radix_scatter_state",
     "herd_ranges",
+    "herd_order_buckets",
     NULL,
     "herd_reduce_first",
     "herd_reduce_far",
@@ -126,7 +128,8 @@ struct herd_backend {
   herd_box_history boxes; /* the grids' dense boxes (a batch's per world: world_boxes) */
   uint32_t stepped;       /* the index of the last step enqueued (UINT32_MAX: none since the upload) */
   herd_box_history *world_boxes;
-  uint32_t stride; /* floats per agent in the state buffers: 2 or 4 */
+  uint32_t stride;   /* floats per agent in the state buffers: 2 or 4 */
+  uint32_t capacity; /* the agents its buffers hold (desc.count at creation; restore may hold fewer) */
   uint32_t buckets;
   herd_device_info info;
   cl_device_id device;
@@ -630,6 +633,7 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   herd_backend *b = calloc(1, sizeof *b);
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
   b->desc = *desc;
+  b->capacity = desc->count;
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
   snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
@@ -816,11 +820,15 @@ static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *er
   return s;
 }
 
-/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys; g->count keys. */
+/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys; g->count keys. Then each
+ * bucket's agents in order of id (kernels/grid.h, herd_order_bucket), as on the CPU. */
 static herd_status find_ranges(herd_backend *b, const herd_grid *g, cl_uint mark, herd_error *err) {
   int dst = 1 - b->cur;
-  return run_kernel(b, K_RANGES, g->count, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 6, MEM(b->sorted_key),
-                    MEM(b->pos[dst]), VAL(*g), VAL(b->buckets), VAL(mark), MEM(b->cell_end));
+  herd_status s = run_kernel(b, K_RANGES, g->count, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 6, MEM(b->sorted_key),
+                             MEM(b->pos[dst]), VAL(*g), VAL(b->buckets), VAL(mark), MEM(b->cell_end));
+  if (s != HERD_OK) return s;
+  return run_kernel(b, K_ORDER_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 6, MEM(b->pos[dst]),
+                    MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(b->cell_end), VAL(b->buckets), VAL(b->desc.dims));
 }
 
 /* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
@@ -1267,8 +1275,11 @@ static herd_status cl_map_state(herd_backend *b, const float **pos, const float 
 
 static void cl_box_history(const herd_backend *b, herd_box_history *out) { *out = b->boxes; }
 
-static herd_status cl_restore(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
-                              const herd_box_history *boxes, uint32_t steps, herd_error *err) {
+static herd_status cl_restore(herd_backend *b, uint32_t count, const float *pos, const float *vel,
+                              const uint32_t *agent, const herd_box_history *boxes, uint32_t steps, herd_error *err) {
+  if (count > b->capacity)
+    return herd_fail(err, HERD_E_INPUT, "%u agents restored into an OpenCL backend made for %u", count, b->capacity);
+  b->desc.count = b->grid.count = count;
   b->boxes = *boxes;
   b->stepped = steps ? steps - 1u : UINT32_MAX; /* the reduce of the last step wrote its slot */
   b->steer_valid = false;                       /* send the steering agents again */

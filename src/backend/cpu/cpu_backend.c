@@ -30,7 +30,8 @@ struct herd_backend {
   herd_backend_desc desc;
   unsigned char params[HERD_MODEL_PARAMS_BYTES]; /* desc.params points here */
   herd_grid grid;
-  uint32_t stride; /* floats per agent in pos and vel */
+  uint32_t stride;   /* floats per agent in pos and vel */
+  uint32_t capacity; /* the agents its arrays hold (desc.count at creation; restore may hold fewer) */
   /* Double-buffered state: the sort reads [cur] and writes [1-cur], the model reads
    * [1-cur] and writes back into [cur]. agent[] holds each agent's id and flags
    * (kernels/agent.h). */
@@ -105,6 +106,7 @@ static herd_status cpu_create(const herd_backend_desc *desc, herd_backend **out,
   herd_box_history_start(&b->boxes, NULL, 0, desc->dims); /* no flock yet: hash */
   b->stepped = UINT32_MAX;
   b->stride = herd_state_stride(desc->dims);
+  b->capacity = desc->count;
   b->threads = desc->threads > 0 ? desc->threads : herd_available_cpus();
   if (desc->count < PARALLEL_MIN_AGENTS) b->threads = 1;
   herd_status s = herd_pool_create(b->threads, &b->pool, err);
@@ -143,12 +145,7 @@ static herd_status cpu_upload(herd_backend *b, const float *pos, const float *ve
   memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
   herd_box_history_start(&b->boxes, pos, b->desc.count, b->desc.dims);
   b->stepped = UINT32_MAX;
-  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
-  for (uint32_t i = 0; i < n; ++i) {
-    int in_goal =
-        herd_env_in_goal(b->env, &b->desc.env_info, herd_load_vec(pos, i, b->desc.dims), goal, b->desc.goal_radius_m);
-    b->agent[0][i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
-  }
+  for (uint32_t i = 0; i < n; ++i) b->agent[0][i] = herd_agent_start_word(&b->desc, pos, i);
   return HERD_OK;
 }
 
@@ -176,6 +173,18 @@ static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
     uint32_t bucket = herd_bucket_of_cell(g, here);
     if (bucket != herd_bucket_of_cell(g, before) || herd_same_cell(here, before)) continue;
     __atomic_fetch_or(&c->b->cell_end[bucket], HERD_BUCKET_MIXED, __ATOMIC_RELAXED);
+  }
+}
+
+/* Each bucket of a chunk of buckets in order of id (herd_order_bucket); cell_end holds the
+ * buckets' ends, not yet marked. */
+static void order_chunk(void *ctx, uint32_t first, uint32_t last) {
+  const pass_ctx *c = ctx;
+  const herd_backend *b = c->b;
+  int dst = 1 - b->cur;
+  for (uint32_t k = first; k < last; ++k) {
+    uint32_t begin = k ? b->cell_end[k - 1u] : 0u, end = b->cell_end[k];
+    if (end - begin > 1u) herd_order_bucket(b->pos[dst], b->vel[dst], b->agent[dst], begin, end, b->desc.dims);
   }
 }
 
@@ -215,8 +224,9 @@ static void cpu_sort_on(herd_backend *b, herd_grid *g) {
     copy_state(&b->vel[dst][(size_t)to * stride], &b->vel[src][(size_t)i * stride], stride);
     b->agent[dst][to] = b->agent[src][i];
   }
-  lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   /* Each cursor has advanced to the end of its bucket: exactly cell_end. */
+  herd_pool_for(b->pool, buckets, PASS_CHUNK, order_chunk, &(pass_ctx){.b = b});
+  lap(b, HERD_STAGE_SORT, &clock); /* the scatter moves the data too: reorder is part of it */
   herd_pool_for(b->pool, n, PASS_CHUNK, mark_mixed_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[dst]});
   lap(b, HERD_STAGE_RANGES, &clock);
 }
@@ -313,22 +323,11 @@ static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const fl
 static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
-  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
-  uint32_t n = b->desc.count, dims = b->desc.dims;
-  const float *vel = b->vel[b->cur];
-  const uint32_t *agent = b->agent[b->cur];
+  uint32_t n = b->desc.count;
   for (uint32_t k = first; k < last; ++k) {
-    herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
-    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i) {
-      p = herd_partial_add(
-          p, &b->grid, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i], c->steer.pos,
-          c->steer.count,
-          herd_env_in_goal(b->env, &b->desc.env_info, herd_load_vec(c->pos, i, dims), goal, b->desc.goal_radius_m));
-      if (b->desc.env_info.has_path)
-        p = herd_partial_add_path(p, b->env, &b->desc.env_info, herd_load_vec(c->pos, i, dims), agent[i]);
-    }
-    c->parts[k] = p;
+    c->parts[k] = herd_partial_over(&b->desc, &b->grid, c->pos, b->vel[b->cur], b->agent[b->cur], k * REDUCE_BLOCK, end,
+                                    c->steer);
   }
 }
 
@@ -336,15 +335,11 @@ static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
 static void far_blocks(void *ctx, uint32_t first, uint32_t last) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
-  uint32_t n = b->desc.count, dims = b->desc.dims;
-  const float *vel = b->vel[b->cur];
-  const uint32_t *agent = b->agent[b->cur];
+  uint32_t n = b->desc.count;
   for (uint32_t k = first; k < last; ++k) {
-    herd_flock_partial p = herd_partial_empty();
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
-    for (uint32_t i = k * REDUCE_BLOCK; i < end; ++i)
-      p = herd_far_add(p, herd_load_vec(c->pos, i, dims), herd_load_vec(vel, i, dims), agent[i], c->centroid);
-    c->parts[k] = p;
+    c->parts[k] =
+        herd_far_over(b->desc.dims, c->pos, b->vel[b->cur], b->agent[b->cur], k * REDUCE_BLOCK, end, c->centroid);
   }
 }
 
@@ -569,10 +564,12 @@ static herd_status cpu_map_state(herd_backend *b, const float **pos, const float
 
 static void cpu_box_history(const herd_backend *b, herd_box_history *out) { *out = b->boxes; }
 
-static herd_status cpu_restore(herd_backend *b, const float *pos, const float *vel, const uint32_t *agent,
-                               const herd_box_history *boxes, uint32_t steps, herd_error *err) {
-  (void)err;
-  size_t n = b->desc.count;
+static herd_status cpu_restore(herd_backend *b, uint32_t count, const float *pos, const float *vel,
+                               const uint32_t *agent, const herd_box_history *boxes, uint32_t steps, herd_error *err) {
+  if (count > b->capacity)
+    return herd_fail(err, HERD_E_INPUT, "%u agents restored into a CPU backend made for %u", count, b->capacity);
+  b->desc.count = b->grid.count = count;
+  size_t n = count;
   b->cur = 0;
   memcpy(b->pos[0], pos, n * b->stride * sizeof(float));
   memcpy(b->vel[0], vel, n * b->stride * sizeof(float));
