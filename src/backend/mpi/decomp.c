@@ -49,6 +49,8 @@ static void make_strictly_increasing(float *cuts, uint32_t parts) {
     if (!(cuts[k] > cuts[k - 1])) cuts[k] = nextafterf(cuts[k - 1], INFINITY);
   for (uint32_t k = parts - 1; k >= 1; --k)
     if (!(cuts[k] < cuts[k + 1])) cuts[k] = nextafterf(cuts[k + 1], -INFINITY);
+  /* Too few floats between the ends: the passes overshoot; equal cuts (empty regions) remain. */
+  for (uint32_t k = 1; k < parts; ++k) cuts[k] = fminf(fmaxf(cuts[k], cuts[0]), cuts[parts]);
 }
 
 static void even_cuts(float *cuts, uint32_t parts, float a, float b) {
@@ -229,6 +231,9 @@ void herd_decomp_cut_from_histogram(const uint64_t *hist, uint32_t bins, float l
 
 /* ---- The k-nearest halo bound -------------------------------------------------------- */
 
+/* Cells the grid may use before its side grows past cell_m (a table of 256 KiB). */
+#define HERD_KNN_MIN_CELLS 65536.0
+
 /* Cell counts of the known agents as a summed-area table: sum[(c * (n1 + 1) + b) * (n0 + 1) + a]
  * holds the agents in cells with x < a, y < b, z < c, so any block's count is eight reads. */
 typedef struct knn_grid {
@@ -246,7 +251,7 @@ static bool finite_point(const float *p, uint32_t dims) {
 
 static double cell_total(const double extent[3], uint32_t dims, double cell_m) {
   double cells = 1.0;
-  for (uint32_t k = 0; k < dims; ++k) cells *= floor(extent[k] / cell_m) + 1.0;
+  for (uint32_t k = 0; k < dims; ++k) cells *= floor(extent[k] / cell_m) + 2.0;
   return cells;
 }
 
@@ -264,14 +269,20 @@ static uint32_t knn_grid_shape(knn_grid *g, const float *known, uint32_t count, 
   double widest = 0.0;
   for (uint32_t k = 0; k < dims; ++k) {
     extent[k] = finite ? hi[k] - lo[k] : 0.0;
-    g->origin[k] = finite ? lo[k] : 0.0;
     widest = fmax(widest, extent[k]);
   }
-  double cap = fmax(4096.0, 4.0 * finite), cell = cell_m;
+  double cap = fmax(HERD_KNN_MIN_CELLS, 4.0 * finite), cell = cell_m;
   if (!(cell > 0.0) || !isfinite(cell)) cell = widest > 0.0 ? widest / 64.0 : 1.0;
   while (cell_total(extent, dims, cell) > cap) cell *= 2.0;
   g->cell_m = cell;
-  for (uint32_t k = 0; k < 3; ++k) g->n[k] = k < dims ? (uint32_t)(floor(extent[k] / cell) + 1.0) : 1u;
+  /* Cells on the fixed lattice of multiples of the side, not from the known agents' corner:
+   * then an agent's block for a ring is the same whoever else is known, and knowing more
+   * agents never asks for more width (while the side stays cell_m). One spare cell per axis
+   * takes the lattice shift. */
+  for (uint32_t k = 0; k < 3; ++k) {
+    g->origin[k] = k < dims && finite ? floor(lo[k] / cell) * cell : 0.0;
+    g->n[k] = k < dims ? (uint32_t)(floor(extent[k] / cell) + 2.0) : 1u;
+  }
   return finite;
 }
 
@@ -342,6 +353,21 @@ static uint32_t ring_holding(const knn_grid *g, const uint32_t cell[3], uint32_t
   return first;
 }
 
+/* The farthest point from p of the block of cells within `ring` of p's cell, unclipped (so it
+ * depends on the ring alone): at most (ring + 1) cells along each axis. The small margin
+ * covers the rounding of a cell index at a cell's edge. */
+static double farthest_in_block(const knn_grid *g, const float *p, uint32_t dims, const uint32_t cell[3],
+                                uint32_t ring) {
+  double sum = 0.0;
+  for (uint32_t k = 0; k < dims; ++k) {
+    double low = g->origin[k] + ((double)cell[k] - ring) * g->cell_m;
+    double high = g->origin[k] + ((double)cell[k] + ring + 1.0) * g->cell_m;
+    double reach = fmax(p[k] - low, high - p[k]);
+    sum += reach * reach;
+  }
+  return sqrt(sum) * (1.0 + 1e-6);
+}
+
 float herd_knn_halo_width(const float *known, uint32_t known_count, uint32_t local, uint32_t stride, uint32_t dims,
                           const float *depth, uint32_t k, float cell_m, float width) {
   (void)width; /* the bound does not depend on it: depth[i] + width is what the caller compares */
@@ -350,18 +376,13 @@ float herd_knn_halo_width(const float *known, uint32_t known_count, uint32_t loc
   knn_grid g = {0};
   uint32_t finite = knn_grid_shape(&g, known, known_count, stride, dims, cell_m);
   if (finite < k + 1 || !knn_grid_fill(&g, known, known_count, stride, dims)) return INFINITY;
-  /* Per axis i lies within its cell, and the block reaches `ring` cells past it either way:
-   * every point of the block is within (ring + 1) cells of i along each axis. The small
-   * margin covers the rounding of i's cell index. */
-  double diagonal = g.cell_m * sqrt((double)dims) * (1.0 + 1e-6);
   double needed = 0.0;
   for (uint32_t i = 0; i < local; ++i) {
     const float *p = known + (size_t)i * stride;
     if (!finite_point(p, dims)) continue;
     uint32_t cell[3];
     cell_of(&g, p, dims, cell);
-    double bound = (ring_holding(&g, cell, k + 1) + 1.0) * diagonal;
-    double need = bound - depth[i];
+    double need = farthest_in_block(&g, p, dims, cell, ring_holding(&g, cell, k + 1)) - depth[i];
     if (need > needed) needed = need;
   }
   free(g.sum);
