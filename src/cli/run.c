@@ -13,6 +13,7 @@
 #include "checkpoint_cli.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "mpi_cli.h"
 #include "options.h"
 #include "provenance.h"
 #include "steering_ui.h"
@@ -55,6 +56,10 @@ static const char run_usage[] =
     "  --checkpoint FILE  write the run's whole state to FILE when it ends (docs/checkpoint.md)\n"
     "  --checkpoint-every K  ... and every K steps (replacing its own last one)\n"
     "  --checkpoint-on-stop  ... and when Ctrl-C stops it (the last whole step)\n"
+    "  --mpi              under mpirun -np P: split the flock over the P ranks, each stepping its part\n"
+    "                     on --backend; the same results as one process, bit for bit (docs/cluster.md)\n"
+    "  --mpi-layout slabs|grid  cut space into P slabs, or a 2D grid of ranks (default: grid when P allows)\n"
+    "  --mpi-rebalance K  even the ranks' agent counts every K steps (default 50)\n"
     "  --resume FILE      continue the run checkpointed in FILE, bit for bit as it would have\n"
     "                     gone on (its scenario and backend; only --steps may be given)\n"
     "\n"
@@ -85,6 +90,8 @@ typedef struct run_opts {
   int argc; /* the command line, for the provenance */
   char **argv;
   checkpoint_opts ckpt;
+  herd_mpi_options mpi; /* issue 17 */
+  bool mpi_tuned;       /* --mpi-layout or --mpi-rebalance given */
 } run_opts;
 
 enum {
@@ -96,7 +103,10 @@ enum {
   OPT_CHECKPOINT_EVERY,
   OPT_CHECKPOINT_ON_STOP,
   OPT_RESUME,
-  OPT_TRAJECTORIES
+  OPT_TRAJECTORIES,
+  OPT_MPI,
+  OPT_MPI_LAYOUT,
+  OPT_MPI_REBALANCE
 };
 
 static const struct option run_own_options[] = {
@@ -109,8 +119,38 @@ static const struct option run_own_options[] = {
     {"checkpoint-on-stop", no_argument, NULL, OPT_CHECKPOINT_ON_STOP},
     {"resume", required_argument, NULL, OPT_RESUME},
     {"trajectories", required_argument, NULL, OPT_TRAJECTORIES},
+    {"mpi", no_argument, NULL, OPT_MPI},
+    {"mpi-layout", required_argument, NULL, OPT_MPI_LAYOUT},
+    {"mpi-rebalance", required_argument, NULL, OPT_MPI_REBALANCE},
     {0, 0, 0, 0},
 };
+
+static int take_mpi(run_opts *o, int code, const char *typed, const char *value) {
+  o->mpi_tuned = true;
+  if (code == OPT_MPI_LAYOUT) {
+    if (strcmp(value, "slabs") != 0 && strcmp(value, "grid") != 0)
+      return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not a layout (allowed: slabs, grid)", typed, cli_shown(value));
+    o->mpi.layout = value;
+    return CLI_GO_ON;
+  }
+  unsigned long long every = 0;
+  if (cli_parse_integer(typed, value, 1, 1000000000ull, &every)) return EXIT_BAD_INPUT;
+  o->mpi.rebalance_every = (uint32_t)every;
+  return CLI_GO_ON;
+}
+
+/* What --mpi does not combine with: each needs the whole flock in one process. */
+static int check_mpi(const run_opts *o) {
+  if (!o->mpi.on) return o->mpi_tuned ? cli_fail(EXIT_BAD_INPUT, "--mpi-layout and --mpi-rebalance need --mpi") : -1;
+  const char *alone = o->trajectories  ? "--trajectories"
+                      : o->ckpt.path   ? "--checkpoint"
+                      : o->ckpt.resume ? "--resume"
+                                       : NULL;
+  if (alone)
+    return cli_fail(EXIT_BAD_INPUT, "%s with --mpi: not yet (the flock is split over the ranks); run without --mpi",
+                    alone);
+  return -1;
+}
 
 static int take_run(void *ctx, int code, const char *typed, const char *value) {
   run_opts *o = ctx;
@@ -124,6 +164,9 @@ static int take_run(void *ctx, int code, const char *typed, const char *value) {
     case OPT_CHECKPOINT_ON_STOP: o->ckpt.on_stop = true; return CLI_GO_ON;
     case OPT_RESUME: o->ckpt.resume = value; return CLI_GO_ON;
     case OPT_TRAJECTORIES: o->trajectories = value; return CLI_GO_ON;
+    case OPT_MPI: o->mpi.on = true; return CLI_GO_ON;
+    case OPT_MPI_LAYOUT:
+    case OPT_MPI_REBALANCE: return take_mpi(o, code, typed, value);
   }
   int status = scenario_args_option(&o->scenario, code, typed, value);
   if (status == CLI_NOT_MINE) status = backend_args_option(&o->backend, code, typed, value);
@@ -135,7 +178,8 @@ static int parse_run(int argc, char **argv, run_opts *o) {
   static const struct option *const tables[] = {cli_scenario_options, cli_backend_options, cli_summary_options,
                                                 run_own_options, NULL};
   cli_command c = {.name = "run", .usage = run_usage, .tables = tables, .take = take_run, .ctx = o};
-  return cli_parse(&c, argc, argv);
+  int status = cli_parse(&c, argc, argv);
+  return status == -1 ? check_mpi(o) : status;
 }
 
 /* ---- CSV ------------------------------------------------------------------------------ */
@@ -415,7 +459,8 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv,
                         .device = o->backend.device,
                         .profile = o->profile,
                         .stop = &cli_stop,
-                        .lockstep = o->lockstep};
+                        .lockstep = o->lockstep,
+                        .mpi = o->mpi};
   if (o->ckpt.resume) {
     if ((status = checkpoint_resume(&o->ckpt, &o->scenario, sc, &desc, sim)) != 0) return status;
   } else if (herd_sim_create(&desc, sim, &err) != HERD_OK) {
@@ -433,22 +478,44 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv,
   return 0;
 }
 
+/* Under --mpi every rank runs the same steps; only rank 0 writes and speaks. */
+static void keep_to_rank_0(run_opts *o, const cli_mpi *m) {
+  if (!m->on || m->rank == 0) return;
+  o->csv = NULL;
+  o->summary = (summary_args){0};
+  o->profile = false;
+  cli_quiet = true;
+}
+
 int cmd_run(int argc, char **argv) {
   run_opts o = {.argc = argc, .argv = argv};
   herd_scenario sc;
   herd_sim *sim = NULL;
   csv_out csv = {0};
   traj_out *traj = NULL;
+  cli_mpi m = CLI_MPI_OFF;
   cli_catch_signals();
-  int status = parse_run(argc, argv, &o);
+  int status = cli_mpi_wanted(argc, argv) ? cli_mpi_start(&m) : 0;
+  if (status != 0) return status;
+  status = parse_run(argc, argv, &o);
+  if (m.on) status = cli_mpi_agree(&m, status);
+  keep_to_rank_0(&o, &m);
   if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
+  if (m.on) { /* a rank that could not start stops them all */
+    int agreed = cli_mpi_agree(&m, status == 0 ? -1 : status);
+    status = agreed == -1 ? 0 : agreed;
+  }
+  herd_mpi_stats mpi_stats;
+  bool mpi = false;
   if (status == 0 && sim) {
     double wall_s = 0;
     status = simulate(sim, &sc, &o, &csv, traj, &wall_s);
+    mpi = herd_sim_mpi_stats(sim, &mpi_stats); /* every rank: it sums over them */
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
     if (status == 0 && !cli_quiet)
       summary(out, sim, &sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
+    if (status == 0 && !cli_quiet && mpi) summary_mpi_text(out, &mpi_stats);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
     herd_error err;
@@ -460,14 +527,15 @@ int cmd_run(int argc, char **argv) {
       traj = NULL;
     }
     if (status == 0 && (o.summary.path || o.summary.json))
-      status = summary_emit(&o.summary, o.force, summary_run_json(sim, &sc, wall_s, argc, argv));
+      status = summary_emit(&o.summary, o.force,
+                            summary_with_mpi(summary_run_json(sim, &sc, wall_s, argc, argv), mpi ? &mpi_stats : NULL));
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
   traj_close(traj, false, NULL);
   herd_sim_destroy(sim);
   scenario_args_free(&o.scenario);
-  return status == -1 ? 0 : status;
+  return cli_mpi_end(&m, status == -1 ? 0 : status);
 }
 
 static int take_scenario(void *ctx, int code, const char *typed, const char *value) {

@@ -157,3 +157,36 @@ json_t *summary_run_json(const herd_sim *sim, const herd_scenario *sc, double wa
                    memory_json(sim, count), "observation", observation_json(sim, sc), "steering",
                    steering_json(sim, sc->world.dims), "provenance", cli_provenance(sc, sim, argc, argv));
 }
+
+json_t *summary_with_mpi(json_t *doc, const herd_mpi_stats *m) {
+  if (!doc || !m) return doc;
+  double steps = m->steps ? (double)m->steps : 1.0;
+  json_t *seconds = json_pack("{s:o, s:o, s:o}", "step", summary_number(m->step_s), "exchange",
+                              summary_number(m->exchange_s), "reduce", summary_number(m->reduce_s));
+  json_t *mpi = json_pack(
+      "{s:I, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:o}", "ranks", (json_int_t)m->ranks,
+      "layout", m->layout, "px", (json_int_t)m->px, "py", (json_int_t)m->py, "steps", (json_int_t)m->steps,
+      "halo_width_m", summary_number(m->halo_width_m), "halo_agents_per_step",
+      summary_number((double)m->halo_agents / steps), "halo_bytes_per_step",
+      summary_number((double)m->halo_bytes / steps), "messages_per_step", summary_number((double)m->messages / steps),
+      "migrated_per_step", summary_number((double)m->migrated / steps), "halo_bytes_per_agent",
+      summary_number(m->halo_agents ? (double)m->halo_bytes / (double)m->halo_agents : NAN), "rebalances",
+      (json_int_t)m->rebalances, "halo_grows", (json_int_t)m->halo_grows, "most_agents", (json_int_t)m->most_agents,
+      "fewest_agents", (json_int_t)m->fewest_agents, "seconds", seconds);
+  if (!mpi || json_object_set_new(doc, "mpi", mpi) != 0) {
+    json_decref(doc);
+    return NULL;
+  }
+  return doc;
+}
+
+void summary_mpi_text(FILE *out, const herd_mpi_stats *m) {
+  double steps = m->steps ? (double)m->steps : 1.0;
+  fprintf(out,
+          "mpi: %u ranks (%s %ux%u); per step %.0f halo agents (%.1f KiB) in %.1f messages, %.1f migrated; halo "
+          "%.3g m wide (widened %u times), %u rebalancings; %u to %u agents a rank; rank 0: step %.3f s, exchange "
+          "%.3f s, reduce %.3f s\n",
+          m->ranks, m->layout, m->px, m->py, (double)m->halo_agents / steps, (double)m->halo_bytes / steps / 1024.0,
+          (double)m->messages / steps, (double)m->migrated / steps, (double)m->halo_width_m, m->halo_grows,
+          m->rebalances, m->fewest_agents, m->most_agents, m->step_s, m->exchange_s, m->reduce_s);
+}
