@@ -20,6 +20,7 @@
   X(halo_ranks_match_brute_force)                  \
   X(depth_matches_brute_force)                     \
   X(cut_from_histogram_balances_real_points)       \
+  X(cut_from_histogram_interpolates_in_a_bin)      \
   X(cut_from_histogram_degenerate_inputs)          \
   X(knn_halo_width_keeps_k_nearest_exact)          \
   X(knn_halo_width_lone_far_agent_needs_wide_halo) \
@@ -313,6 +314,18 @@ static void cut_from_histogram_balances_real_points(void) {
                 k, cuts[k], (unsigned long long)below, target, slack);
     }
   }
+}
+
+static void cut_from_histogram_interpolates_in_a_bin(void) {
+  /* bins of 1 m over [0, 4] holding 10, 0, 30, 60 agents; halves: 50 lie below 3 + 10/60 m,
+   * thirds: 33.3 below 2 + 23.3/30 m and 66.7 below 3 + 26.7/60 m */
+  uint64_t hist[4] = {10, 0, 30, 60};
+  float halves[3] = {-INFINITY, 0, INFINITY}, thirds[4] = {-INFINITY, 0, 0, INFINITY};
+  herd_decomp_cut_from_histogram(hist, 4, 0.0f, 4.0f, 2, halves);
+  CHECK_MSG(fabsf(halves[1] - (3.0f + 10.0f / 60.0f)) < 1e-5f, "half at %g", halves[1]);
+  herd_decomp_cut_from_histogram(hist, 4, 0.0f, 4.0f, 3, thirds);
+  CHECK_MSG(fabsf(thirds[1] - (2.0f + (100.0f / 3.0f - 10.0f) / 30.0f)) < 1e-5f, "first third at %g", thirds[1]);
+  CHECK_MSG(fabsf(thirds[2] - (3.0f + (200.0f / 3.0f - 40.0f) / 60.0f)) < 1e-5f, "second third at %g", thirds[2]);
 }
 
 static void cut_from_histogram_degenerate_inputs(void) {

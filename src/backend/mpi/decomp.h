@@ -82,16 +82,18 @@ void herd_decomp_extent(const herd_decomp *d, uint32_t axis, float lo, float hi,
  * agent i; width: the halo width those `known` were gathered with. Bound used (rigorous): the
  * k-th nearest of agent i is no farther than the farthest point of the smallest square block
  * of (2R+1)^2 cells (cells of side `cell_m`, a host grid over the known agents) around i's
- * cell that holds >= k + 1 known agents: (R + 1) * cell_m * sqrt(2) (3D: cube, sqrt(3)).
- * Agents outside the known set are farther than width + depth[i] from i. Returns the largest
- * over local agents of (bound_i - depth[i]), and 0 when that is negative: a value <= width
- * means nothing more is needed; a larger one is the width to regather with (one regather is
- * enough: more known agents only shrink the bounds). INFINITY when some agent has fewer than
- * k other known agents (or the grid cannot be allocated). R is found by bisection on a
- * summed-area table of the cell counts, so no ring is walked: O(log cells) per agent. The
- * grid's cells grow past cell_m (doubling) when the known agents' extent would need more
- * than max(4096, 4 * known_count) of them: a looser bound, the same promise. Agents at NaN
- * positions are left out. */
+ * cell that holds >= k + 1 known agents: at most (R + 1) * cell_m * sqrt(2) (3D: cube,
+ * sqrt(3)). Agents outside the known set are farther than width + depth[i] from i. Returns
+ * the largest over local agents of (bound_i - depth[i]), and 0 when that is negative: a value
+ * <= width means nothing more is needed; a larger one is the width to regather with, once:
+ * the bounds from the fewer agents still hold, so after that regather every local agent's k
+ * nearest known agents are its k nearest of all (asking again is not needed; it returns no
+ * more while the cells keep side cell_m, as they lie on a fixed lattice). INFINITY when fewer
+ * than k + 1 agents are known (no bound exists; the rank must know every agent) or the grid
+ * cannot be allocated. R is found by bisection on a summed-area table of the cell counts, so
+ * no ring is walked: O(log cells) per agent. The cells grow past cell_m (doubling) when the
+ * known agents' extent would need more than max(65536, 4 * known_count) of them: a looser
+ * bound, the same promise. Agents at non-finite positions are left out. */
 float herd_knn_halo_width(const float *known, uint32_t known_count, uint32_t local, uint32_t stride, uint32_t dims,
                           const float *depth, uint32_t k, float cell_m, float width);
 
