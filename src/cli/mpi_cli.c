@@ -47,10 +47,10 @@ int cli_mpi_start(cli_mpi *m) {
   return 0;
 }
 
-int cli_mpi_agree(cli_mpi *m, int mine) {
+int cli_mpi_agree(cli_mpi *m, int mine, bool speak) {
   int worst = mine;
   MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  unmute(m);
+  if (speak) unmute(m);
   if (m->rank == 0 && mine == -1 && worst > 0)
     cli_fail(worst, "--mpi: another rank could not start (is every file there on every node?)");
   return worst;

@@ -28,8 +28,9 @@ bool cli_mpi_wanted(int argc, char **argv);
 int cli_mpi_start(cli_mpi *m);
 
 /* Every rank's status so far (-1: go on, 0: done, e.g. --help, else an exit status) made one:
- * the worst. Rank 0 says so when only another rank failed. Lets every rank speak again. */
-int cli_mpi_agree(cli_mpi *m, int mine);
+ * the worst. Rank 0 says so when only another rank failed. With `speak`, every rank speaks
+ * again from here (else the others stay silent until a later call with it). */
+int cli_mpi_agree(cli_mpi *m, int mine, bool speak);
 
 /* Ends MPI; a rank that fails on its own (status 1: a run error) aborts the job, so that no
  * other rank waits for it forever. Returns `status`. */
@@ -40,7 +41,7 @@ static inline int cli_mpi_start(cli_mpi *m) {
   (void)m;
   return cli_fail(EXIT_BAD_INPUT, "--mpi: this herd was built without MPI (cmake -DHERD_WITH_MPI=ON)");
 }
-static inline int cli_mpi_agree(cli_mpi *m, int mine) { return (void)m, mine; }
+static inline int cli_mpi_agree(cli_mpi *m, int mine, bool speak) { return (void)m, (void)speak, mine; }
 static inline int cli_mpi_end(cli_mpi *m, int status) { return (void)m, status; }
 #endif
 

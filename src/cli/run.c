@@ -498,11 +498,11 @@ int cmd_run(int argc, char **argv) {
   int status = cli_mpi_wanted(argc, argv) ? cli_mpi_start(&m) : 0;
   if (status != 0) return status;
   status = parse_run(argc, argv, &o);
-  if (m.on) status = cli_mpi_agree(&m, status);
+  if (m.on) status = cli_mpi_agree(&m, status, false);
   keep_to_rank_0(&o, &m);
   if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
   if (m.on) { /* a rank that could not start stops them all */
-    int agreed = cli_mpi_agree(&m, status == 0 ? -1 : status);
+    int agreed = cli_mpi_agree(&m, status == 0 ? -1 : status, true);
     status = agreed == -1 ? 0 : agreed;
   }
   herd_mpi_stats mpi_stats;

@@ -481,15 +481,25 @@ static herd_status mpi_read_agents(herd_backend *b, float *pos, float *vel, herd
   for (uint32_t i = 0; i < b->local; ++i) pack(b, i, &b->send[(size_t)i * b->record]);
   MPI_TRY("MPI_Allgatherv(flock)",
           MPI_Allgatherv(b->send, mine, MPI_FLOAT, b->recv, counts, displs, MPI_FLOAT, MPI_COMM_WORLD));
-  for (size_t k = 0; k < total / b->record; ++k) {
+  /* Every agent exactly once over the ranks, or the split lost or doubled one. */
+  unsigned char *seen = calloc(b->desc.count ? b->desc.count : 1u, 1);
+  if (!seen) return herd_fail(err, HERD_E_MEMORY, "MPI: out of memory reading the flock");
+  size_t records = total / b->record;
+  for (size_t k = 0; k < records; ++k) {
     const float *rec = &b->recv[k * b->record];
     uint32_t word, id;
     memcpy(&word, rec + 2u * b->stride, sizeof word);
     id = herd_agent_id(word);
-    if (id >= b->desc.count) continue;
+    if (id >= b->desc.count || seen[id]++) {
+      free(seen);
+      return herd_fail(err, HERD_E_BACKEND, "MPI: agent %u is held by more than one rank", id);
+    }
     if (pos) memcpy(&pos[(size_t)id * b->stride], rec, b->stride * sizeof(float));
     if (vel) memcpy(&vel[(size_t)id * b->stride], rec + b->stride, b->stride * sizeof(float));
   }
+  free(seen);
+  if (records != b->desc.count)
+    return herd_fail(err, HERD_E_BACKEND, "MPI: the ranks hold %zu agents of %u", records, b->desc.count);
   return HERD_OK;
 }
 
