@@ -26,6 +26,9 @@ typedef struct rows_head {
   herd_error error; /* when status is not HERD_OK */
 } rows_head;
 
+/* A worker reads its rows in place after the head. */
+_Static_assert(sizeof(rows_head) % _Alignof(sweep_result) == 0, "rows after the head stay aligned");
+
 /* Workers that have not been told to stop; only the master counts them. */
 static int workers_left;
 
@@ -77,7 +80,6 @@ static void sleep_ms(long ms) {
 
 /* Where the master stands: the runs handed out, the rows back, the first failure. */
 typedef struct master {
-  const herd_sweep *sw;
   const sweep_run_opts *o;
   size_t first, total, next;
   sweep_result *results; /* indexed by run - first */
@@ -136,7 +138,7 @@ static int message_size(unsigned batch) { return (int)(sizeof(rows_head) + batch
 
 int sweep_mpi_master(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer *w, size_t first) {
   size_t total = herd_sweep_run_count(sw), todo = total - first;
-  master ma = {.sw = sw, .o = o, .first = first, .total = total, .next = first};
+  master ma = {.o = o, .first = first, .total = total, .next = first};
   ma.results = calloc(todo ? todo : 1, sizeof *ma.results);
   ma.done = calloc(todo ? todo : 1, sizeof *ma.done);
   char *buf = malloc((size_t)message_size(o->batch));

@@ -31,7 +31,8 @@ int sweep_mpi_agree(sweep_mpi *m, int mine);
  * writes their rows into w in run order; 0 or an exit status (128 + signal after Ctrl-C). */
 int sweep_mpi_master(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer *w, size_t first);
 
-/* A worker's loop: asks for groups of runs until told to stop; the status the master sent. */
+/* A worker's loop: asks for groups of runs until told to stop; 0 (the status every rank ends
+ * with is the master's, given out by sweep_mpi_end). */
 int sweep_mpi_worker(const herd_sweep *sw, const sweep_run_opts *o);
 
 /* The master's status, given to every worker that has not yet stopped (before the master
