@@ -19,6 +19,7 @@
 #include "../sweep/sweep.h"
 #include "cli.h"
 #include "options.h"
+#include "sweep_mpi.h"
 #include "sweep_out.h"
 
 static const char sweep_usage[] =
@@ -49,6 +50,9 @@ static const char sweep_usage[] =
     "  --resume           continue the sweep already in DIR: rows written are kept, not redone\n"
     "  --force            start afresh in a DIR that holds a sweep, and allow more than\n"
     "                     100000 runs\n"
+    "  --mpi              under mpirun -np P: rank 0 hands runs (--batch at a time) to the\n"
+    "                     other ranks as they ask and writes every file; a rank runs on one\n"
+    "                     thread unless -t says more; rows as without MPI (docs/sweep.md)\n"
     "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
     "  -h, --help, -V, --version, --   as for herd run\n"
     "\n"
@@ -89,7 +93,7 @@ static int take_vary(sweep_opts *o, const char *text) {
   return herd_sweep_add_vary(&o->sw, path, equals + 1, "--vary", &err) == HERD_OK ? 0 : cli_error(&err);
 }
 
-enum { OPT_VARY = OPT_COMMAND_FIRST, OPT_ZIP, OPT_SEEDS, OPT_BATCH, OPT_SCENARIO, OPT_RESUME, OPT_FORCE };
+enum { OPT_VARY = OPT_COMMAND_FIRST, OPT_ZIP, OPT_SEEDS, OPT_BATCH, OPT_SCENARIO, OPT_RESUME, OPT_FORCE, OPT_MPI };
 
 /* sweep's --set and --steps act on the sweep (applied after its file), not on one scenario. */
 static const struct option sweep_own_options[] = {
@@ -103,6 +107,7 @@ static const struct option sweep_own_options[] = {
     {"out", required_argument, NULL, OPT_OUTPUT},
     {"resume", no_argument, NULL, OPT_RESUME},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"mpi", no_argument, NULL, OPT_MPI},
     {0, 0, 0, 0},
 };
 
@@ -137,6 +142,7 @@ static int take_sweep(void *ctx, int code, const char *typed, const char *value)
     case OPT_OUTPUT: o->run.out = value; return CLI_GO_ON;
     case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
     case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
+    case OPT_MPI: return CLI_GO_ON; /* seen before parsing: asks_for_mpi */
   }
   return backend_args_option(&o->backend, code, typed, value);
 }
@@ -191,7 +197,7 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
 
 /* ---- Running -------------------------------------------------------------------------------- */
 
-static double now_s(void) {
+double sweep_now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
@@ -228,16 +234,14 @@ static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
                         .dims = herd_sim_scenario(sim)->world.dims,
                         .mode_changes = t->mode_changes,
                         .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
-                        .wall_s = now_s() - t->started_s};
+                        .wall_s = sweep_now_s() - t->started_s};
 }
 
 /* The runs [first, total) shared by the workers; the main thread writes them in order. */
 typedef struct sweep_job {
-  const herd_sweep *sw;
+  sweep_runner run;
   size_t first, total, next;
-  const char *backend, *device;
   uint32_t batch;        /* runs a worker takes at a time, stepped as one batch of worlds */
-  int batch_threads;     /* CPU threads each batch uses */
   sweep_result *results; /* indexed by run - first */
   bool *done;
   pthread_mutex_t lock;
@@ -251,7 +255,7 @@ typedef struct sweep_job {
 /* Runs [first, first + count), whose scenarios are sc (one model, one dimension), to their
  * ends as one batch of worlds; results[k] is run first + k's. A run's wall time is from the
  * batch's start to the step it ended at. */
-static herd_status run_batch(const sweep_job *job, const herd_scenario *sc, uint32_t count, sweep_result *results,
+static herd_status run_batch(const sweep_runner *job, const herd_scenario *sc, uint32_t count, sweep_result *results,
                              herd_error *err) {
   herd_sim_desc *descs = calloc(count, sizeof *descs);
   run_tracker *track = calloc(count, sizeof *track);
@@ -265,7 +269,7 @@ static herd_status run_batch(const sweep_job *job, const herd_scenario *sc, uint
                                .backend = job->backend,
                                .device = job->device,
                                .stop = &cli_stop};
-  double started = now_s();
+  double started = sweep_now_s();
   herd_batch *batch = NULL;
   herd_status s = herd_batch_create(descs, count, &batch, err);
   for (uint32_t k = 0; k < count && s == HERD_OK; ++k) track[k] = track_start(herd_batch_world(batch, k), started);
@@ -286,9 +290,8 @@ static herd_status run_batch(const sweep_job *job, const herd_scenario *sc, uint
   return s;
 }
 
-/* Runs [first, first + count) in batches, each of runs of one model and dimension. */
-static herd_status run_group(const sweep_job *job, size_t first, uint32_t count, sweep_result *results,
-                             herd_error *err) {
+herd_status sweep_run_group(const sweep_runner *job, size_t first, uint32_t count, sweep_result *results,
+                            herd_error *err) {
   herd_scenario *sc = malloc(count * sizeof *sc);
   if (!sc) return herd_fail(err, HERD_E_MEMORY, "out of memory for %u runs", count);
   herd_status s = HERD_OK;
@@ -311,7 +314,7 @@ static void *worker(void *arg) {
     job->next += count;
     pthread_mutex_unlock(&job->lock);
     herd_error err;
-    herd_status s = run_group(job, first, count, results, &err);
+    herd_status s = sweep_run_group(&job->run, first, count, results, &err);
     pthread_mutex_lock(&job->lock);
     if (s == HERD_OK) {
       for (uint32_t k = 0; k < count; ++k) {
@@ -337,9 +340,8 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* "  1234/4000 runs (31 %), 52.1 runs/s, 0:53 left" on one terminal line. */
-static void show_progress(size_t written, size_t total, size_t first, double started, bool final) {
-  double rate = (double)(written - first) / fmax(now_s() - started, 1e-3);
+void sweep_show_progress(size_t written, size_t total, size_t first, double started, bool final) {
+  double rate = (double)(written - first) / fmax(sweep_now_s() - started, 1e-3);
   double left = rate > 0 ? (double)(total - written) / rate : 0;
   fprintf(stderr, "\r  %zu/%zu runs (%.0f %%), %.1f runs/s, %d:%02d left   %s", written, total,
           100.0 * (double)written / (double)total, rate, (int)(left / 60), (int)fmod(left, 60), final ? "\n" : "");
@@ -350,7 +352,7 @@ static void show_progress(size_t written, size_t total, size_t first, double sta
  * 0, or an exit status (130/143 after Ctrl-C, with every finished row in order kept). */
 static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer *w, size_t first) {
   size_t total = herd_sweep_run_count(sw), todo = total - first;
-  sweep_job job = {.sw = sw, .first = first, .total = total, .next = first};
+  sweep_job job = {.run.sw = sw, .first = first, .total = total, .next = first};
   job.results = calloc(todo ? todo : 1, sizeof *job.results);
   job.done = calloc(todo ? todo : 1, sizeof *job.done);
   if (!job.results || !job.done) {
@@ -365,8 +367,8 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
    * on all the threads (the CPU backend's batch) or on the device. */
   bool side_by_side = o->batch == 1 && strcmp(o->backend, "cpu") == 0;
   int threads = side_by_side ? cores : 1;
-  job.backend = o->backend, job.device = o->device, job.batch = o->batch;
-  job.batch_threads = side_by_side ? 1 : cores;
+  job.run.backend = o->backend, job.run.device = o->device, job.batch = o->batch;
+  job.run.batch_threads = side_by_side ? 1 : cores;
   pthread_t tid[256];
   int started = 0;
   job.active = threads;
@@ -375,7 +377,7 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
   pthread_mutex_lock(&job.lock);
   job.active -= threads - started;
   bool tty = !o->quiet && isatty(STDERR_FILENO);
-  double begun = now_s(), shown = 0;
+  double begun = sweep_now_s(), shown = 0;
   size_t written = first;
   int status = 0;
   while (written < total && status == 0) {
@@ -388,9 +390,9 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
       continue;
     }
     if (job.active == 0) break;
-    if (tty && now_s() - shown > 0.2) {
-      show_progress(written, total, first, begun, false);
-      shown = now_s();
+    if (tty && sweep_now_s() - shown > 0.2) {
+      sweep_show_progress(written, total, first, begun, false);
+      shown = sweep_now_s();
     }
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -401,17 +403,23 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
   if (status) job.failed = true; /* a write failed: the workers stop taking runs */
   pthread_mutex_unlock(&job.lock);
   for (int k = 0; k < started; ++k) pthread_join(tid[k], NULL);
-  if (tty) show_progress(written, total, first, begun, true);
-  w->written = written;
-  w->seconds = now_s() - begun;
-  if (status == 0 && job.failed)
-    status = cli_fail(job.error.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "run %zu: %s", job.failed_run,
-                      job.error.message);
-  if (status == 0 && written < total && cli_stop) status = 128 + cli_stop;
+  if (tty) sweep_show_progress(written, total, first, begun, true);
+  status = sweep_ended(w, written, begun, status, job.failed ? &job.error : NULL, job.failed_run);
   pthread_cond_destroy(&job.changed);
   pthread_mutex_destroy(&job.lock);
   free(job.results);
   free(job.done);
+  return status;
+}
+
+int sweep_ended(sweep_writer *w, size_t written, double begun, int status, const herd_error *failure,
+                size_t failed_run) {
+  w->written = written;
+  w->seconds = sweep_now_s() - begun;
+  if (status == 0 && failure)
+    status =
+        cli_fail(failure->status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "run %zu: %s", failed_run, failure->message);
+  if (status == 0 && written < herd_sweep_run_count(w->sw) && cli_stop) status = 128 + cli_stop;
   return status;
 }
 
@@ -425,7 +433,8 @@ int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
            first ? " (resuming)" : "", cli_shown(o->out));
   if (first && !o->quiet) printf("resume: %zu runs already in runs.csv, %zu to go\n", first, total - first);
   fflush(stdout);
-  status = run_sweep(sw, o, &w, first);
+  /* One rank (a singleton herd sweep --mpi included) runs the sweep as without MPI. */
+  status = o->mpi_ranks > 1 ? sweep_mpi_master(sw, o, &w, first) : run_sweep(sw, o, &w, first);
   int closing = sweep_close(&w, status == 0);
   if (status == 0) status = closing;
   if (status == 0 && !o->quiet)
@@ -439,21 +448,47 @@ int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
 
 /* ---- The command ------------------------------------------------------------------------- */
 
+/* --mpi (or an abbreviation of it: no other option of sweep starts with m) before "--".
+ * Known before parsing, so that MPI starts first and only rank 0 reports a bad option. */
+static bool asks_for_mpi(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i)
+    if (strlen(argv[i]) >= 3 && strncmp(argv[i], "--mpi", strlen(argv[i])) == 0) return true;
+  return false;
+}
+
+/* Parses and checks the backend: -1 when the sweep is ready to run, else the exit status. */
+static int prepare(int argc, char **argv, sweep_opts *o, const sweep_mpi *m) {
+  int status = parse_sweep(argc, argv, o);
+  if (status != -1) return status;
+  size_t typed = (size_t)snprintf(o->command, sizeof o->command, "herd sweep");
+  for (int i = 1; i < argc && typed < sizeof o->command; ++i)
+    typed += (size_t)snprintf(o->command + typed, sizeof o->command - typed, " %s", argv[i]);
+  o->run.command = o->command;
+  o->run.mpi_ranks = m->on ? m->ranks : 0;
+  /* Under MPI a rank is the unit of parallelism (one per core or GPU), so one thread each. */
+  if (m->on && o->run.threads == 0) o->run.threads = 1;
+  status = sweep_check_backend(&o->run);
+  return status ? status : -1;
+}
+
 int cmd_sweep(int argc, char **argv) {
   static sweep_opts o;
   memset(&o, 0, sizeof o);
   o.run.out = "sweep-out";
   herd_sweep_init(&o.sw);
-  cli_catch_signals();
-  int status = parse_sweep(argc, argv, &o);
-  if (status == -1) {
-    size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd sweep");
-    for (int i = 1; i < argc && typed < sizeof o.command; ++i)
-      typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
-    o.run.command = o.command;
-    status = sweep_check_backend(&o.run);
-    if (status == 0) status = sweep_execute(&o.sw, &o.run);
+  sweep_mpi m = {.muted = {-1, -1}};
+  if (asks_for_mpi(argc, argv)) {
+    int started = sweep_mpi_start(&m);
+    if (started) return started;
   }
+  cli_catch_signals();
+  int status = prepare(argc, argv, &o, &m);
+  if (m.on) status = sweep_mpi_agree(&m, status);
+  if (status == -1 && m.on && m.rank > 0)
+    status = sweep_mpi_worker(&o.sw, &o.run);
+  else if (status == -1)
+    status = sweep_execute(&o.sw, &o.run);
+  status = sweep_mpi_end(&m, status);
   herd_sweep_free(&o.sw);
   return status;
 }

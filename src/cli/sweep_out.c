@@ -76,6 +76,7 @@ static void write_provenance(const sweep_writer *w, FILE *f) {
   json_object_set_new(p, "command", json_string(w->command));
   json_object_set_new(p, "date", json_string(w->started));
   json_object_set_new(p, "backend", json_pack("{s:s, s:s}", "name", o->backend, "device", o->device_name));
+  if (o->mpi_ranks) json_object_set_new(p, "mpi_ranks", json_integer(o->mpi_ranks));
   char *spec = herd_sweep_to_json(w->sw);
   if (spec) json_object_set_new(p, "sweep", json_loads(spec, 0, NULL));
   free(spec);
@@ -169,6 +170,7 @@ static int write_sweep_json(const sweep_writer *w, bool finished) {
   json_object_set_new(root, "backend",
                       json_pack("{s:s, s:s, s:i, s:I}", "name", o->backend, "device", o->device_name, "threads",
                                 o->threads, "batch", (json_int_t)o->batch));
+  if (o->mpi_ranks) json_object_set_new(root, "mpi_ranks", json_integer(o->mpi_ranks));
   if (w->resumed_from) json_object_set_new(root, "earlier_rows_by", json_string(w->resumed_from));
   if (finished) json_object_set_new(root, "seconds_this_time", json_real(w->seconds));
   json_object_set_new(root, "sweep", spec ? json_loads(spec, 0, NULL) : json_null());

@@ -75,6 +75,7 @@ struct sweep_run_opts {
   const char *backend, *device; /* as for herd run (NULL: cpu) */
   unsigned batch;               /* runs stepped together as one batch of worlds (0: the backend's default) */
   bool force, resume, quiet;
+  int mpi_ranks; /* under herd sweep --mpi: the ranks, master included (sweep.json's mpi_ranks); else 0 */
   char backend_chosen[16], device_chosen[16], device_name[128]; /* filled by sweep_check_backend */
 };
 
@@ -91,5 +92,29 @@ int sweep_check_backend(sweep_run_opts *o);
 
 /* Runs the (expanded) sweep into o->out, saying what it does: 0, or an exit status. */
 int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o);
+
+/* What running a group of runs needs: the sweep and where its batches step. */
+typedef struct sweep_runner {
+  const herd_sweep *sw;
+  const char *backend, *device;
+  int batch_threads; /* CPU threads each batch uses */
+} sweep_runner;
+
+/* Seconds on a monotonic clock. */
+double sweep_now_s(void);
+
+/* "  1234/4000 runs (31 %), 52.1 runs/s, 0:53 left" on one terminal line (stderr). */
+void sweep_show_progress(size_t written, size_t total, size_t first, double started, bool final);
+
+/* The end of a sweep's running, `written` rows in (w->written, w->seconds set): `status`, or
+ * else the failure's (run failed_run's error, when failure is not NULL), or else 128 + the
+ * signal when Ctrl-C left runs undone. */
+int sweep_ended(sweep_writer *w, size_t written, double begun, int status, const herd_error *failure,
+                size_t failed_run);
+
+/* Runs [first, first + count) to their ends, in batches of runs of one model and dimension;
+ * results[k] is run first + k's. Stops early (HERD_E_INTERRUPTED) once cli_stop is raised. */
+herd_status sweep_run_group(const sweep_runner *r, size_t first, uint32_t count, sweep_result *results,
+                            herd_error *err);
 
 #endif
