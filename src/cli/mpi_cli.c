@@ -26,7 +26,7 @@ static void mute(cli_mpi *m) {
   if (null >= 0) close(null);
 }
 
-static void unmute(cli_mpi *m) {
+void cli_mpi_speak(cli_mpi *m) {
   fflush(stdout), fflush(stderr);
   for (int k = 0; k < 2; ++k) {
     if (m->muted[k] >= 0) dup2(m->muted[k], k + 1), close(m->muted[k]);
@@ -50,7 +50,7 @@ int cli_mpi_start(cli_mpi *m) {
 int cli_mpi_agree(cli_mpi *m, int mine, bool speak) {
   int worst = mine;
   MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (speak) unmute(m);
+  if (speak) cli_mpi_speak(m);
   if (m->rank == 0 && mine == -1 && worst > 0)
     cli_fail(worst, "--mpi: another rank could not start (is every file there on every node?)");
   return worst;
@@ -58,7 +58,7 @@ int cli_mpi_agree(cli_mpi *m, int mine, bool speak) {
 
 int cli_mpi_end(cli_mpi *m, int status) {
   if (!m->on) return status;
-  unmute(m);
+  cli_mpi_speak(m);
   if (status == 1) MPI_Abort(MPI_COMM_WORLD, 1); /* the others may wait for this rank in a step */
   MPI_Finalize();
   return status;

@@ -32,6 +32,9 @@ int cli_mpi_start(cli_mpi *m);
  * again from here (else the others stay silent until a later call with it). */
 int cli_mpi_agree(cli_mpi *m, int mine, bool speak);
 
+/* Every rank speaks again (after cli_mpi_agree without `speak`). */
+void cli_mpi_speak(cli_mpi *m);
+
 /* Ends MPI; a rank that fails on its own (status 1: a run error) aborts the job, so that no
  * other rank waits for it forever. Returns `status`. */
 int cli_mpi_end(cli_mpi *m, int status);
@@ -42,6 +45,7 @@ static inline int cli_mpi_start(cli_mpi *m) {
   return cli_fail(EXIT_BAD_INPUT, "--mpi: this herd was built without MPI (cmake -DHERD_WITH_MPI=ON)");
 }
 static inline int cli_mpi_agree(cli_mpi *m, int mine, bool speak) { return (void)m, (void)speak, mine; }
+static inline void cli_mpi_speak(cli_mpi *m) { (void)m; }
 static inline int cli_mpi_end(cli_mpi *m, int status) { return (void)m, status; }
 #endif
 

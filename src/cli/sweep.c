@@ -142,7 +142,7 @@ static int take_sweep(void *ctx, int code, const char *typed, const char *value)
     case OPT_OUTPUT: o->run.out = value; return CLI_GO_ON;
     case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
     case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
-    case OPT_MPI: return CLI_GO_ON; /* seen before parsing: asks_for_mpi */
+    case OPT_MPI: return CLI_GO_ON; /* seen before parsing: cli_mpi_wanted */
   }
   return backend_args_option(&o->backend, code, typed, value);
 }
@@ -448,14 +448,6 @@ int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
 
 /* ---- The command ------------------------------------------------------------------------- */
 
-/* --mpi (or an abbreviation of it: no other option of sweep starts with m) before "--".
- * Known before parsing, so that MPI starts first and only rank 0 reports a bad option. */
-static bool asks_for_mpi(int argc, char **argv) {
-  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; ++i)
-    if (strlen(argv[i]) >= 3 && strncmp(argv[i], "--mpi", strlen(argv[i])) == 0) return true;
-  return false;
-}
-
 /* Parses and checks the backend: -1 when the sweep is ready to run, else the exit status. */
 static int prepare(int argc, char **argv, sweep_opts *o, const sweep_mpi *m) {
   int status = parse_sweep(argc, argv, o);
@@ -476,8 +468,8 @@ int cmd_sweep(int argc, char **argv) {
   memset(&o, 0, sizeof o);
   o.run.out = "sweep-out";
   herd_sweep_init(&o.sw);
-  sweep_mpi m = {.muted = {-1, -1}};
-  if (asks_for_mpi(argc, argv)) {
+  sweep_mpi m = CLI_MPI_OFF;
+  if (cli_mpi_wanted(argc, argv)) {
     int started = sweep_mpi_start(&m);
     if (started) return started;
   }

@@ -7,7 +7,6 @@
 
 #include "../core/error.h"
 
-#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -32,42 +31,15 @@ _Static_assert(sizeof(rows_head) % _Alignof(sweep_result) == 0, "rows after the 
 /* Workers that have not been told to stop; only the master counts them. */
 static int workers_left;
 
-static void mute(sweep_mpi *m) {
-  fflush(stdout), fflush(stderr);
-  int null = open("/dev/null", O_WRONLY);
-  for (int k = 0; k < 2; ++k) {
-    m->muted[k] = null < 0 ? -1 : dup(k + 1);
-    if (m->muted[k] >= 0) dup2(null, k + 1);
-  }
-  if (null >= 0) close(null);
-}
-
-static void unmute(sweep_mpi *m) {
-  fflush(stdout), fflush(stderr);
-  for (int k = 0; k < 2; ++k) {
-    if (m->muted[k] >= 0) dup2(m->muted[k], k + 1), close(m->muted[k]);
-    m->muted[k] = -1;
-  }
-}
-
 int sweep_mpi_start(sweep_mpi *m) {
-  m->muted[0] = m->muted[1] = -1;
-  if (MPI_Init(NULL, NULL) != MPI_SUCCESS) return cli_fail(1, "--mpi: MPI_Init failed");
-  MPI_Comm_rank(MPI_COMM_WORLD, &m->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &m->ranks);
-  m->on = true;
-  workers_left = m->rank == 0 ? m->ranks - 1 : 0;
-  if (m->rank != 0) mute(m);
-  return 0;
+  int status = cli_mpi_start(m);
+  workers_left = status == 0 && m->rank == 0 ? m->ranks - 1 : 0;
+  return status;
 }
 
 int sweep_mpi_agree(sweep_mpi *m, int mine) {
-  int worst = mine;
-  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  unmute(m);
+  int worst = cli_mpi_agree(m, mine, true);
   if (worst != -1) workers_left = 0; /* no rank goes on: no worker will ask */
-  if (m->rank == 0 && mine == -1 && worst > 0)
-    cli_fail(worst, "--mpi: another rank could not start the sweep (is every file there on every node?)");
   return worst;
 }
 
@@ -206,7 +178,7 @@ static void stop_the_rest(void) {
 
 int sweep_mpi_end(sweep_mpi *m, int status) {
   if (!m->on) return status;
-  unmute(m);
+  cli_mpi_speak(m);
   if (m->rank == 0) stop_the_rest();
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD); /* every rank ends as the master */
   MPI_Finalize();

@@ -7,24 +7,17 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "mpi_cli.h"
 #include "sweep_out.h"
 
-typedef struct sweep_mpi {
-  bool on;      /* --mpi was given and MPI is initialised */
-  int rank;     /* 0: the master */
-  int ranks;    /* master included */
-  int muted[2]; /* stdout and stderr saved while a worker parses (-1: not muted) */
-} sweep_mpi;
+typedef cli_mpi sweep_mpi; /* rank 0: the master */
 
 #ifdef HERD_WITH_MPI
-/* Starts MPI (when argv asks for --mpi, before the options are parsed, so that only rank 0
- * speaks about them) and mutes the workers' stdout and stderr until sweep_mpi_agree; 0, or an
- * exit status (2 when this herd was built without MPI). */
+/* cli_mpi_start (before the options are parsed, so that only rank 0 speaks about them), and
+ * the master's count of workers. */
 int sweep_mpi_start(sweep_mpi *m);
 
-/* Every rank's parsing status (-1: go on, 0: done, e.g. --help, else an exit status) made
- * one: the worst. Rank 0 says so when only another rank failed (a file missing on its node).
- * Unmutes the workers. */
+/* cli_mpi_agree, every rank speaking again; no worker will ask when the ranks do not go on. */
 int sweep_mpi_agree(sweep_mpi *m, int mine);
 
 /* The master's loop (rank 0 of more than one): hands runs [first, total) to the workers and
@@ -40,10 +33,7 @@ int sweep_mpi_worker(const herd_sweep *sw, const sweep_run_opts *o);
 int sweep_mpi_end(sweep_mpi *m, int status);
 #else
 /* Built without MPI: --mpi is refused, and nothing else here is reached. */
-static inline int sweep_mpi_start(sweep_mpi *m) {
-  (void)m;
-  return cli_fail(EXIT_BAD_INPUT, "--mpi: this herd was built without MPI (cmake -DHERD_WITH_MPI=ON)");
-}
+static inline int sweep_mpi_start(sweep_mpi *m) { return cli_mpi_start(m); }
 static inline int sweep_mpi_agree(sweep_mpi *m, int mine) { return (void)m, mine; }
 static inline int sweep_mpi_master(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer *w, size_t first) {
   return (void)sw, (void)o, (void)w, (void)first, 1;
