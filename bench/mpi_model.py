@@ -27,17 +27,24 @@ import sys
 # sheep per 4 m^2, n = 50 nearest neighbours.
 DENSITY_PER_M2 = 0.25
 NEIGHBOURS = 50
-# The halo must hold a boundary agent's n-th nearest neighbour. In a uniform flock of density
-# rho the n-th neighbour lies at about sqrt(n / (pi rho)) (8.0 m here); 1.5x that leaves room
-# for the flock's unevenness before the halo has to grow.
-KNN_SAFETY = 1.5
+CELL_M = 2.0  # the grid's cell: r_a, the largest radius of the Strömbom sheep (ours)
+
+
+def knn_halo_width(k, density, cell_m):
+    """herd_knn_halo_width's bound (src/backend/mpi/decomp.h) for a uniform flock: the k-th
+    nearest lies within the smallest (2R+1)^2 block of cells that holds k + 1 agents, so at
+    most (R + 1) cell_m sqrt(2) away; an agent on the boundary needs that much halo."""
+    r = 0
+    while (2 * r + 1) ** 2 * cell_m * cell_m * density < k + 1:
+        r += 1
+    return (r + 1) * cell_m * math.sqrt(2)
 
 
 @dataclasses.dataclass
 class Parameters:
     t_agent_s: float = 1e-9  # per agent-step on one GPU
     density_per_m2: float = DENSITY_PER_M2
-    halo_width_m: float = KNN_SAFETY * math.sqrt(NEIGHBOURS / (math.pi * DENSITY_PER_M2))
+    halo_width_m: float = knn_halo_width(NEIGHBOURS, DENSITY_PER_M2, CELL_M)
     bytes_per_agent: float = 24.0  # float2 position + float2 heading + id + flags
     migrate_bytes_per_agent: float = 40.0  # the whole agent state, with its id and scratch
     speed_m_per_step: float = 1.0  # delta: how fast agents cross a boundary (migration)
@@ -61,8 +68,9 @@ def parameter_sources(p, t_agent_source, measured):
         ("rho", "%.3g agents/m^2" % p.density_per_m2, m("density_per_m2",
                                                        "bench/all-active.sh: one sheep per 4 m^2")),
         ("w", "%.2f m" % p.halo_width_m, m("halo_width_m",
-                                           "%.1f x sqrt(n / (pi rho)), n = %d: the n-th neighbour's distance "
-                                           "with room to spare (ours)" % (KNN_SAFETY, NEIGHBOURS))),
+                                           "herd_knn_halo_width's bound (src/backend/mpi/decomp.h) in a "
+                                           "uniform flock, n = %d, cells of %.0f m: (R + 1) c sqrt(2) with "
+                                           "(2R + 1)^2 c^2 rho >= n + 1" % (NEIGHBOURS, CELL_M))),
         ("b", "%.0f bytes per halo agent" % p.bytes_per_agent, m("bytes_per_agent",
                                                                  "float2 position + float2 heading + 4-byte id + 4-byte flags "
                                                                  "(ours; 40 in 3D)")),
@@ -99,13 +107,13 @@ def layout_shape(layout, ranks):
 
 
 def rank_halo_agents(i, j, px, py, side_m, p):
-    """Agents of other ranks within the halo width of rank (i, j)'s box (the box grown by w
-    on every side that has a neighbour: cell halos are boxes, so corners are w x w)."""
+    """Agents of other ranks within the halo width of rank (i, j)'s box: Euclidean distance
+    to the box (herd_decomp_halo_ranks), so a corner is a quarter disc of radius w."""
     dx, dy = side_m / px, side_m / py
     wx = (i > 0) + (i < px - 1)  # neighbours across x cuts
     wy = (j > 0) + (j < py - 1)
     w = min(p.halo_width_m, dx, dy)  # a halo never reaches past the next rank (ours: no)
-    area = wx * w * dy + wy * w * dx + wx * wy * w * w
+    area = wx * w * dy + wy * w * dx + wx * wy * math.pi / 4 * w * w
     return area * p.density_per_m2
 
 
@@ -284,7 +292,7 @@ px x py grid (as square as P allows):
 
     t_step     = t_compute + t_exchange + t_host + t_reduce
     t_compute  = t_agent * N / P
-    halo       = rho * (n_x * w * L/py + n_y * w * L/px + n_x * n_y * w^2)   agents received
+    halo       = rho * (n_x * w * L/py + n_y * w * L/px + n_x * n_y * pi/4 * w^2)  agents received
     migrants   = rho * v / pi * (n_x * L/py + n_y * L/px)                    agents sent away
     B          = halo * b + migrants * b_mig                                 bytes sent
     M          = 2 * (n_x + n_y + n_x * n_y)                                 messages sent
@@ -293,8 +301,8 @@ px x py grid (as square as P allows):
     t_reduce   = C_coll * ceil(log2 P) * (alpha + S / beta)   (P > 1)
 
 n_x, n_y (0, 1 or 2) are the rank's neighbours across x and y cuts; the halo is the
-neighbours' agents within w of the rank's box, a box itself (cells), so its corners are
-w x w. Halo bytes sent equal halo bytes received by symmetry. Isotropic headings at speed v
+neighbours' agents within distance w of the rank's box (src/backend/mpi/decomp.h), so its
+corners are quarter discs. Halo bytes sent equal halo bytes received by symmetry. Isotropic headings at speed v
 cross a line at rho v / pi per metre per step each way. P = 1 has no halo, no messages and
 no collectives.
 
