@@ -224,20 +224,28 @@ def plot(p, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax, share) = plt.subplots(1, 2, figsize=(11, 4.5))
     for n, colour in zip(SIZES, ["tab:blue", "tab:orange", "tab:green"]):
         for layout, style in zip(LAYOUTS, ["-o", "--s"]):
-            ax.plot(GPUS, [1e3 * step_time(layout, g, n, p)["total"] for g in GPUS], style, color=colour,
-                    label="N = %.0e, %s" % (n, layout))
+            times = [step_time(layout, g, n, p) for g in GPUS]
+            label = "N = %.0e, %s" % (n, layout)
+            ax.plot(GPUS, [1e3 * t["total"] for t in times], style, color=colour, label=label)
+            share.plot(GPUS, [100 * (t["total"] - t["compute"]) / t["total"] for t in times], style, color=colour,
+                       label=label)
         ax.plot(GPUS, [1e3 * p.t_agent_s * n / g for g in GPUS], ":", color=colour, linewidth=1)
-    ax.set_xscale("log", base=2)
+    for a in (ax, share):
+        a.set_xscale("log", base=2)
+        a.set_xticks(GPUS, [str(g) for g in GPUS])
+        a.set_xlabel("GPUs (one rank each)")
+        a.grid(True, which="both", alpha=0.3)
     ax.set_yscale("log")
-    ax.set_xticks(GPUS, [str(g) for g in GPUS])
-    ax.set_xlabel("GPUs (one rank each)")
     ax.set_ylabel("time per step, ms")
-    ax.set_title("herd --mpi, modelled (dotted: compute alone)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.set_title("time per step (dotted: compute alone)")
+    share.set_ylabel("exchange + host copies + collectives, % of the step")
+    share.set_title("communication share")
+    share.legend(fontsize=8)
+    fig.suptitle("herd run --mpi, modelled: t_agent %.3g ns, %.3g GB/s, %.3g us" % (
+        p.t_agent_s * 1e9, p.beta_bytes_per_s / 1e9, p.alpha_s * 1e6))
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
