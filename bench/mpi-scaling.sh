@@ -24,7 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "mpi-scaling.sh: $*" >&2; exit 2; }
 [ $# -ge 2 ] || fail "usage: bench/mpi-scaling.sh HERD OUTDIR [options] (see the top of the script)"
 herd=$1 outdir=$2
-command_line="bench/mpi-scaling.sh $*"
+command_line="bench/mpi-scaling.sh$(printf " %q" "$@")" # as typed, re-runnable
 shift 2
 ranks="1 2 3 4" per_rank=20000 total=80000 steps=20 models="strombom boids" mpi_args="" force=0 tables_only=0
 while [ $# -gt 0 ]; do
@@ -52,7 +52,12 @@ for m in $models; do
   case "$m" in strombom | boids) ;; *) fail "--models: expected strombom or boids, got '$m'" ;; esac
 done
 [ -d "$outdir" ] || fail "OUTDIR: $outdir is not a folder"
-tables() { /usr/bin/python3 "$root/bench/mpi_scaling_tables.py" "$outdir" "$command_line"; }
+# The tables name the command that ran the runs (kept in runs/command), not --tables-only.
+tables() {
+  local ran
+  ran=$(cat "$outdir/runs/command" 2>/dev/null || echo "$command_line")
+  /usr/bin/python3 "$root/bench/mpi_scaling_tables.py" "$outdir" "$ran"
+}
 if [ "$tables_only" = 1 ]; then
   [ -f "$outdir/runs/runs.tsv" ] || fail "--tables-only: $outdir/runs/runs.tsv is missing (no runs to read)"
   tables
@@ -71,6 +76,7 @@ command -v "$mpirun" >/dev/null || fail "mpirun not found (install openmpi-bin, 
 
 rm -rf "$outdir/runs"
 mkdir -p "$outdir/runs"
+echo "$command_line" >"$outdir/runs/command"
 # Open MPI refuses root unless told; the development machine runs everything as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
