@@ -56,6 +56,7 @@ class Parameters:
     host_copies_per_step: int = 4  # read boundary + write halo, for halo and for migration
     collectives_per_step: int = 3  # 2 allreduces (observation partials) + 1 bcast (steering)
     collective_bytes: float = 400.0
+    messages_per_neighbour: float = 2.0  # per step: the halo, and the migrants
 
 
 # name -> (value as written, source); the markdown's parameter table.
@@ -87,6 +88,8 @@ def parameter_sources(p, t_agent_source, measured):
         ("C_coll", "%d collectives" % p.collectives_per_step,
          "2 allreduces of the observation's partials + 1 broadcast of the steering agents"),
         ("S", "%.0f bytes" % p.collective_bytes, "the observation's partial sums, about 400 bytes"),
+        ("m", "%.3g messages per neighbour per step" % p.messages_per_neighbour,
+         m("messages_per_neighbour", "one for the halo, one for the migrants (ours)")),
     ]
 
 
@@ -134,10 +137,11 @@ def halo_agents(layout, ranks, agents, p, reduce=max):
     return reduce(rank_halo_agents(i, j, px, py, side, p) for i in range(px) for j in range(py))
 
 
-def messages_per_step(layout, ranks, reduce=max):
-    """Messages one rank sends per step: one per neighbour for the halo, one for migrants."""
+def messages_per_step(layout, ranks, reduce=max, per_neighbour=2.0):
+    """Messages one rank sends per step: per neighbour, one for the halo and one for the
+    migrants (or as measured)."""
     px, py = layout_shape(layout, ranks)
-    return reduce(2 * rank_neighbours(i, j, px, py) for i in range(px) for j in range(py))
+    return reduce(per_neighbour * rank_neighbours(i, j, px, py) for i in range(px) for j in range(py))
 
 
 def migrants_per_step(layout, ranks, agents, p):
@@ -155,7 +159,7 @@ def step_time(layout, ranks, agents, p):
     halo = halo_agents(layout, ranks, agents, p)
     migr = migrants_per_step(layout, ranks, agents, p)
     sent = halo * p.bytes_per_agent + migr * p.migrate_bytes_per_agent
-    msgs = messages_per_step(layout, ranks)
+    msgs = messages_per_step(layout, ranks, per_neighbour=p.messages_per_neighbour)
     t = {
         "compute": p.t_agent_s * agents / ranks,
         "exchange": msgs * p.alpha_s + sent / p.beta_bytes_per_s,
@@ -204,13 +208,17 @@ def measured_inputs(rows, model="strombom"):
         "bytes_per_agent": mean(number(r, "halo_bytes_per_step") / number(r, "halo_agents_per_step")
                                 for r in halo),
         "bytes_per_message": mean(number(r, "bytes_per_message") for r in halo),
+        "messages_per_neighbour": mean(number(r, "messages_per_step") / messages_per_step(
+            r["layout"], int(number(r, "ranks")), reduce=sum, per_neighbour=1) for r in halo
+            if r.get("layout") in LAYOUTS and number(r, "ranks") >= 2),
         "t_agent_s": mean(number(r, "ns_per_agent_step") * 1e-9 for r in rows if number(r, "ranks") == 1),
     }
     return {k: v for k, v in got.items() if math.isfinite(v) and v > 0}
 
 
 def apply_measured(p, got, use_t_agent):
-    fields = ["halo_width_m", "density_per_m2", "bytes_per_agent"] + (["t_agent_s"] if use_t_agent else [])
+    fields = ["halo_width_m", "density_per_m2", "bytes_per_agent", "messages_per_neighbour"]
+    fields += ["t_agent_s"] if use_t_agent else []
     return dataclasses.replace(p, **{k: got[k] for k in fields if k in got})
 
 
@@ -303,7 +311,7 @@ px x py grid (as square as P allows):
     halo       = rho * (n_x * w * L/py + n_y * w * L/px + n_x * n_y * pi/4 * w^2)  agents received
     migrants   = rho * v / pi * (n_x * L/py + n_y * L/px)                    agents sent away
     B          = halo * b + migrants * b_mig                                 bytes sent
-    M          = 2 * (n_x + n_y + n_x * n_y)                                 messages sent
+    M          = m * (n_x + n_y + n_x * n_y)                                 messages sent
     t_exchange = M * alpha + B / beta
     t_host     = C_host * alpha_host + 2 * B / beta_host      (when the halo goes via host memory)
     t_reduce   = C_coll * ceil(log2 P) * (alpha + S / beta)   (P > 1)

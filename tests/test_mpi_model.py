@@ -95,10 +95,10 @@ def write_scaling(path):
     with open(path, "w") as f:
         f.write("# herd: {\"version\": \"x\"}\n")
         f.write("scaling,model,ranks,layout,agents,density_per_m2,ns_per_agent_step,halo_width_m,"
-                "halo_agents_per_step,halo_bytes_per_step,bytes_per_message\n")
-        f.write("weak,strombom,1,slabs,20000,0.2,2000,,0,0,\n")
-        f.write("weak,strombom,2,slabs,40000,0.2,2100,9.5,1000,32000,8000\n")
-        f.write("weak,boids,1,slabs,20000,0.004,900,,0,0,\n")
+                "halo_agents_per_step,halo_bytes_per_step,bytes_per_message,messages_per_step\n")
+        f.write("weak,strombom,1,slabs,20000,0.2,2000,,0,0,,0\n")
+        f.write("weak,strombom,2,slabs,40000,0.2,2100,9.5,1000,32000,8000,6\n")
+        f.write("weak,boids,1,slabs,20000,0.004,900,,0,0,,0\n")
 
 
 def test_measured_inputs_from_scaling_csv(tmp_path):
@@ -109,8 +109,10 @@ def test_measured_inputs_from_scaling_csv(tmp_path):
     assert got["halo_width_m"] == pytest.approx(9.5)
     assert got["density_per_m2"] == pytest.approx(0.2)
     assert got["t_agent_s"] == pytest.approx(2e-6)  # the 1-rank strombom row, not boids'
+    assert got["messages_per_neighbour"] == pytest.approx(3)  # 6 messages, 2 slabs facing each other
     p = m.apply_measured(P, got, use_t_agent=False)
     assert p.bytes_per_agent == 32 and p.t_agent_s == P.t_agent_s
+    assert m.step_time("slabs", 8, 1e8, p)["messages"] == 3 * 2
 
 
 def test_command_writes_plot_and_markdown(tmp_path):

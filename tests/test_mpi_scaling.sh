@@ -105,6 +105,9 @@ mkdir "$tmp/model"
 check "mpi_model.py reads scaling.csv" /usr/bin/python3 "$root/bench/mpi_model.py" --scaling "$csv" --out "$tmp/model"
 check "mpi_model.py takes the measured halo width and bytes per agent" \
   bash -c "grep -q '| w | 12.50 m | measured' '$tmp/model/mpi-model.md' && grep -q '| b | 24 bytes per halo agent | measured' '$tmp/model/mpi-model.md'"
+# The stand-in sends 2 (P - 1) messages over slabs: one per neighbour.
+check "mpi_model.py takes the measured messages per neighbour" \
+  grep -q '| m | 1 messages per neighbour per step | measured' "$tmp/model/mpi-model.md"
 
 # 3. A herd that reports no "mpi" object: the tables come out, the mpi cells empty.
 mkdir "$tmp/plain"
