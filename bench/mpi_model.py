@@ -178,6 +178,12 @@ def step_time(layout, ranks, agents, p):
     return t
 
 
+def latency_per_step(layout, ranks, p):
+    """The part of the step that does not shrink with the agents: what is left at N = 0."""
+    t = step_time(layout, ranks, 0, p)
+    return t["total"]
+
+
 def read_scaling(path):
     """Rows of bench/mpi-scaling.sh's scaling.csv ('#' lines are provenance)."""
     with open(path, newline="") as f:
@@ -350,8 +356,9 @@ def write_markdown(path, p, sources, rows, command):
               "stop scaling first; the grid's halo falls as 1/sqrt(P).",
               "- Memory is no limit: at about 50 bytes per agent (bench/results/README.md: 48-51 at "
               "10^6) 10^9 agents on 8 GPUs are 6.3 GB each, plus the halo.",
-              "- Latency (messages, collectives, the host copies) is tens of microseconds per step: "
-              "it matters only once compute per rank falls under a millisecond.",
+              "- Latency alone (messages, collectives, the host copies) is %.0f us per step on a 64-rank "
+              "grid: it matters only once compute per rank falls under a millisecond." % (
+                  1e6 * latency_per_step("grid", 64, p)),
               "- The figures are as good as t_agent: a GPU figure measured with bench/gpu.sh replaces "
               "the default with `--t-agent-ns`.", ""]
     with open(path, "w") as f:
