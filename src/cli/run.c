@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/error.h"
 #include "../core/outfile.h"
 #include "checkpoint_cli.h"
 #include "cli.h"
@@ -92,6 +93,7 @@ typedef struct run_opts {
   checkpoint_opts ckpt;
   herd_mpi_options mpi; /* issue 17 */
   bool mpi_tuned;       /* --mpi-layout or --mpi-rebalance given */
+  bool follow_frames;   /* a rank other than 0 under --trajectories: it reads the flock at each frame */
 } run_opts;
 
 enum {
@@ -142,10 +144,7 @@ static int take_mpi(run_opts *o, int code, const char *typed, const char *value)
 /* What --mpi does not combine with: each needs the whole flock in one process. */
 static int check_mpi(const run_opts *o) {
   if (!o->mpi.on) return o->mpi_tuned ? cli_fail(EXIT_BAD_INPUT, "--mpi-layout and --mpi-rebalance need --mpi") : -1;
-  const char *alone = o->trajectories  ? "--trajectories"
-                      : o->ckpt.path   ? "--checkpoint"
-                      : o->ckpt.resume ? "--resume"
-                                       : NULL;
+  const char *alone = o->ckpt.path ? "--checkpoint" : o->ckpt.resume ? "--resume" : NULL;
   if (alone)
     return cli_fail(EXIT_BAD_INPUT, "%s with --mpi: not yet (the flock is split over the ranks); run without --mpi",
                     alone);
@@ -406,6 +405,18 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
   }
 }
 
+/* A rank other than 0 under --mpi --trajectories: its part in the gather of a frame that rank
+ * 0 writes (trajectories.c writes the frames herd_output_due says, at the same steps). */
+static herd_status follow_frame(herd_sim *sim, herd_error *err) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  if (!herd_output_due(sc->output.trajectories_every, herd_sim_step_index(sim))) return HERD_OK;
+  float *scratch = malloc((size_t)sc->flock.count * sc->world.dims * sizeof(float));
+  if (!scratch) return herd_fail(err, HERD_E_MEMORY, "out of memory gathering a trajectory frame");
+  herd_status s = herd_sim_read_flock(sim, scratch, NULL, err);
+  free(scratch);
+  return s;
+}
+
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
 static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, traj_out *traj, double *wall_s) {
   bool live = !cli_quiet && isatty(STDERR_FILENO);
@@ -413,6 +424,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
   double start = now_s(), last_shown = start;
   csv_step(csv, sim, start);
   int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
+  if (status == 0 && o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
   while (status == 0 && herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
     if (herd_sim_step(sim, &err) != HERD_OK) {
       /* Interrupted mid-step: the run stands as after the last whole step. */
@@ -423,6 +435,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
     csv_step(csv, sim, t);
     if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
     if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
+    if (o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
     if (live && t - last_shown > 0.25) {
       progress(sim, sc->max_steps, t - start);
       last_shown = t;
@@ -478,9 +491,12 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv,
   return 0;
 }
 
-/* Under --mpi every rank runs the same steps; only rank 0 writes and speaks. */
+/* Under --mpi every rank runs the same steps; only rank 0 writes and speaks. The others join
+ * each trajectory frame's gather of the flock (follow_frame). */
 static void keep_to_rank_0(run_opts *o, const cli_mpi *m) {
   if (!m->on || m->rank == 0) return;
+  o->follow_frames = o->trajectories != NULL;
+  o->trajectories = NULL;
   o->csv = NULL;
   o->summary = (summary_args){0};
   o->profile = false;

@@ -350,8 +350,9 @@ static herd_status mpi_upload(herd_backend *b, const float *pos, const float *ve
   herd_box_history_start(&b->boxes, pos, n, b->desc.dims);
   b->stepped = UINT32_MAX;
   char why[300];
-  if (herd_decomp_init(&b->decomp, (uint32_t)b->ranks, b->desc.mpi.layout, b->desc.dims, b->desc.world_size_m,
-                       b->desc.world_wrap, b->boxes.lo[0], b->boxes.hi[0], why, sizeof why) != 0)
+  const char *layout = b->desc.mpi.layout ? b->desc.mpi.layout : "grid"; /* herd.h: grid where the ranks allow */
+  if (herd_decomp_init(&b->decomp, (uint32_t)b->ranks, layout, b->desc.dims, b->desc.world_size_m, b->desc.world_wrap,
+                       b->boxes.lo[0], b->boxes.hi[0], why, sizeof why) != 0)
     return herd_fail(err, HERD_E_INPUT, "--mpi: %s", why);
   /* Each rank offers a share of the flock to the histograms: together, all of it once. */
   uint32_t first = (uint32_t)((uint64_t)n * (uint32_t)b->rank / (uint32_t)b->ranks);
