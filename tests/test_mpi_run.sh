@@ -55,6 +55,21 @@ for np in 2 3; do
   fi
 done
 
+# Each rank on the OpenCL backend (PoCL here): the CSV of one OpenCL process.
+if "$herd" devices 2>/dev/null | grep -q "^platform:"; then
+  for model in strombom boids; do
+    "$herd" run --backend opencl --set model=$model --steps 80 --csv "$work/cl1.csv" --force -q
+    timeout 600 mpirun -np 3 --oversubscribe "$herd" run --mpi --backend opencl --set model=$model --steps 80 \
+      --mpi-rebalance 9 --csv "$work/cl3.csv" --force -q
+    if ! cmp -s <(grep -v '^#' "$work/cl1.csv") <(grep -v '^#' "$work/cl3.csv"); then
+      echo "FAIL: $model over 3 ranks on OpenCL wrote another CSV than one OpenCL process"
+      failures=$((failures + 1))
+    fi
+  done
+else
+  echo "no OpenCL device: the ranks on OpenCL are not compared"
+fi
+
 # Refusals: told once (by rank 0), exit 2 on every rank.
 refuse() { # EXPECTED-TEXT ARGS...
   local want=$1

@@ -67,6 +67,12 @@ typedef struct herd_steering_state {
   float speed_m_per_step;
 } herd_steering_state;
 
+typedef struct herd_mpi_options {
+  bool on;
+  const char *layout;
+  uint32_t rebalance_every;
+} herd_mpi_options;
+
 typedef struct herd_sim_desc {
   const herd_scenario *scenario;
   int threads;
@@ -76,6 +82,7 @@ typedef struct herd_sim_desc {
   const void *gl_share;
   const volatile int *stop;
   bool lockstep;
+  herd_mpi_options mpi;
 } herd_sim_desc;
 
 typedef struct herd_sim herd_sim;

@@ -1260,7 +1260,7 @@ static herd_status cl_map_groups(herd_backend *b, const uint32_t **slot, herd_er
 
 static herd_status cl_map_state(herd_backend *b, const float **pos, const float **vel, const uint32_t **agent,
                                 herd_error *err) {
-  size_t n = b->desc.count, floats = n * b->stride;
+  size_t n = b->capacity, floats = n * b->stride; /* room for what a later restore may hold */
   if (!b->map_pos) b->map_pos = malloc(floats * sizeof *b->map_pos);
   if (!b->map_vel) b->map_vel = malloc(floats * sizeof *b->map_vel);
   if (!b->map_agent) b->map_agent = malloc(n * sizeof *b->map_agent);
