@@ -201,7 +201,7 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
 }
 
 /* Bins on g (the model's, or the groups', its box chosen), then a stable counting sort by
- * bucket from [cur] into [1-cur]; leaves cell_end. */
+ * bucket from [cur] into [1-cur], each bucket then in order of id; leaves cell_end. */
 static void cpu_sort_on(herd_backend *b, herd_grid *g) {
   uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
