@@ -103,7 +103,10 @@ static float flocked_heading(const ticker *t, const herd_flock_view *v, uint32_t
 static void tick(ticker *t, flock *f, update_order order) {
   herd_error err;
   uint32_t n = f->n;
-  if (herd_cpu_backend.upload(t->backend, f->pos, f->vel, &err) != HERD_OK) die("upload", &err);
+  /* The birds with their own ids (herd sorts each cell's birds by id), boxed as an upload does. */
+  herd_box_history boxes;
+  herd_box_history_start(&boxes, f->pos, n, 2);
+  if (herd_cpu_backend.restore(t->backend, n, f->pos, f->vel, f->id, &boxes, 0, &err) != HERD_OK) die("restore", &err);
   herd_cpu_grid_view g = herd_cpu_build_grid(t->backend);
   memcpy(t->vel, g.vel, 2 * sizeof(float) * n);
   herd_step_info info = {0};
@@ -121,7 +124,7 @@ static void tick(ticker *t, flock *f, update_order order) {
     for (uint32_t i = 0; i < n; ++i) t->heading[i] = flocked_heading(t, &v, i);
   }
   uint32_t *id = malloc(sizeof(uint32_t) * n);
-  for (uint32_t i = 0; i < n; ++i) id[i] = f->id[herd_agent_id(g.agent[i])];
+  for (uint32_t i = 0; i < n; ++i) id[i] = herd_agent_id(g.agent[i]);
   for (uint32_t i = 0; i < n; ++i) {
     herd_agent_next next = herd_netlogo_flee_and_fly(&t->m, &v, herd_agent_pos(&v, i), t->heading[i]);
     f->pos[2 * i] = next.pos.x, f->pos[2 * i + 1] = next.pos.y;
