@@ -354,8 +354,14 @@ def write_markdown(path, p, sources, rows, command):
                                    100 * halo_agents("grid", 64, 1e8, p) / (1e8 / 64)),
               "- A slab's halo does not shrink as P grows (every cut spans the whole flock), so slabs "
               "stop scaling first; the grid's halo falls as 1/sqrt(P).",
-              "- Memory is no limit: at about 50 bytes per agent (bench/results/README.md: 48-51 at "
-              "10^6) 10^9 agents on 8 GPUs are 6.3 GB each, plus the halo.",
+              "- Memory on the device is no limit: at about 50 bytes per agent (bench/results/README.md: "
+              "48-51 at 10^6) 10^9 agents on 8 GPUs are 6.3 GB each, plus the halo. herd as built also "
+              "holds about 30 bytes per agent of the whole flock on each rank's host (docs/cluster.md, "
+              "Limits): 30 GB at 10^9.",
+              "- The model moves only the halo and migrants through the host (t_host). herd as built "
+              "moves each rank's whole part there and back every step (docs/cluster.md, Limits): "
+              "2 x 20 bytes x N/P over PCIe, %.1f ms at 10^9 agents on 64 GPUs, more than the "
+              "step's compute." % (1e3 * 2 * 20 * (1e9 / 64) / 25e9),
               "- Latency alone (messages, collectives, the host copies) is %.0f us per step on a 64-rank "
               "grid: it matters only once compute per rank falls under a millisecond." % (
                   1e6 * latency_per_step("grid", 64, p)),
