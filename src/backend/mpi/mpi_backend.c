@@ -272,10 +272,11 @@ static herd_status migrate(herd_backend *b, herd_error *err) {
   uint32_t received = 0;
   herd_status s = exchange(b, &received, err); /* packs before the compaction below moves anyone */
   if (s != HERD_OK) return s;
+  size_t next = 1; /* b->pairs lists the leavers' indices in increasing order (odd entries) */
   for (uint32_t i = 0; i < b->local; ++i) {
-    float p[3];
-    if (herd_decomp_owner(&b->decomp, position(b, i, p)) != (uint32_t)b->rank) {
+    if (next < b->pairs_size && b->pairs[next] == i) {
       b->mine[herd_agent_id(b->agent[i])] = 0;
+      next += 2u;
       continue;
     }
     if (kept != i) {
@@ -470,7 +471,6 @@ static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_o
 
 /* The whole flock in id order on every rank (a gather: for outputs, not for each step). */
 static herd_status mpi_read_agents(herd_backend *b, float *pos, float *vel, herd_error *err) {
-  b->pairs_size = 0;
   int P = b->ranks, mine = (int)(b->local * b->record);
   int *counts = b->recv_counts, *displs = b->recv_displs;
   MPI_TRY("MPI_Allgather(counts)", MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD));
