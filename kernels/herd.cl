@@ -1,5 +1,5 @@
-/* herd's OpenCL kernels (OpenCL C 1.2). The model math comes from the same headers as the
- * CPU backend; these kernels only arrange it over work-items. One step:
+/* herd's OpenCL kernels (OpenCL C 1.2), in two programs. The model math comes from the same
+ * headers as the CPU backend; these kernels only arrange it over work-items. One step:
  *   herd_bin -> herd_scan_* -> (herd_radix_scatter -> herd_radix_count -> herd_scan_*)... ->
  *   herd_radix_scatter_state -> herd_ranges -> herd_step_<model>
  * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
@@ -7,23 +7,23 @@
  * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end). A model of
  * HERD_PREPASS_MODELS runs its pre-pass first (kernels/knn_coop.cl: Strömbom's n nearest,
  * several lanes per sheep).
+ *
+ * This file is the main program, the same for every simulation. The kernels whose code
+ * depends on the simulation's own sizes (the observation's room for its steering agents, the
+ * pre-pass's lanes) are the second program, kernels/sized.cl: a driver caches this one once
+ * for all of them, and a GPU compiler checks it once (tests/test_gpu_compile.sh).
+ *
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * The flock's groups: kernels/groups.cl.
  * No work-group collectives, no float atomics: integer atomics only count or set bits, and every
  * order that reaches a result is fixed (the stable sort, the fixed reduction tree, the
  * reduction's integer sums). */
 #include "models/models.h"
-#include "reduce.h"
 
 #ifndef HERD_SCAN_GROUP
 #define HERD_SCAN_GROUP 256 /* work-items per scan group; each scans 4 values */
 #endif
-#ifndef HERD_REDUCE_GROUP
-#define HERD_REDUCE_GROUP 64 /* work-items per reduction group */
-#endif
 #define HERD_SCAN_BLOCK (4 * HERD_SCAN_GROUP)
-#define HERD_REDUCE_PER_ITEM 64
-#define HERD_REDUCE_BLOCK (HERD_REDUCE_GROUP * HERD_REDUCE_PER_ITEM)
 
 /* ---- Sort by bucket: a stable LSD radix sort ------------------------------------------------
  * Keys are bucket indices below `buckets` (grid.h); as many passes of HERD_RADIX_BITS as the
@@ -46,14 +46,14 @@
 
 /* seen[d * HERD_RADIX_GROUP + t]: keys of digit d in item t's run. Only item t writes column t,
  * so counting needs no atomics and no barrier before it. */
-void herd_radix_clear(__local ushort *seen, uint t) {
+HERD_INLINE void herd_radix_clear(__local ushort *seen, uint t) {
   for (uint d = 0; d < HERD_RADIX; ++d) seen[d * HERD_RADIX_GROUP + t] = 0;
 }
 
-uint herd_radix_digit(uint key, uint shift) { return (key >> shift) & (HERD_RADIX - 1u); }
+HERD_INLINE uint herd_radix_digit(uint key, uint shift) { return (key >> shift) & (HERD_RADIX - 1u); }
 
 /* Once every run is counted: the block's count of each digit into its column of the table. */
-void herd_radix_block_totals(__local ushort *seen, uint t, __global uint *hist) {
+HERD_INLINE void herd_radix_block_totals(__local ushort *seen, uint t, __global uint *hist) {
   uint g = get_group_id(0), blocks = get_num_groups(0);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = t; d < HERD_RADIX; d += HERD_RADIX_GROUP) {
@@ -97,8 +97,8 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
 /* Recounts this block's runs, then turns seen[d][t] into the rank of item t's first key of
  * digit d among the whole pass's (base[d] + seen[d][t]): each item then places its run in
  * order by incrementing its own column. */
-void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global const uint *key, uint first, uint n,
-                     uint shift, __global const uint *scanned) {
+HERD_INLINE void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global const uint *key, uint first,
+                                 uint n, uint shift, __global const uint *scanned) {
   uint g = get_group_id(0), blocks = get_num_groups(0);
   herd_radix_clear(seen, t);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r)
@@ -118,7 +118,7 @@ void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global 
 
 /* Where item t's next key k goes (after herd_radix_rank): its digit's place in the pass, plus
  * the keys of that digit the group placed before it. */
-uint herd_radix_place(__local ushort *seen, __local uint *base, uint t, uint k, uint shift) {
+HERD_INLINE uint herd_radix_place(__local ushort *seen, __local uint *base, uint t, uint k, uint shift) {
   uint d = herd_radix_digit(k, shift);
   return base[d] + seen[d * HERD_RADIX_GROUP + t]++;
 }
@@ -165,7 +165,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
 
 /* Every item of a scan group offers its total `run`; returns the sum of the totals of the items
  * before it (Hillis-Steele over totals[], which then holds the inclusive scan). */
-uint herd_scan_totals(__local uint *totals, uint t, uint run) {
+HERD_INLINE uint herd_scan_totals(__local uint *totals, uint t, uint run) {
   totals[t] = run;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
@@ -212,7 +212,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
 }
 
 /* Adds the scanned totals of all earlier blocks to each block after the first. */
-__kernel void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
+HERD_SIMPLE_KERNEL void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
   uint i = get_global_id(0), block = i / HERD_SCAN_BLOCK;
   if (i < n && block > 0) data[i] += scanned_sums[block - 1];
 }
@@ -222,8 +222,8 @@ __kernel void herd_scan_add(__global uint *data, uint n, __global const uint *sc
  * keep herd_bin's 0). With `mark`, a bucket whose neighbouring agents lie in different
  * cells is flagged mixed (see grid.h). cell_end starts at 0 (herd_bin); a non-empty bucket's
  * word gets its end and its flag by atomic_or, the order of which cannot change the result. */
-__kernel void herd_ranges(__global const uint *key, __global const float *pos, herd_grid grid, uint buckets, uint mark,
-                          __global uint *cell_end) {
+HERD_SIMPLE_KERNEL void herd_ranges(__global const uint *key, __global const float *pos, herd_grid grid, uint buckets,
+                                    uint mark, __global uint *cell_end) {
   uint i = get_global_id(0), n = grid.count;
   if (i >= n) return;
   uint k = key[i], next = i + 1u < n ? key[i + 1u] : buckets;
@@ -238,101 +238,12 @@ __kernel void herd_ranges(__global const uint *key, __global const float *pos, h
 }
 
 /* Each bucket's agents in order of id (herd_order_bucket): one work-item per bucket. */
-__kernel void herd_order_buckets(__global float *pos, __global float *vel, __global uint *agent,
-                                 __global const uint *cell_end, uint buckets, uint dims) {
+HERD_SIMPLE_KERNEL void herd_order_buckets(__global float *pos, __global float *vel, __global uint *agent,
+                                           __global const uint *cell_end, uint buckets, uint dims) {
   uint b = get_global_id(0);
   if (b >= buckets) return;
   uint begin = herd_bucket_begin(cell_end, b), end = herd_bucket_end(cell_end, b);
   if (end - begin > 1u) herd_order_bucket(pos, vel, agent, begin, end, dims);
-}
-
-/* ---- The observation -------------------------------------------------------------------- */
-
-/* Folds tree[0..HERD_REDUCE_GROUP) into tree[0] in a fixed order. `far` picks the fold. */
-void herd_tree_fold(__local herd_flock_partial *tree, uint t, uint steer_count, int far) {
-  for (uint s = HERD_REDUCE_GROUP / 2; s > 0; s >>= 1) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (t < s)
-      tree[t] = far ? herd_far_fold(tree[t], tree[t + s]) : herd_partial_fold(tree[t], tree[t + s], steer_count);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-/* The end of a reduction pass, one launch for the whole: each group folds its items' partials
- * (tree[t] holds item t's; `last` is the group's, as OpenCL C 1.2 declares local variables
- * only in kernels) and writes the result to partials[first + `group`]; the last of the
- * `groups` groups to do so (a ticket from an integer atomic) folds all of them, in index order,
- * into *total (pass 0: the first-pass fields, replacing it; pass 1: the farthest agent and the
- * milling sum, keeping the rest) and sets the ticket back to 0 for the next pass. The sums are
- * integers and the picks break ties by id, so which group comes last changes nothing.
- * Each group's write is fenced before its ticket and read back through a volatile pointer, so
- * the last group sees every partial (the threadfence reduction of CUDA's samples); the
- * condition is uniform in the group, so every barrier is reached by all of its items or none. */
-void herd_fold_last(__local herd_flock_partial *tree, __local int *last, uint t, uint steer_count, int far,
-                    __global herd_flock_partial *partials, uint first, uint group, uint groups,
-                    volatile __global uint *ticket, __global herd_flock_partial *total) {
-  herd_tree_fold(tree, t, steer_count, far);
-  if (t == 0) {
-    partials[first + group] = tree[0];
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
-    *last = atomic_inc(ticket) == groups - 1u;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (!*last) return;
-  volatile __global const herd_flock_partial *seen = partials + first;
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = t; k < groups; k += HERD_REDUCE_GROUP) {
-    herd_flock_partial q = seen[k];
-    p = far ? herd_far_fold(p, q) : herd_partial_fold(p, q, steer_count);
-  }
-  tree[t] = p;
-  herd_tree_fold(tree, t, steer_count, far);
-  if (t != 0) return;
-  *total = far ? herd_far_fold(*total, tree[0]) : tree[0];
-  *ticket = 0u;
-}
-
-/* First pass: one partial per block of HERD_REDUCE_BLOCK agents; item t takes every
- * HERD_REDUCE_GROUP-th agent of the block from t. The last group leaves the total. */
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first(
-    __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
-    __global const float *steer, uint steer_count, herd_step_info info, __global const float *env,
-    __global herd_flock_partial *partials, __global uint *ticket, __global herd_flock_partial *total) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  __local int last;
-  uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
-  float3 goal = (float3)(info.goal[0], info.goal[1], info.goal[2]);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
-    uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < grid.count)
-      p = herd_partial_add(
-          p, &grid, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i], steer, steer_count,
-          herd_env_in_goal(env, &info.env, herd_load_vec(pos, i, grid.dims), goal, info.goal_radius_m));
-    if (i < grid.count && info.env.has_path)
-      p = herd_partial_add_path(p, env, &info.env, herd_load_vec(pos, i, grid.dims), agent[i]);
-  }
-  tree[t] = p;
-  herd_fold_last(tree, &last, t, steer_count, 0, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
-}
-
-/* Second pass: the agent farthest from the centroid of the first pass's total, and the
- * milling sum; the last group folds them into the total. */
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far(
-    __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
-    __global herd_flock_partial *total, __global herd_flock_partial *partials, __global uint *ticket) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  __local int last;
-  uint t = get_local_id(0), base = get_group_id(0) * HERD_REDUCE_BLOCK;
-  float3 g = herd_partial_centroid(*total, grid.count);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
-    uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < grid.count)
-      p = herd_far_add(p, herd_load_vec(pos, i, grid.dims), herd_load_vec(vel, i, grid.dims), agent[i], g);
-  }
-  tree[t] = p;
-  herd_fold_last(tree, &last, t, 0, 1, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
 
 /* ---- Batches: many worlds laid end to end (kernels/model.h, herd_world) ----------------------
@@ -341,7 +252,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
  * they are, and the ones below are the per-world variants. */
 
 /* The world of a batch's bucket b: the last world whose buckets start at or before b. */
-uint herd_world_of_bucket(__global const herd_world *worlds, uint count, uint b) {
+HERD_INLINE uint herd_world_of_bucket(__global const herd_world *worlds, uint count, uint b) {
   uint lo = 0, hi = count;
   while (hi - lo > 1u) {
     uint mid = (lo + hi) / 2u;
@@ -371,14 +282,15 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
 }
 
 /* Each world's cell ends made relative to its first agent, as a world alone has them. */
-__kernel void herd_relative_ends(__global uint *cell_end, __global const herd_world *worlds, uint count, uint buckets) {
+HERD_SIMPLE_KERNEL void herd_relative_ends(__global uint *cell_end, __global const herd_world *worlds, uint count,
+                                           uint buckets) {
   uint b = get_global_id(0);
   if (b >= buckets) return;
   cell_end[b] -= worlds[herd_world_of_bucket(worlds, count, b)].begin;
 }
 
-__kernel void herd_mark_mixed_batch(__global const float *pos, __global const herd_world *worlds,
-                                    __global const uint *world_of, uint total, __global uint *cell_end) {
+HERD_SIMPLE_KERNEL void herd_mark_mixed_batch(__global const float *pos, __global const herd_world *worlds,
+                                              __global const uint *world_of, uint total, __global uint *cell_end) {
   uint i = get_global_id(0);
   if (i >= total) return;
   herd_world world = worlds[world_of[i]];
@@ -390,67 +302,12 @@ __kernel void herd_mark_mixed_batch(__global const float *pos, __global const he
   atomic_or(&cell_end[world.bucket_base + b], HERD_BUCKET_MIXED);
 }
 
-/* First pass, per world: group g is block g - block_base of world block_world[g], summed as
- * herd_reduce_first sums that block of the world alone; the world's last group leaves its
- * total in totals[w] (tickets[w] counts the world's groups). */
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_first_batch(
-    __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
-    __global const uint *block_world, __global const float *steer, __global const float *env,
-    __global herd_flock_partial *partials, __global uint *tickets, __global herd_flock_partial *totals) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  __local int last;
-  uint t = get_local_id(0), g = get_group_id(0), w = block_world[g];
-  herd_world world = worlds[w];
-  uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, count = world.info.steering_count;
-  __global const float *pos_w = pos + world.begin * (world.grid.dims == 2u ? 2u : 4u);
-  __global const float *vel_w = vel + world.begin * (world.grid.dims == 2u ? 2u : 4u);
-  __global const float *steer_w = steer + HERD_STEER_FLOATS * world.steer_base;
-  float3 goal = (float3)(world.info.goal[0], world.info.goal[1], world.info.goal[2]);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
-    uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < world.grid.count)
-      p = herd_partial_add(p, &world.grid, herd_load_vec(pos_w, i, world.grid.dims),
-                           herd_load_vec(vel_w, i, world.grid.dims), agent[world.begin + i], steer_w, count,
-                           herd_env_in_goal(env + world.env_base, &world.info.env,
-                                            herd_load_vec(pos_w, i, world.grid.dims), goal, world.info.goal_radius_m));
-    if (i < world.grid.count && world.info.env.has_path)
-      p = herd_partial_add_path(p, env + world.env_base, &world.info.env, herd_load_vec(pos_w, i, world.grid.dims),
-                                agent[world.begin + i]);
-  }
-  tree[t] = p;
-  herd_fold_last(tree, &last, t, count, 0, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
-                 totals + w);
-}
-
-__kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far_batch(
-    __global const float *pos, __global const float *vel, __global const uint *agent, __global const herd_world *worlds,
-    __global const uint *block_world, __global herd_flock_partial *totals, __global herd_flock_partial *partials,
-    __global uint *tickets) {
-  __local herd_flock_partial tree[HERD_REDUCE_GROUP];
-  __local int last;
-  uint t = get_local_id(0), g = get_group_id(0), w = block_world[g];
-  herd_world world = worlds[w];
-  uint base = (g - world.block_base) * HERD_REDUCE_BLOCK, stride = world.grid.dims == 2u ? 2u : 4u;
-  float3 centre = herd_partial_centroid(totals[w], world.grid.count);
-  herd_flock_partial p = herd_partial_empty();
-  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
-    uint i = base + k * HERD_REDUCE_GROUP + t;
-    if (i < world.grid.count)
-      p = herd_far_add(p, herd_load_vec(pos + world.begin * stride, i, world.grid.dims),
-                       herd_load_vec(vel + world.begin * stride, i, world.grid.dims), agent[world.begin + i], centre);
-  }
-  tree[t] = p;
-  herd_fold_last(tree, &last, t, 0, 1, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
-                 totals + w);
-}
-
 /* ---- For tests and analysis ------------------------------------------------------------- */
 
 /* The k nearest of every sorted agent (2D), ascending by (distance, index): row i of `out`
  * (k entries, 0xffffffff past the end) lists sorted indices. */
-__kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end, herd_grid grid, uint k,
-                       __global uint *out) {
+HERD_SIMPLE_KERNEL void herd_knn(__global const float2 *pos, __global const uint *cell_end, herd_grid grid, uint k,
+                                 __global uint *out) {
   uint i = get_global_id(0);
   if (i >= grid.count) return;
   herd_neighbour best[HERD_MAX_NEIGHBOURS];
@@ -469,4 +326,3 @@ __kernel void herd_knn(__global const float2 *pos, __global const uint *cell_end
 }
 
 #include "groups.cl"
-#include "knn_coop.cl"

@@ -13,9 +13,9 @@
  * (a global offset). */
 #include "knn_coop.h"
 
-__kernel void herd_pre_strombom_list(__global const float2 *pos, __global const uint *agent,
-                                     __global const float *steer, herd_strombom_params params, herd_grid grid,
-                                     herd_step_info info, __global uint *list, __global uint *counters) {
+HERD_SIMPLE_KERNEL void herd_pre_strombom_list(__global const float2 *pos, __global const uint *agent,
+                                               __global const float *steer, herd_strombom_params params, herd_grid grid,
+                                               herd_step_info info, __global uint *list, __global uint *counters) {
   uint i = get_global_id(0);
   if (i >= grid.count || herd_agent_removed(agent[i])) return;
   if (!herd_strombom_near_a_dog(pos[i], steer, info.steering_count, params.dog_radius_m)) return;
@@ -74,10 +74,11 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
   pre[2u * s.self + 1u] = sum.y;
 }
 
-__kernel void herd_pre_strombom_far(__global const float2 *pos, __global const uint *agent,
-                                    __global const uint *cell_end, __global const float *steer,
-                                    herd_strombom_params params, herd_grid grid, herd_step_info info,
-                                    __global const uint *list, __global const uint *counters, __global long *pre) {
+HERD_SIMPLE_KERNEL void herd_pre_strombom_far(__global const float2 *pos, __global const uint *agent,
+                                              __global const uint *cell_end, __global const float *steer,
+                                              herd_strombom_params params, herd_grid grid, herd_step_info info,
+                                              __global const uint *list, __global const uint *counters,
+                                              __global long *pre) {
   uint t = get_global_id(0);
   if (t >= counters[1]) return;
   uint self = list[grid.count + t];

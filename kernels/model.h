@@ -173,12 +173,15 @@ typedef herd_u32 herd_choice;
           (dims) == 3u ? (float)(herd_fix_wide((observed)->sum_z, HERD_FIX_POS_SCALE) / (double)(count)) : 0.0f; \
     }                                                                                                            \
   } while (0)
+#ifdef HERD_NO_STEP_KERNELS /* kernels/sized.cl: the models' functions without their kernels */
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)
+#else
 #define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                    \
-  __kernel void herd_step_##name(__global const float *pos, __global const float *vel, __global const uint *agent,     \
-                                 __global const uint *cell_end, __global const float *steer,                           \
-                                 __global const float *env, params_t params, herd_grid grid, herd_step_info info,      \
-                                 __global float *out_pos, __global float *out_vel, __global uint *out_agent,           \
-                                 __global const herd_flock_partial *observed, __global const long *pre) {              \
+  HERD_SIMPLE_KERNEL void herd_step_##name(                                                                            \
+      __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
+      __global const float *steer, __global const float *env, params_t params, herd_grid grid, herd_step_info info,    \
+      __global float *out_pos, __global float *out_vel, __global uint *out_agent,                                      \
+      __global const herd_flock_partial *observed, __global const long *pre) {                                         \
     uint i = get_global_id(0);                                                                                         \
     if (i >= grid.count) return;                                                                                       \
     HERD_OBSERVED_CENTROID(info, observed, grid.count, grid.dims);                                                     \
@@ -189,7 +192,7 @@ typedef herd_u32 herd_choice;
     herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);              \
   }                                                                                                                    \
   /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                               \
-  __kernel void herd_step_batch_##name(                                                                                \
+  HERD_SIMPLE_KERNEL void herd_step_batch_##name(                                                                      \
       __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
       __global const float *steer, __global const float *env, __global const params_t *params,                         \
       __global const herd_world *worlds, __global const uint *world_of, uint total, __global float *out_pos,           \
@@ -215,6 +218,7 @@ typedef herd_u32 herd_choice;
     herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,               \
                       out_agent + world.begin);                                                                        \
   }
+#endif
 #else
 /* The CPU backend's loop over sorted agents [begin, end). */
 typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v, herd_u32 begin, herd_u32 end,

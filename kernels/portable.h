@@ -21,7 +21,16 @@ typedef float2 herd_vec2;
 typedef float3 herd_vec3;
 #define HERD_GLOBAL __global
 #define HERD_CONSTANT __constant
-#define HERD_INLINE inline
+/* Every helper is a definition in its program, inlined: an OpenCL C (C99) `inline` alone is
+ * no definition, which a GPU compiler that does not inline leaves unresolved, and a call
+ * passes structs through the stack (tests/test_gpu_compile.sh checks both). */
+#define HERD_INLINE static inline __attribute__((always_inline))
+/* The work-group size of every kernel the host launches in groups of its SIMPLE_GROUP (the
+ * others declare their own), declared so that a GPU compiler allots registers for it. */
+#ifndef HERD_SIMPLE_GROUP
+#define HERD_SIMPLE_GROUP 64
+#endif
+#define HERD_SIMPLE_KERNEL __kernel __attribute__((reqd_work_group_size(HERD_SIMPLE_GROUP, 1, 1)))
 #define herd_v2(x, y) ((float2)((x), (y)))
 #define herd_v3(x, y, z) ((float3)((x), (y), (z)))
 #define herd_sqrtf(x) sqrt(x)
@@ -48,7 +57,16 @@ typedef struct herd_vec3 {
 } herd_vec3;
 #define HERD_GLOBAL
 #define HERD_CONSTANT const
-#define HERD_INLINE static inline
+/* Every helper is a definition in its program, inlined: an OpenCL C (C99) `inline` alone is
+ * no definition, which a GPU compiler that does not inline leaves unresolved, and a call
+ * passes structs through the stack (tests/test_gpu_compile.sh checks both). */
+#define HERD_INLINE static inline __attribute__((always_inline))
+/* The work-group size of every kernel the host launches in groups of its SIMPLE_GROUP (the
+ * others declare their own), declared so that a GPU compiler allots registers for it. */
+#ifndef HERD_SIMPLE_GROUP
+#define HERD_SIMPLE_GROUP 64
+#endif
+#define HERD_SIMPLE_KERNEL __kernel __attribute__((reqd_work_group_size(HERD_SIMPLE_GROUP, 1, 1)))
 #define herd_v2(x, y) ((herd_vec2){(x), (y)})
 #define herd_v3(x, y, z) ((herd_vec3){(x), (y), (z)})
 #define herd_sqrtf(x) sqrtf(x)

@@ -35,7 +35,7 @@
 #define COOP_LANES 16u        /* lanes per agent in the pre-pass; $HERD_COOP_LANES: 8, 16 or 32 */
 #define COOP_SLICE_COST 4u    /* a pre-pass agent costs about 4 step agents on PoCL (bench/results/opencl-coop.md) */
 
-extern const char herd_embedded_kernels[];
+extern const char herd_embedded_herd_kernels[], herd_embedded_sized_kernels[];
 
 enum kernel_id {
   K_BIN,
@@ -135,7 +135,7 @@ struct herd_backend {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
-  cl_program program;
+  cl_program programs[HERD_CL_PROGRAMS];
   cl_kernel kernels[K_COUNT];
   /* State, double-buffered as in the CPU backend: sorted into [1-cur], stepped into [cur]. */
   cl_mem pos[2], vel[2], agent[2];
@@ -203,6 +203,21 @@ static const char *kernel_name(const herd_backend *b, enum kernel_id k) {
   if (k == K_STEP_BATCH) return b->batch_kernel;
   if (k >= K_PRE_LIST && k <= K_PRE_FAR) return b->pre_kernel[k - K_PRE_LIST][0] ? b->pre_kernel[k - K_PRE_LIST] : NULL;
   return kernel_names[k];
+}
+
+/* The program kernel k is in: the kernels whose code depends on the simulation's sizes are
+ * the sized one's (kernels/sized.cl). */
+static herd_cl_program kernel_program(enum kernel_id k) {
+  switch (k) {
+    case K_REDUCE_FIRST:
+    case K_REDUCE_FAR:
+    case K_REDUCE_FIRST_BATCH:
+    case K_REDUCE_FAR_BATCH:
+    case K_PRE_LIST:
+    case K_PRE_COOP:
+    case K_PRE_FAR: return HERD_CL_PROGRAM_SIZED;
+    default: return HERD_CL_PROGRAM_MAIN;
+  }
 }
 
 static double now_s(void) {
@@ -370,43 +385,90 @@ static uint32_t coop_lanes(void) {
   return lanes == 8 || lanes == 16 || lanes == 32 ? (uint32_t)lanes : COOP_LANES;
 }
 
-/* Builds the program from the embedded source, or from $HERD_KERNEL_DIR/herd.cl. */
-static herd_status build_program(herd_backend *b, herd_error *err) {
+static const char *const program_files[HERD_CL_PROGRAMS] = {"herd.cl", "sized.cl"};
+
+const char *herd_cl_program_source(herd_cl_program program) {
+  return program == HERD_CL_PROGRAM_SIZED ? herd_embedded_sized_kernels : herd_embedded_herd_kernels;
+}
+
+int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes) {
+  if (program == HERD_CL_PROGRAM_SIZED)
+    return snprintf(out, size,
+                    "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
+                    "-DHERD_COOP_LANES=%u",
+                    SIMPLE_GROUP, REDUCE_GROUP, steering, lanes);
+  return snprintf(
+      out, size, "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u",
+      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP);
+}
+
+/* $HERD_CL_BUILD_OPTIONS after herd's own options (for tools: Oclgrind's tests build with
+ * -cl-opt-disable). Fails on text too long for the options, rather than cut it. */
+static herd_status extra_build_options(char *options, size_t size, herd_error *err) {
+  const char *extra = getenv("HERD_CL_BUILD_OPTIONS");
+  if (!extra || !*extra) return HERD_OK;
+  size_t used = strlen(options), more = strlen(extra);
+  if (used + 1 + more >= size)
+    return herd_fail(err, HERD_E_INPUT, "HERD_CL_BUILD_OPTIONS: %zu characters, at most %zu allowed", more,
+                     size - used - 2);
+  options[used] = ' ';
+  memcpy(options + used + 1, extra, more + 1);
+  return HERD_OK;
+}
+
+/* Program p's source and options: the embedded source, or $HERD_KERNEL_DIR's file (malloc'd
+ * into *loaded) with -I for its includes. */
+static herd_status program_source(herd_backend *b, herd_cl_program p, const char **source, char **loaded, char *options,
+                                  size_t size, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
-  char options[600];
-  char *loaded = NULL;
-  const char *source = herd_embedded_kernels;
-  b->coop_lanes = coop_lanes();
-  int w = snprintf(options, sizeof options,
-                   "-cl-std=CL1.2 -DHERD_SCAN_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
-                   "-DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u -DHERD_COOP_LANES=%u",
-                   SCAN_GROUP, REDUCE_GROUP, reduce_steering(&b->desc), RADIX_BITS, RADIX_GROUP, b->coop_lanes);
+  int w = herd_cl_program_options(options, size, p, reduce_steering(&b->desc), b->coop_lanes);
+  *source = herd_cl_program_source(p);
+  *loaded = NULL;
   if (dir && *dir) {
     char path[512];
-    snprintf(path, sizeof path, "%s/herd.cl", dir);
-    if (!(loaded = read_text_file(path))) return herd_fail(err, HERD_E_INPUT, "HERD_KERNEL_DIR: cannot read %s", path);
-    source = loaded;
-    snprintf(options + w, sizeof options - (size_t)w, " -I%s", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, program_files[p]);
+    if (!(*loaded = read_text_file(path))) return herd_fail(err, HERD_E_INPUT, "HERD_KERNEL_DIR: cannot read %s", path);
+    *source = *loaded;
+    snprintf(options + w, size - (size_t)w, " -I%s", dir);
   }
-  cl_int rc;
-  b->program = clCreateProgramWithSource(b->context, 1, &source, NULL, &rc);
+  return extra_build_options(options, size, err);
+}
+
+/* Builds program p from its source (program_source). */
+static herd_status build_one(herd_backend *b, herd_cl_program p, herd_error *err) {
+  char options[1200];
+  const char *source;
+  char *loaded;
+  herd_status s = program_source(b, p, &source, &loaded, options, sizeof options, err);
+  cl_int rc = CL_SUCCESS;
+  if (s == HERD_OK) b->programs[p] = clCreateProgramWithSource(b->context, 1, &source, NULL, &rc);
   free(loaded);
+  if (s != HERD_OK) return s;
   if (rc != CL_SUCCESS) return cl_fail(b, err, "clCreateProgramWithSource", rc);
-  rc = clBuildProgram(b->program, 1, &b->device, options, NULL, NULL);
+  rc = clBuildProgram(b->programs[p], 1, &b->device, options, NULL, NULL);
   if (rc == CL_SUCCESS) return HERD_OK;
   char log[800] = "", hint[700];
-  clGetProgramBuildInfo(b->program, b->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+  clGetProgramBuildInfo(b->programs[p], b->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
   for (size_t n = strlen(log); n && (log[n - 1] == '\n' || log[n - 1] == ' '); --n) log[n - 1] = '\0';
   herd_cl_cache_hint(b->info.platform, hint, sizeof hint);
-  return herd_fail(err, HERD_E_BACKEND, "OpenCL: building the kernels failed on \"%s\" (%s): %s%s", b->info.name,
-                   herd_cl_error_name(rc), log, hint);
+  return herd_fail(err, HERD_E_BACKEND, "OpenCL: building the kernels (kernels/%s) failed on \"%s\" (%s): %s%s",
+                   program_files[p], b->info.name, herd_cl_error_name(rc), log, hint);
+}
+
+/* Builds both programs, from the embedded sources or from $HERD_KERNEL_DIR. */
+static herd_status build_program(herd_backend *b, herd_error *err) {
+  b->coop_lanes = coop_lanes();
+  herd_status s = HERD_OK;
+  for (int p = 0; p < HERD_CL_PROGRAMS && s == HERD_OK; ++p) s = build_one(b, (herd_cl_program)p, err);
+  return s;
 }
 
 static herd_status create_kernels(herd_backend *b, herd_error *err) {
   for (int k = 0; k < K_COUNT; ++k) {
     cl_int rc;
     if (!kernel_name(b, (enum kernel_id)k)) continue; /* a pre-pass the model has not */
-    b->kernels[k] = clCreateKernel(b->program, kernel_name(b, (enum kernel_id)k), &rc);
+    b->kernels[k] =
+        clCreateKernel(b->programs[kernel_program((enum kernel_id)k)], kernel_name(b, (enum kernel_id)k), &rc);
     if (rc != CL_SUCCESS) {
       char call[160];
       snprintf(call, sizeof call, "clCreateKernel(%s)", kernel_name(b, (enum kernel_id)k));
@@ -550,7 +612,8 @@ static void cl_destroy(herd_backend *b) {
     if (b->scan_sums[k]) clReleaseMemObject(b->scan_sums[k]);
   for (int k = 0; k < K_COUNT; ++k)
     if (b->kernels[k]) clReleaseKernel(b->kernels[k]);
-  if (b->program) clReleaseProgram(b->program);
+  for (int p = 0; p < HERD_CL_PROGRAMS; ++p)
+    if (b->programs[p]) clReleaseProgram(b->programs[p]);
   if (b->queue) clReleaseCommandQueue(b->queue);
   if (b->context) clReleaseContext(b->context);
   free(b->map_pos);

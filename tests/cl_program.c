@@ -1,0 +1,64 @@
+/* The OpenCL programs exactly as the backend builds them, for the GPU compile test
+ * (tests/test_gpu_compile.sh), which hands them to clang's GPU targets:
+ *
+ *   cl_program source main|sized FILE             the embedded source, headers inlined
+ *   cl_program options main|sized STEERING LANES  the build options for that variant, one line
+ *
+ * main: kernels/herd.cl, the same for every simulation; sized: kernels/sized.cl.
+ * STEERING: steering agents the reduction's partials hold room for (1..HERD_MAX_STEERING);
+ * LANES: the pre-pass's lanes per agent (8, 16 or 32). Exit 2 on anything else. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cl/cl_backend.h"
+
+static int usage(void) {
+  fprintf(stderr,
+          "usage: cl_program source main|sized FILE | cl_program options main|sized STEERING(1-%d) LANES(8|16|32)\n",
+          HERD_MAX_STEERING);
+  return 2;
+}
+
+/* A decimal number in [lo, hi], or -1. */
+static long number_in(const char *text, long lo, long hi) {
+  char *end;
+  long v = strtol(text, &end, 10);
+  return *text && !*end && v >= lo && v <= hi ? v : -1;
+}
+
+/* main or sized, or -1. */
+static int program_named(const char *name) {
+  if (strcmp(name, "main") == 0) return HERD_CL_PROGRAM_MAIN;
+  if (strcmp(name, "sized") == 0) return HERD_CL_PROGRAM_SIZED;
+  return -1;
+}
+
+static int write_source(herd_cl_program program, const char *path) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    perror(path);
+    return 1;
+  }
+  const char *text = herd_cl_program_source(program);
+  size_t n = strlen(text);
+  int ok = fwrite(text, 1, n, f) == n;
+  ok &= fclose(f) == 0;
+  if (!ok) perror(path);
+  return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  int program = argc >= 3 ? program_named(argv[2]) : -1;
+  if (program < 0) return usage();
+  if (argc == 4 && strcmp(argv[1], "source") == 0) return write_source((herd_cl_program)program, argv[3]);
+  if (argc != 5 || strcmp(argv[1], "options") != 0) return usage();
+  long steering = number_in(argv[3], 1, HERD_MAX_STEERING), lanes = number_in(argv[4], 8, 32);
+  if (steering < 0 || (lanes != 8 && lanes != 16 && lanes != 32)) return usage();
+  char options[600];
+  int n =
+      herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering, (uint32_t)lanes);
+  if (n < 0 || n >= (int)sizeof options) return 1;
+  puts(options);
+  return 0;
+}
