@@ -141,12 +141,58 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   return p;
 }
 
-/* First pass: sums, extent, goal counts, the agent nearest to each steering agent (steer:
- * HERD_STEER_FLOATS per steering agent, steer_count <= HERD_REDUCE_STEERING; distances through
- * the wrap of the grid's world). A removed agent counts as delivered and adds nothing else. */
-HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
-                                                herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
-                                                int in_goal) {
+/* The folds, field by field, as macros over lvalues: the same code folds private partials (the
+ * CPU backend, a work-item's own) and partials in a kernel's local or global memory in place,
+ * which OpenCL C 1.2 cannot pass to one function (no generic address space), so that a GPU
+ * touches only the fields a fold changes instead of copying whole partials through registers. */
+#define HERD_FOLD_PATH(a, b)                                     \
+  do {                                                           \
+    (a).path_dist = herd_i128_add((a).path_dist, (b).path_dist); \
+    (a).path_end += (b).path_end;                                \
+  } while (0)
+/* Every first-pass field but the nearest entries. */
+#define HERD_FOLD_FLOCK(a, b)                             \
+  do {                                                    \
+    (a).sum_x = herd_i128_add((a).sum_x, (b).sum_x);      \
+    (a).sum_y = herd_i128_add((a).sum_y, (b).sum_y);      \
+    (a).sum_z = herd_i128_add((a).sum_z, (b).sum_z);      \
+    (a).head_x += (b).head_x;                             \
+    (a).head_y += (b).head_y;                             \
+    (a).head_z += (b).head_z;                             \
+    (a).lo_x = (b).lo_x < (a).lo_x ? (b).lo_x : (a).lo_x; \
+    (a).lo_y = (b).lo_y < (a).lo_y ? (b).lo_y : (a).lo_y; \
+    (a).lo_z = (b).lo_z < (a).lo_z ? (b).lo_z : (a).lo_z; \
+    (a).hi_x = (b).hi_x > (a).hi_x ? (b).hi_x : (a).hi_x; \
+    (a).hi_y = (b).hi_y > (a).hi_y ? (b).hi_y : (a).hi_y; \
+    (a).hi_z = (b).hi_z > (a).hi_z ? (b).hi_z : (a).hi_z; \
+    (a).in_goal += (b).in_goal;                           \
+    (a).delivered += (b).delivered;                       \
+    (a).removed += (b).removed;                           \
+    HERD_FOLD_PATH(a, b);                                 \
+  } while (0)
+/* One nearest entry: b's where it is nearer. */
+#define HERD_FOLD_NEAREST(a, b)                                                      \
+  do {                                                                               \
+    if (herd_nearer((b).d2, (b).id, (a).d2, (a).id)) {                               \
+      (a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z; \
+    }                                                                                \
+  } while (0)
+/* The second pass's fields: the farthest agent and the milling sum. */
+#define HERD_FOLD_FAR(a, b)                                                                           \
+  do {                                                                                                \
+    if (herd_farther((b).far_d2, (b).far_id, (a).far_d2, (a).far_id)) {                               \
+      (a).far_d2 = (b).far_d2, (a).far_id = (b).far_id, (a).far_x = (b).far_x, (a).far_y = (b).far_y, \
+      (a).far_z = (b).far_z;                                                                          \
+    }                                                                                                 \
+    (a).mill_x += (b).mill_x;                                                                         \
+    (a).mill_y += (b).mill_y;                                                                         \
+    (a).mill_z += (b).mill_z;                                                                         \
+  } while (0)
+
+/* First pass: sums, extent and goal counts of one agent (not the nearest entries:
+ * herd_partial_add_near). A removed agent counts as delivered and adds nothing else. */
+HERD_INLINE herd_flock_partial herd_partial_add_flock(herd_flock_partial p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
+                                                      int in_goal) {
   if (herd_agent_removed(word)) {
     p.delivered += 1u;
     p.removed += 1u;
@@ -167,44 +213,57 @@ HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd
   p.hi_z = pos.z > p.hi_z ? pos.z : p.hi_z;
   p.in_goal += in_goal ? 1u : 0u;
   p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
-  herd_u32 id = herd_agent_id(word);
-  /* Bounded by the constant too, so a compiler may unroll the loop and keep p.near in
-   * registers (indexed by constants) rather than in memory. */
-  for (herd_u32 d = 0; d < steer_count && d < HERD_REDUCE_STEERING; ++d) {
-    herd_u32 at = HERD_STEER_FLOATS * d;
-    herd_vec3 s = herd_v3(steer[at], steer[at + 1u], steer[at + 2u]);
-    float d2 = herd_v3_len2(herd_world_delta(g, s, pos));
-    if (herd_nearer(d2, id, p.near[d].d2, p.near[d].id)) {
-      p.near[d].d2 = d2;
-      p.near[d].id = id;
-      p.near[d].x = pos.x;
-      p.near[d].y = pos.y;
-      p.near[d].z = pos.z;
-    }
-  }
   return p;
 }
 
+/* The agent at pos (id) against the nearest so far to the steering agent at s, the distance
+ * taken through the wrap of the grid's world. */
+HERD_INLINE herd_nearest herd_nearest_add(herd_nearest best, const herd_grid *g, herd_vec3 s, herd_vec3 pos,
+                                          herd_u32 id) {
+  float d2 = herd_v3_len2(herd_world_delta(g, s, pos));
+  if (herd_nearer(d2, id, best.d2, best.id)) {
+    best.d2 = d2;
+    best.id = id;
+    best.x = pos.x;
+    best.y = pos.y;
+    best.z = pos.z;
+  }
+  return best;
+}
+
+/* First pass: the agent (its word) against the nearest entries `near` (an lvalue array, in any
+ * address space) of the steer_count <= HERD_REDUCE_STEERING steering agents in `steer`
+ * (HERD_STEER_FLOATS each). Removed agents take no part. The loop is bounded by the constant
+ * too, so that a compiler may unroll it and keep private entries in registers. */
+#define HERD_PARTIAL_ADD_NEAR(near, g, steer, steer_count, pos, word)                   \
+  do {                                                                                  \
+    if (!herd_agent_removed(word))                                                      \
+      for (herd_u32 d_ = 0; d_ < (steer_count) && d_ < HERD_REDUCE_STEERING; ++d_) {    \
+        herd_u32 at_ = HERD_STEER_FLOATS * d_;                                          \
+        herd_vec3 s_ = herd_v3((steer)[at_], (steer)[at_ + 1u], (steer)[at_ + 2u]);     \
+        (near)[d_] = herd_nearest_add((near)[d_], (g), s_, (pos), herd_agent_id(word)); \
+      }                                                                                 \
+  } while (0)
+
+/* First pass: everything one agent adds (herd_partial_add_flock, then its nearest entries). */
+HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
+                                                herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
+                                                int in_goal) {
+  p = herd_partial_add_flock(p, pos, vel, word, in_goal);
+  HERD_PARTIAL_ADD_NEAR(p.near, g, steer, steer_count, pos, word);
+  return p;
+}
+
+/* Every first-pass field, the nearest entries of steer_count steering agents included. */
+#define HERD_FOLD_PARTIAL(a, b, steer_count)                                     \
+  do {                                                                           \
+    HERD_FOLD_FLOCK(a, b);                                                       \
+    for (herd_u32 d_ = 0; d_ < (steer_count) && d_ < HERD_REDUCE_STEERING; ++d_) \
+      HERD_FOLD_NEAREST((a).near[d_], (b).near[d_]);                             \
+  } while (0)
+
 HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_flock_partial b, herd_u32 steer_count) {
-  a.sum_x = herd_i128_add(a.sum_x, b.sum_x);
-  a.sum_y = herd_i128_add(a.sum_y, b.sum_y);
-  a.sum_z = herd_i128_add(a.sum_z, b.sum_z);
-  a.head_x += b.head_x;
-  a.head_y += b.head_y;
-  a.head_z += b.head_z;
-  a.lo_x = b.lo_x < a.lo_x ? b.lo_x : a.lo_x;
-  a.lo_y = b.lo_y < a.lo_y ? b.lo_y : a.lo_y;
-  a.lo_z = b.lo_z < a.lo_z ? b.lo_z : a.lo_z;
-  a.hi_x = b.hi_x > a.hi_x ? b.hi_x : a.hi_x;
-  a.hi_y = b.hi_y > a.hi_y ? b.hi_y : a.hi_y;
-  a.hi_z = b.hi_z > a.hi_z ? b.hi_z : a.hi_z;
-  a.in_goal += b.in_goal;
-  a.delivered += b.delivered;
-  a.removed += b.removed;
-  a.path_dist = herd_i128_add(a.path_dist, b.path_dist);
-  a.path_end += b.path_end;
-  for (herd_u32 d = 0; d < steer_count && d < HERD_REDUCE_STEERING; ++d)
-    if (herd_nearer(b.near[d].d2, b.near[d].id, a.near[d].d2, a.near[d].id)) a.near[d] = b.near[d];
+  HERD_FOLD_PARTIAL(a, b, steer_count);
   return a;
 }
 
@@ -243,16 +302,7 @@ HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec3 pos,
 }
 
 HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_partial b) {
-  if (herd_farther(b.far_d2, b.far_id, a.far_d2, a.far_id)) {
-    a.far_d2 = b.far_d2;
-    a.far_id = b.far_id;
-    a.far_x = b.far_x;
-    a.far_y = b.far_y;
-    a.far_z = b.far_z;
-  }
-  a.mill_x += b.mill_x;
-  a.mill_y += b.mill_y;
-  a.mill_z += b.mill_z;
+  HERD_FOLD_FAR(a, b);
   return a;
 }
 

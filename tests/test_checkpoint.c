@@ -366,6 +366,9 @@ static int run_opencl(void) {
     return 77;
   }
   backend = "opencl";
+  /* Steps in slices whatever this machine's speed, so that a_step_stopped_midway_then_saved_resumes
+   * finds one under way (docs/opencl.md, "Interrupting a step"). */
+  setenv("HERD_CL_SLICE_AGENTS", "8192", 1);
   static const test_case cases[] = {OPENCL_TESTS(TEST_ENTRY)};
   return test_run(cases, sizeof cases / sizeof cases[0]);
 }

@@ -20,7 +20,7 @@
 
 #define SCAN_GROUP 256u
 #define SCAN_BLOCK (4u * SCAN_GROUP)
-#define REDUCE_GROUP 64u
+#define REDUCE_GROUP 32u
 #define REDUCE_BLOCK (REDUCE_GROUP * 64u)
 #define SIMPLE_GROUP 64u
 #define RADIX_BITS 8u   /* bits of the bucket key per radix pass (kernels/herd.cl) */
@@ -919,11 +919,21 @@ static herd_status build_grid(herd_backend *b, herd_error *err) {
 #define SLOW_STEP_S 0.25
 #define FIRST_SLICE 16384u
 
+/* $HERD_CL_SLICE_AGENTS: slices of at most that many agents whatever the step's time (tests
+ * that interrupt a step on a machine whose speed they cannot know); 0 when unset. */
+static double forced_slice(void) {
+  const char *text = getenv("HERD_CL_SLICE_AGENTS");
+  char *end;
+  unsigned long agents = text && *text ? strtoul(text, &end, 10) : 0;
+  return agents && !*end ? (double)agents : 0.0;
+}
+
 static size_t step_slice(const herd_backend *b) {
   size_t n = b->desc.count;
   if (!b->desc.stop) return n;
   double slice =
       b->last_step_s > 0 ? (b->last_step_s < SLOW_STEP_S ? (double)n : n * SLICE_S / b->last_step_s) : FIRST_SLICE;
+  if (forced_slice() > 0 && forced_slice() < slice) slice = forced_slice();
   return slice >= (double)n ? n : round_up(slice > SIMPLE_GROUP ? (size_t)slice : SIMPLE_GROUP, SIMPLE_GROUP);
 }
 
