@@ -11,7 +11,7 @@
  * This file is the main program, the same for every simulation. The kernels whose code
  * depends on the simulation's own sizes (the observation's room for its steering agents, the
  * pre-pass's lanes) are the second program, kernels/sized.cl: a driver caches this one once
- * for all of them, and a GPU compiler checks it once (tests/test_gpu_compile.sh).
+ * for all of them, and a GPU compiler checks it once (tests/gpu_compile.py).
  *
  * State buffers hold float2 per agent in 2D and float4 in 3D (grid.dims says which).
  * The flock's groups: kernels/groups.cl.

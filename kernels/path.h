@@ -90,6 +90,7 @@ HERD_INLINE herd_path_jet herd_path_eval(HERD_GLOBAL const float *path, float t)
   herd_vec3 q[HERD_PATH_MAX_POINTS];
   herd_path_jet j;
   float s = 1.0f - t, m = (float)n - 1.0f;
+  HERD_NO_UNROLL
   for (i = 0; i < n; ++i) q[i] = herd_path_control(path, i);
   j.d2 = herd_v3(0.0f, 0.0f, 0.0f);
   if (n < 2u) {
@@ -97,8 +98,9 @@ HERD_INLINE herd_path_jet herd_path_eval(HERD_GLOBAL const float *path, float t)
     j.d1 = j.d2;
     return j;
   }
-  for (level = n; level > 3u; --level)
-    for (i = 0; i + 1u < level; ++i) q[i] = herd_path_lerp(q[i], q[i + 1u], s, t);
+  HERD_NO_UNROLL
+  for (level = n; level > 3u; --level) HERD_NO_UNROLL
+  for (i = 0; i + 1u < level; ++i) q[i] = herd_path_lerp(q[i], q[i + 1u], s, t);
   if (n >= 3u) {
     j.d2 = herd_v3_scale(herd_v3_add(herd_v3_sub(q[2], herd_v3_scale(q[1], 2.0f)), q[0]), m * (m - 1.0f));
     q[0] = herd_path_lerp(q[0], q[1], s, t);
@@ -130,6 +132,7 @@ HERD_INLINE float herd_path_arc_between(HERD_GLOBAL const float *path, float a, 
   const float w[5] = {0.1184634425280945f, 0.2393143352496832f, 0.2844444444444444f, 0.2393143352496832f,
                       0.1184634425280945f};
   float sum = 0.0f, h = b - a;
+  HERD_NO_UNROLL
   for (int i = 0; i < 5; ++i) sum += w[i] * herd_sqrtf(herd_v3_len2(herd_path_eval(path, a + x[i] * h).d1));
   return sum * h;
 }
@@ -163,6 +166,7 @@ HERD_INLINE float herd_path_newton(HERD_GLOBAL const float *path, herd_vec3 p, f
                                    herd_vec3 *at) {
   float t = lo + (hi - lo) * (-glo / (ghi - glo));
   if (!(t > lo && t < hi)) t = 0.5f * (lo + hi);
+  HERD_NO_UNROLL
   for (int it = 0; it < HERD_PATH_NEWTON_ITERS; ++it) {
     herd_path_jet j = herd_path_eval(path, t);
     herd_vec3 r = herd_v3_sub(j.b, p);
@@ -230,6 +234,7 @@ HERD_INLINE void herd_path_refine(HERD_GLOBAL const float *path, herd_vec3 p, he
     return;
   }
   float x0 = lo, g0 = ga;
+  HERD_NO_UNROLL
   for (int i = 1; i <= 8; ++i) {
     float x1 = i == 8 ? hi : lo + (hi - lo) * (0.125f * (float)i);
     float g1 = i == 8 ? gb : herd_path_slope(herd_path_eval(path, x1), p);
@@ -262,6 +267,7 @@ HERD_INLINE void herd_path_scan(HERD_GLOBAL const float *path, herd_vec3 p, herd
                                 herd_path_hit *hit) {
   herd_u32 intervals = herd_path_intervals(path), k, best = k1 + 1u;
   float best2 = hit->dist_m * hit->dist_m, bend = path[3];
+  HERD_NO_UNROLL
   for (k = k0; k <= k1; ++k) {
     HERD_GLOBAL const float *r = herd_path_record(path, k);
     float dx = r[0] - p.x, dy = r[1] - p.y, dz = r[2] - p.z, d2 = dx * dx + dy * dy + dz * dz;
@@ -276,6 +282,7 @@ HERD_INLINE void herd_path_scan(HERD_GLOBAL const float *path, herd_vec3 p, herd
     if (best > 0u) herd_path_refine(path, p, best - 1u, hit);
     if (best < intervals) herd_path_refine(path, p, best, hit);
   }
+  HERD_NO_UNROLL
   for (k = k0; k < k1; ++k) {
     if (k + 1u == best || k == best) continue;
     float reach = hit->dist_m + bend;
@@ -291,6 +298,7 @@ HERD_INLINE void herd_path_scan(HERD_GLOBAL const float *path, herd_vec3 p, herd
 HERD_INLINE herd_path_hit herd_path_closest(HERD_GLOBAL const float *path, herd_vec3 p) {
   herd_u32 intervals = herd_path_intervals(path), per = (herd_u32)path[5], blocks = (herd_u32)path[6], b, first = 0;
   float first2 = 0.0f;
+  HERD_NO_UNROLL
   for (b = 0; b < blocks; ++b) {
     HERD_GLOBAL const float *ball = herd_path_block(path, b);
     float dx = ball[0] - p.x, dy = ball[1] - p.y, dz = ball[2] - p.z, d2 = dx * dx + dy * dy + dz * dz;
@@ -302,6 +310,7 @@ HERD_INLINE herd_path_hit herd_path_closest(HERD_GLOBAL const float *path, herd_
   hit.dist_m = 3.0e38f; /* no hit yet: the first scan replaces it */
   hit.interval = 0u;
   herd_path_scan(path, p, first * per, first * per + per < intervals ? first * per + per : intervals, &hit);
+  HERD_NO_UNROLL
   for (b = 0; b < blocks; ++b) {
     HERD_GLOBAL const float *ball = herd_path_block(path, b);
     float dx = ball[0] - p.x, dy = ball[1] - p.y, dz = ball[2] - p.z, reach = hit.dist_m + ball[3];
@@ -399,6 +408,7 @@ HERD_INLINE herd_vec3 herd_sphere_project(herd_vec3 centre, float radius_m, herd
   float big = herd_path_absf(centre.x) + herd_path_absf(centre.y) + herd_path_absf(centre.z) + radius_m;
   float grow = 1.1920929e-7f * big; /* one ulp of the largest coordinate involved */
   herd_vec3 q = herd_v3_madd(centre, radius_m, n);
+  HERD_NO_UNROLL
   for (int i = 0; i < 24 && herd_sphere_contains(centre, radius_m, q); ++i, grow *= 2.0f)
     q = herd_v3_madd(centre, radius_m + grow, n);
   return q;
@@ -413,12 +423,15 @@ HERD_INLINE herd_vec3 herd_sphere_project(herd_vec3 centre, float radius_m, herd
 HERD_INLINE int herd_path_build(HERD_GLOBAL float *out, const float *xyz, herd_u32 points, herd_u32 intervals) {
   herd_u32 i, k;
   if (points < 1u || points > HERD_PATH_MAX_POINTS || intervals < 1u || intervals > HERD_PATH_MAX_INTERVALS) return 1;
+  HERD_NO_UNROLL
   for (i = 0; i < 3u * points; ++i)
     if (!(herd_path_absf(xyz[i]) <= 3.4e38f)) return 1;
+  HERD_NO_UNROLL
   for (i = 0; i < HERD_PATH_HEADER; ++i) out[i] = 0.0f;
   out[0] = (float)points;
   out[1] = (float)intervals;
   out[4] = 1.0f / (float)intervals;
+  HERD_NO_UNROLL
   for (i = 0; i < points; ++i) {
     HERD_GLOBAL float *q = out + HERD_PATH_HEADER + 4u * i;
     q[0] = xyz[3u * i], q[1] = xyz[3u * i + 1u], q[2] = xyz[3u * i + 2u], q[3] = 0.0f;
@@ -427,10 +440,12 @@ HERD_INLINE int herd_path_build(HERD_GLOBAL float *out, const float *xyz, herd_u
    * a C2 curve strays from its chord over [a, b] by at most (b-a)^2/8 max|B''|. Plus a hair
    * (1e-6 of the control points' size) for float rounding of the samples. */
   float bend2 = 0.0f, size = 0.0f, m = (float)points - 1.0f, h = out[4];
+  HERD_NO_UNROLL
   for (i = 0; i < points; ++i) {
     float a = herd_path_absf(xyz[3u * i]) + herd_path_absf(xyz[3u * i + 1u]) + herd_path_absf(xyz[3u * i + 2u]);
     size = a > size ? a : size;
   }
+  HERD_NO_UNROLL
   for (i = 0; i + 2u < points; ++i) {
     herd_vec3 a = herd_path_control(out, i), b = herd_path_control(out, i + 1u), c = herd_path_control(out, i + 2u);
     float d2 = herd_v3_len2(herd_v3_add(herd_v3_sub(c, herd_v3_scale(b, 2.0f)), a));
@@ -438,6 +453,7 @@ HERD_INLINE int herd_path_build(HERD_GLOBAL float *out, const float *xyz, herd_u
   }
   out[3] = h * h / 8.0f * m * (m - 1.0f) * herd_sqrtf(bend2) + 1e-6f * size;
   float s = 0.0f;
+  HERD_NO_UNROLL
   for (k = 0; k <= intervals; ++k) {
     HERD_GLOBAL float *r = out + HERD_PATH_HEADER + 4u * points + HERD_PATH_RECORD * k;
     float t = herd_path_t_at(out, k);
@@ -457,9 +473,11 @@ HERD_INLINE int herd_path_build(HERD_GLOBAL float *out, const float *xyz, herd_u
   herd_u32 per = herd_path_block_size(intervals), blocks = (intervals + per - 1u) / per, b;
   out[5] = (float)per;
   out[6] = (float)blocks;
+  HERD_NO_UNROLL
   for (b = 0; b < blocks; ++b) {
     herd_u32 k0 = b * per, k1 = k0 + per < intervals ? k0 + per : intervals;
     herd_vec3 lo = herd_v3(3.0e38f, 3.0e38f, 3.0e38f), hi = herd_v3(-3.0e38f, -3.0e38f, -3.0e38f);
+    HERD_NO_UNROLL
     for (k = k0; k <= k1; ++k) {
       HERD_GLOBAL const float *r = herd_path_record(out, k);
       lo = herd_v3(r[0] < lo.x ? r[0] : lo.x, r[1] < lo.y ? r[1] : lo.y, r[2] < lo.z ? r[2] : lo.z);
@@ -467,6 +485,7 @@ HERD_INLINE int herd_path_build(HERD_GLOBAL float *out, const float *xyz, herd_u
     }
     herd_vec3 c = herd_v3_scale(herd_v3_add(lo, hi), 0.5f);
     float far2 = 0.0f;
+    HERD_NO_UNROLL
     for (k = k0; k <= k1; ++k) {
       HERD_GLOBAL const float *r = herd_path_record(out, k);
       float d2 = herd_v3_len2(herd_v3_sub(herd_v3(r[0], r[1], r[2]), c));

@@ -23,8 +23,14 @@ typedef float3 herd_vec3;
 #define HERD_CONSTANT __constant
 /* Every helper is a definition in its program, inlined: an OpenCL C (C99) `inline` alone is
  * no definition, which a GPU compiler that does not inline leaves unresolved, and a call
- * passes structs through the stack (tests/test_gpu_compile.sh checks both). */
-#define HERD_INLINE static inline __attribute__((always_inline))
+ * passes structs through the stack (tests/gpu_compile.py checks both). */
+#ifndef HERD_INLINE_ATTRIBUTE /* empty under Oclgrind, whose interpreter lacks what inlining emits at -O0 */
+#define HERD_INLINE_ATTRIBUTE __attribute__((always_inline))
+#endif
+#define HERD_INLINE static inline HERD_INLINE_ATTRIBUTE
+/* A loop a GPU compiler must not unroll: the path's searches (kernels/path.h), whose unrolled
+ * copies, run side by side, needed twice the registers (tests/gpu_compile.py). */
+#define HERD_NO_UNROLL _Pragma("unroll 1")
 /* The work-group size of every kernel the host launches in groups of its SIMPLE_GROUP (the
  * others declare their own), declared so that a GPU compiler allots registers for it. */
 #ifndef HERD_SIMPLE_GROUP
@@ -57,16 +63,8 @@ typedef struct herd_vec3 {
 } herd_vec3;
 #define HERD_GLOBAL
 #define HERD_CONSTANT const
-/* Every helper is a definition in its program, inlined: an OpenCL C (C99) `inline` alone is
- * no definition, which a GPU compiler that does not inline leaves unresolved, and a call
- * passes structs through the stack (tests/test_gpu_compile.sh checks both). */
-#define HERD_INLINE static inline __attribute__((always_inline))
-/* The work-group size of every kernel the host launches in groups of its SIMPLE_GROUP (the
- * others declare their own), declared so that a GPU compiler allots registers for it. */
-#ifndef HERD_SIMPLE_GROUP
-#define HERD_SIMPLE_GROUP 64
-#endif
-#define HERD_SIMPLE_KERNEL __kernel __attribute__((reqd_work_group_size(HERD_SIMPLE_GROUP, 1, 1)))
+#define HERD_INLINE static inline
+#define HERD_NO_UNROLL
 #define herd_v2(x, y) ((herd_vec2){(x), (y)})
 #define herd_v3(x, y, z) ((herd_vec3){(x), (y), (z)})
 #define herd_sqrtf(x) sqrtf(x)

@@ -308,14 +308,22 @@ HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_pa
 
 /* The centroid as the second pass measures from it: the same float on every backend, from
  * integers alone (the exact sum divided in 128 bits, then one rounding to float). It is the
- * centroid of the `count` agents less the removed ones (of all of them when every one is
- * removed: the sums are then 0). */
-HERD_INLINE herd_vec3 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
-  herd_u32 in_flock = p.removed < count ? count - p.removed : count;
+ * centroid of the `count` agents less the `removed` ones (of all of them when every one is
+ * removed: the sums are then 0). HERD_PARTIAL_CENTROID takes them from a partial's fields in
+ * place: a kernel reads only the sums of the total, not what the last group of the second
+ * pass writes into it. */
+HERD_INLINE herd_vec3 herd_centroid_of(herd_i128 sum_x, herd_i128 sum_y, herd_i128 sum_z, herd_u32 removed,
+                                       herd_u32 count) {
+  herd_u32 in_flock = removed < count ? count - removed : count;
   if (in_flock == 0u) return herd_v3(0.0f, 0.0f, 0.0f);
   const float unit = 1.0f / HERD_FIX_POS_SCALE; /* a power of two: exact */
-  return herd_v3((float)herd_i128_div(p.sum_x, in_flock) * unit, (float)herd_i128_div(p.sum_y, in_flock) * unit,
-                 (float)herd_i128_div(p.sum_z, in_flock) * unit);
+  return herd_v3((float)herd_i128_div(sum_x, in_flock) * unit, (float)herd_i128_div(sum_y, in_flock) * unit,
+                 (float)herd_i128_div(sum_z, in_flock) * unit);
+}
+#define HERD_PARTIAL_CENTROID(p, count) herd_centroid_of((p).sum_x, (p).sum_y, (p).sum_z, (p).removed, (count))
+
+HERD_INLINE herd_vec3 herd_partial_centroid(herd_flock_partial p, herd_u32 count) {
+  return HERD_PARTIAL_CENTROID(p, count);
 }
 
 #endif

@@ -152,7 +152,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   __local int last;
   uint t = get_local_id(0);
-  herd_far_pass_item(tree + t, pos, vel, agent, &grid, herd_partial_centroid(*total, grid.count),
+  herd_far_pass_item(tree + t, pos, vel, agent, &grid, HERD_PARTIAL_CENTROID(*total, grid.count),
                      get_group_id(0) * HERD_REDUCE_BLOCK, t);
   herd_fold_last(tree, &last, t, 0, 1, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
@@ -188,7 +188,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   herd_world world = worlds[w];
   uint at = world.begin * (world.grid.dims == 2u ? 2u : 4u);
   herd_far_pass_item(tree + t, pos + at, vel + at, agent + world.begin, &world.grid,
-                     herd_partial_centroid(totals[w], world.grid.count), (g - world.block_base) * HERD_REDUCE_BLOCK, t);
+                     HERD_PARTIAL_CENTROID(totals[w], world.grid.count), (g - world.block_base) * HERD_REDUCE_BLOCK, t);
   herd_fold_last(tree, &last, t, 0, 1, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
                  totals + w);
 }

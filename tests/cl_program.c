@@ -1,5 +1,5 @@
 /* The OpenCL programs exactly as the backend builds them, for the GPU compile test
- * (tests/test_gpu_compile.sh), which hands them to clang's GPU targets:
+ * (tests/gpu_compile.py), which hands them to clang's GPU targets:
  *
  *   cl_program source main|sized FILE             the embedded source, headers inlined
  *   cl_program options main|sized STEERING LANES  the build options for that variant, one line

@@ -32,7 +32,10 @@
   X(a_step_with_the_pre_pass_equals_one_without)
 TESTS(DECLARE_TEST)
 
-enum { N = 6000, DOGS = 2 };
+enum { DOGS = 2 };
+/* Agents of the flocks below: $HERD_TEST_OPENCL_AGENTS where set (the Oclgrind test, whose
+ * simulator is slow, runs a case with a few hundred). */
+static uint32_t N = 6000;
 
 /* A Strömbom flock of N: a dense core, looser fringes, and a few far strays. */
 static void make_flock(herd_vec2 *pos, herd_vec2 *heading) {
@@ -784,6 +787,8 @@ int main(void) {
     return 77;
   }
   printf("OpenCL device: %s (%s)\n", info[0].name, info[0].platform);
+  const char *agents = getenv("HERD_TEST_OPENCL_AGENTS");
+  if (agents && atoi(agents) >= 100) N = (uint32_t)atoi(agents);
   /* The Strömbom pre-pass runs by default on GPUs only; every step here checks it on PoCL. */
   setenv("HERD_CL_COOP", "1", 1);
   TEST_MAIN(TESTS);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two OpenCL programs (kernels/herd.cl, kernels/sized.cl) and the model headers they
 # include compile as OpenCL C 1.2 under clang's OpenCL front end with every warning an error
-# (the runtime test uses PoCL's compiler; tests/test_gpu_compile.sh compiles them for GPUs):
+# (the runtime test uses PoCL's compiler; tests/gpu_compile.py compiles them for GPUs):
 # catches constructs one compiler accepts and another rejects. Exit 77 (skipped) without clang.
 command -v clang >/dev/null || { echo "clang not installed: skipped"; exit 77; }
 passed=0 failed=0

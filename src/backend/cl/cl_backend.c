@@ -485,7 +485,15 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
 }
 
 /* Entries of the radix sort's digit table for `n` keys: one per digit and block. */
-static size_t radix_table(uint32_t n) { return (size_t)(1u << RADIX_BITS) * ((n + RADIX_BLOCK - 1) / RADIX_BLOCK + 1); }
+/* Radix blocks (work-groups) over n keys: a launch has at least one. */
+static uint32_t radix_blocks(uint32_t n) {
+  uint32_t blocks = (n + RADIX_BLOCK - 1) / RADIX_BLOCK;
+  return blocks ? blocks : 1u;
+}
+
+/* Every entry is written by its block's count before the scan reads it (the scan covered a
+ * block more, never written: Oclgrind read it as uninitialised). */
+static size_t radix_table(uint32_t n) { return (size_t)(1u << RADIX_BITS) * radix_blocks(n); }
 
 /* Bytes of device memory for `n` agents, computed before allocating anything. */
 static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
@@ -829,8 +837,17 @@ static herd_status send_steering(herd_backend *b, herd_steering_input steer, her
 /* Inclusive scan of `n` values of `data` in place: by one group when they are few (one
  * launch: on a GPU a launch costs microseconds, a few thousand values far less), else level
  * by level. */
+/* The largest table scanned by one group: SCAN_SINGLE_MAX, or $HERD_CL_SCAN_SINGLE_MAX (tests
+ * that run the level-by-level scan on a small flock: 0 always takes it). */
+static uint32_t scan_single_max(void) {
+  const char *text = getenv("HERD_CL_SCAN_SINGLE_MAX");
+  char *end;
+  unsigned long v = text && *text ? strtoul(text, &end, 10) : SCAN_SINGLE_MAX;
+  return text && *text && !*end && v < SCAN_SINGLE_MAX ? (uint32_t)v : SCAN_SINGLE_MAX;
+}
+
 static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
-  if (level == 0 && n <= SCAN_SINGLE_MAX)
+  if (level == 0 && n <= scan_single_max())
     return run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(data), VAL(n));
   uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
   herd_status s = run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
@@ -851,7 +868,7 @@ static uint32_t radix_passes(uint32_t buckets) {
 }
 
 /* Work-items of a radix kernel over `n` keys: whole blocks. */
-static size_t radix_items(uint32_t n) { return (size_t)((n + RADIX_BLOCK - 1) / RADIX_BLOCK) * RADIX_GROUP; }
+static size_t radix_items(uint32_t n) { return (size_t)radix_blocks(n) * RADIX_GROUP; }
 
 /* After a bin kernel left the keys in b->key and the first digit's table in b->hist: the
  * stable radix sort by bucket, its last pass gathering the state from [src] into [dst]; the
