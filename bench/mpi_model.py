@@ -365,7 +365,7 @@ def write_markdown(path, p, sources, rows, command):
               "- Latency alone (messages, collectives, the host copies) is %.0f us per step on a 64-rank "
               "grid: it matters only once compute per rank falls under a millisecond." % (
                   1e6 * latency_per_step("grid", 64, p)),
-              "- The figures are as good as t_agent: a GPU figure measured with bench/gpu.sh replaces "
+              "- The figures are as good as t_agent: a GPU figure measured with bench/gpu-kit.sh replaces "
               "the default with `--t-agent-ns`.", ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))

@@ -33,6 +33,10 @@ packages=(
   python3-matplotlib  # its example figure
   libopenmpi-dev    # herd run --mpi, herd sweep --mpi: one flock or a sweep over MPI ranks
   openmpi-bin       # mpirun, which the MPI tests start
+  clang-14          # the OpenCL programs compiled for GPUs (test_gpu_compile: nvptx64, amdgcn)
+  lld-14            # links the amdgcn code object (an undefined function fails there)
+  libclc-14         # OpenCL's builtins for those targets
+  oclgrind          # an OpenCL device simulator: races and uninitialised reads (test_oclgrind)
 )
 
 # scripts/deps.sh --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).

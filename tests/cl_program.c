@@ -2,7 +2,8 @@
  * (tests/gpu_compile.py), which hands them to clang's GPU targets:
  *
  *   cl_program source main|sized FILE             the embedded source, headers inlined
- *   cl_program options main|sized STEERING LANES  the build options for that variant, one line
+ *   cl_program options main|sized STEERING LANES  the build options for that variant on a GPU,
+ *                                                 one line
  *
  * main: kernels/herd.cl, the same for every simulation; sized: kernels/sized.cl.
  * STEERING: steering agents the reduction's partials hold room for (1..HERD_MAX_STEERING);
@@ -56,8 +57,8 @@ int main(int argc, char **argv) {
   long steering = number_in(argv[3], 1, HERD_MAX_STEERING), lanes = number_in(argv[4], 8, 32);
   if (steering < 0 || (lanes != 8 && lanes != 16 && lanes != 32)) return usage();
   char options[600];
-  int n =
-      herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering, (uint32_t)lanes);
+  int n = herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering,
+                                  (uint32_t)lanes, true);
   if (n < 0 || n >= (int)sizeof options) return 1;
   puts(options);
   return 0;

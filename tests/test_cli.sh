@@ -338,7 +338,7 @@ if "$HERD" devices >/dev/null 2>&1; then
   sed 's/uint k = herd_bucket_at(&grid, herd_load_vec(pos, first + r, grid.dims));/uint k = no_such_function(pos[0]);/' \
     kernels/herd.cl >"$tmp/kernels/herd.cl"
   HERD_KERNEL_DIR="$tmp/kernels" run run --backend opencl --steps 5
-  check "a kernel build failure exits 1 with the build log" eval 'status_is 1 && stderr_has "building the kernels failed" && stderr_has no_such_function'
+  check "a kernel build failure exits 1 with the build log" eval 'status_is 1 && stderr_has "building the kernels (kernels/herd.cl) failed" && stderr_has no_such_function'
 else
   echo "no OpenCL device: OpenCL checks skipped"
 fi

@@ -3,10 +3,10 @@
 # include compile as OpenCL C 1.2 under clang's OpenCL front end with every warning an error
 # (the runtime test uses PoCL's compiler; tests/gpu_compile.py compiles them for GPUs):
 # catches constructs one compiler accepts and another rejects. Exit 77 (skipped) without clang.
-command -v clang >/dev/null || { echo "clang not installed: skipped"; exit 77; }
+clang=$(command -v clang-14 || command -v clang) || { echo "clang not installed: skipped"; exit 77; }
 passed=0 failed=0
 for program in kernels/herd.cl kernels/sized.cl; do
-  if clang -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -Wall -Wextra -Werror \
+  if "$clang" -x cl -cl-std=CL1.2 -Xclang -finclude-default-header -fsyntax-only -Wall -Wextra -Werror \
     -Ikernels "$program"; then
     passed=$((passed + 1))
   else

@@ -31,10 +31,12 @@ herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t 
  * simulation, and the sized one (kernels/sized.cl), whose code depends on the simulation's
  * sizes. Each source is embedded with its headers inlined; the sized program's options give
  * its partials room for `steering` steering agents (1..HERD_MAX_STEERING) and its pre-pass
- * `lanes` lanes per agent (8, 16 or 32); the main program's ignore both. The options function
- * returns what snprintf returns. */
+ * `lanes` lanes per agent (8, 16 or 32); the main program's ignore both. On a GPU (`gpu`)
+ * every helper is forced inline (kernels/portable.h); a CPU device's compiler (PoCL) inlines
+ * by itself. The options function returns what snprintf returns. */
 typedef enum herd_cl_program { HERD_CL_PROGRAM_MAIN, HERD_CL_PROGRAM_SIZED, HERD_CL_PROGRAMS } herd_cl_program;
 const char *herd_cl_program_source(herd_cl_program program);
-int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes);
+int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
+                            bool gpu);
 
 #endif
