@@ -48,13 +48,16 @@ def sweep(scenario, *sets):
 
 CASES = [  # the longest first: the cases run side by side, one per core
     # 4200 boids that see few others on a large field: 3 reduction groups, 5 radix blocks (a
-    # digit table of 1280 entries, scanned level by level: 2 scan groups), groups of 64 and 32
-    # runs of 32 in the groups' kernels.
+    # digit table of 1280 entries, scanned level by level: 2 scan groups).
     ("every reduction, scan and sort over several groups",
      RUN + ["scenarios/boids2d.json", "--set", "boids.count=4200", "--set", "world.size_m=[3000,3000]",
-            "--set", "boids.visual_range_m=6", "--set", "boids.protected_range_m=2", "--set", "groups.observe=always",
-            "--set", "groups.view_radius_m=6", "-s", "1"],
+            "--set", "boids.visual_range_m=6", "--set", "boids.protected_range_m=2", "-s", "1"],
      {"HERD_CL_SCAN_SINGLE_MAX": "0"}),
+    # 2100 boids: the groups' kernels over several work-groups (runs of 32 agents, 64 a group).
+    ("groups over several work-groups",
+     RUN + ["scenarios/boids2d.json", "--set", "boids.count=2100", "--set", "world.size_m=[2000,2000]",
+            "--set", "boids.visual_range_m=6", "--set", "boids.protected_range_m=2", "--set", "groups.observe=always",
+            "--set", "groups.view_radius_m=3", "-s", "1"], {}),
     ("strombom pre-pass 8 lanes", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "1", "HERD_COOP_LANES": "8"}),
     ("strombom pre-pass 16 lanes", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "1", "HERD_COOP_LANES": "16"}),
     ("strombom pre-pass 32 lanes", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "1", "HERD_COOP_LANES": "32"}),
@@ -79,7 +82,7 @@ CASES = [  # the longest first: the cases run side by side, one per core
     # The viewer's copy path maps each agent to its group (herd_groups_map): under Xvfb, with
     # Mesa's softpipe: llvmpipe brings its own LLVM into the process, and Oclgrind's crashes in it.
     ("viewer's map of the groups", ["xvfb-run", "-a", "{herd}", "view", "scenarios/lien-empty.json", "--backend",
-                                    "opencl", "--steps", "1", "--screenshot", "{work}/groups.png", "--size", "320x200"],
+                                    "opencl", "--steps", "1", "--screenshot", "{work}/groups.png", "--force", "--size", "320x200"],
      {"GALLIUM_DRIVER": "softpipe"}),
     ("k nearest (test_opencl)", ["test_opencl"],
      {"HERD_TEST_OPENCL_AGENTS": "100", "HERD_TEST_ONLY": "neighbour_sets_equal_the_cpu_backend"}),
