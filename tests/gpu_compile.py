@@ -151,8 +151,9 @@ def compile_amdgcn(tools, p, work):
         p.amd = gpu_static.parse_amdgpu(f.read())
     try:  # assembled and linked into a code object: an undefined function stops lld
         run([tools["clang"], "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx90a", asm, "-o", asm + ".co"], "lld (amdgcn)")
-    except RuntimeError as e:
-        p.link_error = str(e)
+    except RuntimeError as e:  # lld's own line names the symbol
+        lines = str(e).splitlines()
+        p.link_error = next((l for l in lines if "undefined" in l), lines[-1])
 
 
 def ptxas_entries(tools, ptx_text, names, work, tag):
@@ -209,7 +210,7 @@ def check(programs):
         if p.unresolved:
             problems.append(f"{where}: nvptx: called but never defined: {', '.join(p.unresolved)}")
         if p.link_error:
-            problems.append(f"{where}: amdgcn: does not link: {p.link_error.strip().splitlines()[-1]}")
+            problems.append(f"{where}: amdgcn: does not link: {p.link_error.strip()}")
         for k, f in sorted(p.nv.items()):
             if f["spill_stores"] or f["spill_loads"]:
                 problems.append(f"{where}: {k}: spills on sm_90 ({f['spill_stores']} B stored, "
