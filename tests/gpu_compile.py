@@ -249,8 +249,7 @@ def variants_text(group):
 
 
 def figures_key(p, k):
-    f, a = p.nv[k], p.amd.get(k, {})
-    return tuple(sorted(f.items())) + tuple(sorted((x, y) for x, y in a.items() if x != "args"))
+    return tuple(sorted(p.nv[k].items()))
 
 
 def table(programs, tools_line):
@@ -280,14 +279,18 @@ def table(programs, tools_line):
         "| kernel | program | regs | stack | spills | smem | wg | occ. sm_90 | VGPRs | SGPRs | SGPR sp. | scratch | LDS | waves |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    rows = {}  # (kernel, figures) -> [program]
+    rows = {}  # (kernel, ptxas figures) -> [program]
+    groups = {}  # kernel -> its work-group size (reqd_work_group_size, from the amdgcn metadata)
     for p in programs:
         for k in p.nv:
             rows.setdefault((k, figures_key(p, k)), []).append(p)
+        for k, a in p.amd.items():
+            groups[k] = a.get("group") or 64
     for (k, _), group in sorted(rows.items(), key=lambda r: (r[1][0].name != "main", r[0][0], r[1][0].variant)):
         p = group[0]
-        f, a = p.nv[k], p.amd.get(k, {})
-        wg = a.get("group") or 64
+        f = p.nv[k]
+        a = next((q.amd[k] for q in group if k in q.amd), {})  # amdgcn: the variants compiled for it
+        wg = groups.get(k, 64)
         occ = gpu_static.sm90_occupancy(f["registers"], f["smem"], wg)
         spills = f["spill_stores"] + f["spill_loads"] + a.get("vgpr_spills", 0)
         lines.append(f"| `{k}` | {variants_text(group)} | {f['registers']} | {f['stack']} | {spills} | {f['smem']} | "
