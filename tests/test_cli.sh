@@ -214,7 +214,10 @@ check "a seed past 64 bits is out of range, shown as typed" eval 'status_is 2 &&
 run run --seed 9007199254740993
 check "a seed near 2^53 is shown as typed, not rounded" eval 'status_is 2 && stderr_has "9007199254740993 is out of range"'
 run run /dev/zero
-check "an endless file is refused with a size limit" eval 'status_is 2 && stderr_has "larger than 64 MiB"'
+check "an endless device is refused as not a file" eval 'status_is 2 && stderr_has "/dev/zero: is a character device"'
+truncate -s 65M "$tmp/huge.json"
+run run "$tmp/huge.json"
+check "a file over the size cap is refused before it is read" eval 'status_is 2 && stderr_has "larger than 64 MiB"'
 run run tests
 check "a folder as scenario says so" eval 'status_is 2 && stderr_has "tests: is a folder"'
 run scenario --set field.size_m=1e-50

@@ -385,9 +385,9 @@ static void odd_files_are_named_for_what_they_are(void) {
   herd_scenario sc;
   herd_error err;
   CHECK(herd_scenario_load("tests", NULL, 0, &sc, &err) == HERD_E_INPUT);
-  CHECK_MSG(strcmp(err.message, "tests: is a folder; a scenario is a JSON file") == 0, "%s", err.message);
+  CHECK_MSG(strcmp(err.message, "tests: is a folder; a scenario must be a regular file") == 0, "%s", err.message);
   CHECK(herd_scenario_load("/dev/zero", NULL, 0, &sc, &err) == HERD_E_INPUT);
-  CHECK_MSG(strcmp(err.message, "/dev/zero: larger than 64 MiB; a scenario is a small JSON file") == 0, "%s",
+  CHECK_MSG(strcmp(err.message, "/dev/zero: is a character device; a scenario must be a regular file") == 0, "%s",
             err.message);
   /* A byte order mark, as some editors write, is skipped. */
   char path[] = "/tmp/herd-bom-XXXXXX";

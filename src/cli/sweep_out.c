@@ -11,10 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../core/infile.h"
+#include "../core/jsonfile.h"
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
 #include "cli.h"
 #include "provenance.h"
+
+/* A sweep holds at most 100,000 runs of a few hundred bytes a row: a runs.csv larger than this
+ * is not one herd wrote. */
+#define SWEEP_MAX_RUNS_CSV_BYTES (1ull << 30)
 
 /* Columns of runs.csv after the varied fields. */
 static const char *const run_columns[] = {"outcome",      "steps",      "wall_s",       "count",           "delivered",
@@ -192,15 +198,21 @@ static int write_sweep_json(const sweep_writer *w, bool finished) {
 
 /* ---- Opening the folder --------------------------------------------------------------- */
 
+const char *const sweep_folder_files[] = {"sweep.json", "runs.csv",    "summary.csv", "summary.md",
+                                          "plots.gp",   "success.png", "steps.png",   NULL};
+
 static bool exists(const char *path) { return access(path, F_OK) == 0; }
 
-/* The folder exists (made when missing) and is a folder. */
-static int make_folder(const char *dir) {
+/* The folder exists (made when missing, unless resuming: *made says so) and is a folder. */
+static int make_folder(const char *dir, bool resume, bool *made) {
   struct stat st;
+  *made = false;
   if (stat(dir, &st) == 0) {
     if (!S_ISDIR(st.st_mode)) return cli_fail(EXIT_BAD_INPUT, "--out %s: not a folder", cli_shown(dir));
     return 0;
   }
+  if (resume && errno == ENOENT)
+    return cli_fail(EXIT_BAD_INPUT, "--resume: %s: no such folder; there is no sweep to resume", cli_shown(dir));
   if (errno != ENOENT || mkdir(dir, 0777) != 0)
     return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder: %s", cli_shown(dir), strerror(errno));
   return 0;
@@ -211,14 +223,19 @@ static int check_same_sweep(sweep_writer *w) {
   char path[1100];
   path_in(w, "sweep.json", path, sizeof path);
   json_error_t jerr;
-  json_t *old = json_load_file(path, 0, &jerr), *mine = NULL;
+  herd_error err;
+  char *text = NULL;
+  int status = 0;
+  if (herd_read_json_file(path, "a sweep's record", &text, &err) != HERD_OK)
+    status = cli_fail(EXIT_BAD_INPUT, "--resume: %s", err.message);
+  json_t *old = text ? json_loads(text, 0, &jerr) : NULL, *mine = NULL;
+  free(text);
   char *spec = herd_sweep_to_json(w->sw);
   if (spec) mine = json_loads(spec, 0, NULL);
   free(spec);
-  int status = 0;
-  if (!old)
+  if (status == 0 && !old)
     status = cli_fail(EXIT_BAD_INPUT, "--resume: %s: cannot read it: %s", cli_shown(path), jerr.text);
-  else if (!json_equal(json_object_get(old, "sweep"), mine))
+  else if (status == 0 && !json_equal(json_object_get(old, "sweep"), mine))
     status = cli_fail(EXIT_BAD_INPUT,
                       "--resume: the sweep differs from the one in %s (scenario, set, vary, combine, seeds or steps); "
                       "start afresh with --force",
@@ -236,6 +253,10 @@ static int check_same_sweep(sweep_writer *w) {
 /* Keeps the whole rows of runs.csv that are runs 0, 1, 2, ... in order (a killed sweep may
  * have left half a row) and cuts the rest; *kept is their count. */
 static int keep_whole_rows(sweep_writer *w, const char *path, size_t *kept) {
+  char label[1200];
+  herd_error err;
+  snprintf(label, sizeof label, "--resume: %s", path);
+  if (herd_input_check(path, label, "runs.csv", SWEEP_MAX_RUNS_CSV_BYTES, &err) != HERD_OK) return cli_error(&err);
   FILE *f = fopen(path, "r+");
   if (!f) return cli_fail(EXIT_BAD_INPUT, "--resume: %s: %s", cli_shown(path), strerror(errno));
   char *header = NULL, *line = NULL;
@@ -272,7 +293,8 @@ int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, s
   snprintf(w->dir, sizeof w->dir, "%s", dir);
   cli_utc_now(w->started, sizeof w->started);
   *first = 0;
-  int status = make_folder(dir);
+  bool made;
+  int status = make_folder(dir, resume, &made);
   char runs[1100], spec[1100];
   path_in(w, "runs.csv", runs, sizeof runs);
   path_in(w, "sweep.json", spec, sizeof spec);
@@ -295,6 +317,11 @@ int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, s
   if (status == 0 && fflush(w->runs) != 0) status = cli_fail(1, "%s: write failed", cli_shown(runs));
   if (status) {
     if (w->runs) fclose(w->runs);
+    if (made) { /* what this call wrote into the folder it made, and the folder */
+      unlink(spec);
+      unlink(runs);
+      rmdir(dir);
+    }
     free(w->resumed_from);
     w->runs = NULL, w->resumed_from = NULL;
   }

@@ -1,57 +1,61 @@
 #define _POSIX_C_SOURCE 200809L
 #include "jsonfile.h"
 
-#include <errno.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "error.h"
+#include "infile.h"
 
 herd_status herd_read_json_file(const char *path, const char *what, char **out, herd_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return herd_fail(err, HERD_E_INPUT, "%s: cannot open: %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    return herd_fail(err, HERD_E_INPUT, "%s: is a folder; %s is a JSON file", path, what);
-  }
   char *text = NULL;
-  size_t len = 0, cap = 0;
-  bool too_big = false;
-  for (;;) {
-    if (len + 4096 + 1 > cap) {
-      cap = cap ? cap * 2 : 8192;
-      char *grown = realloc(text, cap);
-      if (!grown) {
-        free(text);
-        fclose(f);
-        return herd_fail(err, HERD_E_MEMORY, "%s: out of memory reading the file", path);
-      }
-      text = grown;
-    }
-    size_t got = fread(text + len, 1, 4096, f);
-    len += got;
-    if (len > HERD_MAX_JSON_FILE_BYTES) too_big = true;
-    if (got < 4096 || too_big) break;
-  }
-  int read_errno = ferror(f) ? errno : 0;
-  fclose(f);
-  if (too_big || read_errno) {
-    free(text);
-    if (too_big)
-      return herd_fail(err, HERD_E_INPUT, "%s: larger than %u MiB; %s is a small JSON file", path,
-                       HERD_MAX_JSON_FILE_BYTES >> 20, what);
-    return herd_fail(err, HERD_E_INPUT, "%s: cannot read: %s", path, strerror(read_errno));
-  }
-  text[len] = '\0';
+  size_t len = 0;
+  herd_status s = herd_input_read(path, path, what, HERD_MAX_JSON_FILE_BYTES, &text, &len, err);
+  if (s != HERD_OK) return s;
   if (strlen(text) != len) {
     free(text);
     return herd_fail(err, HERD_E_INPUT, "%s: contains a NUL byte; %s is JSON text", path, what);
   }
   *out = text;
+  return HERD_OK;
+}
+
+/* The number token at s (JSON's grammar, loosely: what jansson would go on to read). */
+static size_t number_length(const char *s) { return strspn(s, "+-0123456789.eE"); }
+
+bool herd_number_underflows(const char *token, size_t len) {
+  char copy[128];
+  if (len >= sizeof copy) len = sizeof copy - 1;
+  memcpy(copy, token, len);
+  copy[len] = '\0';
+  size_t mantissa = strcspn(copy, "eE");
+  bool nonzero = strcspn(copy, "123456789") < mantissa;
+  return nonzero && strtod(copy, NULL) == 0.0;
+}
+
+herd_status herd_check_json_numbers(const char *text, const char *origin, herd_error *err) {
+  int line = 1, column = 1;
+  bool in_string = false;
+  for (const char *p = text; *p;) {
+    if (in_string) {
+      if (*p == '\\' && p[1])
+        ++p, ++column;
+      else if (*p == '"')
+        in_string = false;
+    } else if (*p == '"') {
+      in_string = true;
+    } else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+      size_t len = number_length(p);
+      if (herd_number_underflows(p, len))
+        return herd_fail(err, HERD_E_INPUT, "%s:%d:%d: %.*s is too small for a number here: it would read as 0", origin,
+                         line, column, (int)(len < 40 ? len : 40), p);
+      p += len, column += (int)len;
+      continue;
+    }
+    if (*p == '\n') ++line, column = 0;
+    ++p, ++column;
+  }
   return HERD_OK;
 }
 

@@ -21,6 +21,7 @@
 
 #include "../../kernels/agent.h"
 #include "../core/error.h"
+#include "../core/infile.h"
 #include "../core/outfile.h"
 #include "sim_state.h"
 
@@ -187,28 +188,6 @@ static herd_status bad(herd_error *err, const loaded *f, const char *what) {
   return herd_fail(err, HERD_E_INPUT, "checkpoint %s: %s", f->shown, what);
 }
 
-static herd_status read_whole(const char *path, loaded *f, herd_error *err) {
-  FILE *in = fopen(path, "rb");
-  if (!in) return herd_fail(err, HERD_E_INPUT, "checkpoint %s: cannot open: %s", f->shown, strerror(errno));
-  size_t room = 1 << 16;
-  f->bytes = malloc(room);
-  f->size = 0;
-  size_t got = 0;
-  while (f->bytes && (got = fread(f->bytes + f->size, 1, room - f->size, in)) > 0) {
-    f->size += got;
-    if (f->size == room) {
-      unsigned char *more = realloc(f->bytes, room *= 2);
-      if (!more) free(f->bytes);
-      f->bytes = more;
-    }
-  }
-  bool failed = ferror(in);
-  fclose(in);
-  if (!f->bytes) return herd_fail(err, HERD_E_MEMORY, "checkpoint %s: out of memory reading it", f->shown);
-  if (failed) return herd_fail(err, HERD_E_IO, "checkpoint %s: cannot read: %s", f->shown, strerror(errno));
-  return HERD_OK;
-}
-
 /* The parts' places from the header, once the header is known to be this format's. */
 static uint64_t lay_out(loaded *f) {
   const uint32_t *h = f->head;
@@ -234,12 +213,15 @@ static uint64_t lay_out(loaded *f) {
   return at + sizeof(uint32_t); /* the CRC */
 }
 
-/* Checks what the file says it is before anything in it is trusted. */
-static herd_status check(loaded *f, herd_error *err) {
+#define HEADER_BYTES (8 + sizeof(((loaded *)0)->head))
+
+/* Checks what the header says the file is, against its size on disk, before anything
+ * else in it is read or trusted. */
+static herd_status check_header(loaded *f, const unsigned char *first, uint64_t file_size, herd_error *err) {
   char why[256];
-  if (f->size < 8 + sizeof f->head || memcmp(f->bytes, MAGIC, 8) != 0)
+  if (file_size < HEADER_BYTES || memcmp(first, MAGIC, 8) != 0)
     return bad(err, f, "not a herd checkpoint (it does not start with HERDCKPT and a complete header)");
-  memcpy(f->head, f->bytes + 8, sizeof f->head);
+  memcpy(f->head, first + 8, sizeof f->head);
   const uint32_t *h = f->head;
   if (h[H_ORDER] != BYTE_ORDER_WORD)
     return bad(err, f, "written on a machine of the other byte order (resume it on one like the one that wrote it)");
@@ -256,15 +238,54 @@ static herd_status check(loaded *f, herd_error *err) {
   }
   if (h[H_STEER_COUNT] > HERD_MAX_STEERING || (h[H_STRIDE] != 2 && h[H_STRIDE] != 4))
     return bad(err, f, "corrupt: its header holds impossible counts");
-  uint64_t size = lay_out(f);
-  if (size != f->size) {
-    snprintf(why, sizeof why, "%s: %zu bytes, its header says %llu", size > f->size ? "truncated" : "corrupt", f->size,
-             (unsigned long long)size);
+  uint64_t size = lay_out(f); /* nothing read yet: the places only */
+  if (size != file_size) {
+    snprintf(why, sizeof why, "%s: %llu bytes, its header says %llu", size > file_size ? "truncated" : "corrupt",
+             (unsigned long long)file_size, (unsigned long long)size);
     return bad(err, f, why);
   }
+  return HERD_OK;
+}
+
+/* Reads exactly `size` bytes at the file's current place. */
+static bool read_exactly(int fd, unsigned char *to, size_t size) {
+  errno = 0; /* 0 after: it ended early */
+  while (size) {
+    ssize_t got = read(fd, to, size);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    to += got, size -= (size_t)got;
+  }
+  return true;
+}
+
+/* The header first, checked against the file's size; only then the rest, and its CRC. */
+static herd_status read_checked(const char *path, loaded *f, herd_error *err) {
+  char label[600];
+  snprintf(label, sizeof label, "checkpoint %s", f->shown);
+  int fd;
+  uint64_t size;
+  herd_status st = herd_input_open(path, label, "a checkpoint", UINT64_MAX, &fd, &size, err);
+  if (st != HERD_OK) return st;
+  unsigned char first[HEADER_BYTES] = {0};
+  bool got_head = size < HEADER_BYTES || read_exactly(fd, first, HEADER_BYTES);
+  st = got_head ? check_header(f, first, size, err)
+                : herd_fail(err, HERD_E_IO, "%s: cannot read: %s", label, errno ? strerror(errno) : "ended early");
+  if (st == HERD_OK && !(f->bytes = malloc(size)))
+    st = herd_fail(err, HERD_E_MEMORY, "%s: out of memory reading it (%llu bytes)", label, (unsigned long long)size);
+  if (st == HERD_OK) {
+    memcpy(f->bytes, first, HEADER_BYTES);
+    if (!read_exactly(fd, f->bytes + HEADER_BYTES, size - HEADER_BYTES))
+      st = herd_fail(err, HERD_E_IO, "%s: cannot read: %s", label, errno ? strerror(errno) : "it shrank meanwhile");
+  }
+  close(fd);
+  if (st != HERD_OK) return st;
+  f->size = size;
+  lay_out(f);
   uint32_t stored, computed = crc_add(0, f->bytes, f->size - sizeof stored);
   memcpy(&stored, f->bytes + f->size - sizeof stored, sizeof stored);
   if (stored != computed) {
+    char why[128];
     snprintf(why, sizeof why, "corrupt: its CRC-32 is %08x, its contents give %08x", stored, computed);
     return bad(err, f, why);
   }
@@ -275,8 +296,7 @@ static herd_status load(const char *path, loaded *f, herd_error *err) {
   crc_init();
   memset(f, 0, sizeof *f);
   herd_escape(path, f->shown, sizeof f->shown);
-  herd_status st = read_whole(path, f, err);
-  return st == HERD_OK ? check(f, err) : st;
+  return read_checked(path, f, err);
 }
 
 /* The scenario the file holds, validated like any scenario (its messages name the file). */
