@@ -31,6 +31,14 @@ static size_t utf8_sequence(const unsigned char *s, unsigned *cp) {
   return len;
 }
 
+bool herd_utf8_valid(const char *text) {
+  const unsigned char *s = (const unsigned char *)text;
+  unsigned cp;
+  for (size_t len; *s; s += len)
+    if (!(len = utf8_sequence(s, &cp))) return false;
+  return true;
+}
+
 /* The escape for code point cp, or "" when it may be shown as it is. Control characters
  * (C0, DEL, C1) could end the line or drive the terminal; U+FEFF is invisible. */
 static void escape_for(unsigned cp, char *esc, size_t size) {

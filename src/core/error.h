@@ -12,4 +12,8 @@
 /* Sets err (when not NULL) and returns `status`, so callers can `return herd_fail(...)`. */
 herd_status herd_fail(herd_error *err, herd_status status, const char *fmt, ...) HERD_PRINTF(3, 4);
 
+/* True when text is UTF-8 throughout (no overlong forms, surrogates or code points past
+ * U+10FFFF), as every string a scenario holds must be. */
+bool herd_utf8_valid(const char *text);
+
 #endif

@@ -649,6 +649,12 @@ static herd_status load_object(load_ctx *c, const json_t *obj, const char *prefi
 static herd_status parse_set_value(load_ctx *c, const char *path, const scenario_field *f, const char *text,
                                    json_t **out) {
   *out = json_loads(text, JSON_DECODE_ANY, NULL);
+  if (*out && json_is_number(*out) && herd_number_underflows(text, strlen(text))) {
+    json_decref(*out);
+    *out = NULL;
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %.40s is too small for a number here: it would read as 0", c->where,
+                     path, text);
+  }
   if (*out) return HERD_OK;
   bool numeric =
       f && (f->kind == FIELD_FLOAT || f->kind == FIELD_SQUARE || f->kind == FIELD_UINT || f->kind == FIELD_SEED);
@@ -675,6 +681,9 @@ static herd_status apply_set(herd_scenario *sc, const char *set, set_pass pass, 
   char where[200];
   snprintf(where, sizeof where, "--set %.180s", set);
   load_ctx c = {where, sc, err};
+  if (!herd_utf8_valid(set)) /* JSON holds UTF-8 only: refused whatever the field */
+    return pass == SET_REST ? herd_fail(err, HERD_E_INPUT, "%s: not valid UTF-8 text (allowed: UTF-8)", where)
+                            : HERD_OK;
   const char *eq = strchr(set, '=');
   if (!eq || eq == set)
     return pass == SET_REST ? herd_fail(err, HERD_E_INPUT, "%s: expected PATH=VALUE, e.g. --set sheep.count=80", where)
@@ -1028,6 +1037,11 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
   json_error_t jerr;
   json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) return herd_fail(err, HERD_E_INPUT, "%s:%d:%d: %s", origin, jerr.line, jerr.column, jerr.text);
+  herd_status checked = herd_check_json_numbers(text, origin, err);
+  if (checked != HERD_OK) {
+    json_decref(root);
+    return checked;
+  }
   herd_scenario sc;
   scenario_set_defaults(&sc, HERD_MODEL_STROMBOM);
   load_ctx c = {origin, &sc, err};
