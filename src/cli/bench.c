@@ -14,6 +14,7 @@
 
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
+#include "claims.h"
 #include "cli.h"
 #include "herd/herd.h"
 #include "options.h"
@@ -87,9 +88,9 @@ typedef struct bench_opts {
 } bench_opts;
 
 /* What herd bench writes into --out. */
-static const char *const result_files[] = {"results.csv",       "summary.md", "machine.md", "plots.gp",
-                                           "time_per_step.png", "stages.png", "speedup.png"};
-#define RESULT_FILE_COUNT (sizeof result_files / sizeof result_files[0])
+static const char *const result_files[] = {"results.csv",       "summary.md", "machine.md",  "plots.gp",
+                                           "time_per_step.png", "stages.png", "speedup.png", NULL};
+#define RESULT_FILE_COUNT (sizeof result_files / sizeof result_files[0] - 1)
 
 typedef struct bench_row {
   const bench_config *config;
@@ -433,6 +434,16 @@ static FILE *open_out(const bench_opts *o, const char *name) {
   return f;
 }
 
+/* Closes a file open_out opened: a write that failed (a full disk, a file size limit) is said,
+ * naming the file, and makes the bench fail with 1. */
+static int close_out(const bench_opts *o, FILE *f, const char *name) {
+  bool failed = fflush(f) != 0 || ferror(f);
+  int e = errno;
+  if (fclose(f) != 0 && !failed) failed = true, e = errno;
+  if (!failed) return 0;
+  return cli_fail(1, "--out %s: %s: write failed: %s", cli_shown(o->out), name, strerror(e ? e : EIO));
+}
+
 /* A configuration's label as a gnuplot string: a device name may hold a quote. */
 static const char *plot_label(const bench_config *c) {
   static char label[96];
@@ -445,7 +456,8 @@ static const char *plot_label(const bench_config *c) {
 static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
   FILE *f = open_out(o, "results.csv");
   if (!f) return 1;
-  if (!cli_provenance_csv(f, NULL, NULL, o->argc, o->argv)) return fclose(f), cli_fail(1, "out of memory");
+  if (!cli_provenance_csv(f, NULL, NULL, o->argc, o->argv))
+    return close_out(o, f, "results.csv") || cli_fail(1, "out of memory");
   fprintf(f, "backend,device,threads,n,repeat,steps,seconds_per_step,agent_steps_per_second");
   for (int k = 0; k < HERD_STAGE_COUNT; ++k) fprintf(f, ",%s_ms_per_step", herd_stage_name((herd_stage)k));
   /* threads_used and the spread of the repeats come last, so earlier columns keep their place. */
@@ -467,7 +479,7 @@ static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
               r->threads_used, r->min, r->median, r->max);
     }
   }
-  return fclose(f) != 0;
+  return close_out(o, f, "results.csv");
 }
 
 /* Least-squares slope of log(time) on log(N) over one configuration's rows, those that ran
@@ -549,7 +561,7 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   if (*dropped) fprintf(f, "\n%s\n", dropped);
   write_fewer_threads_note(f, rows, count);
   fprintf(f, "\nPlots: time_per_step.png, stages.png, speedup.png. Machine: machine.md.\n");
-  return fclose(f) != 0;
+  return close_out(o, f, "summary.md");
 }
 
 static int write_machine(const bench_opts *o) {
@@ -571,7 +583,7 @@ static int write_machine(const bench_opts *o) {
     fprintf(f, "- OpenCL device %d: %s (%s, %s), %u compute units, %.1f GiB, %s, driver %s\n", k, info[k].name,
             info[k].type, info[k].platform, info[k].compute_units, info[k].global_mem_bytes / 1073741824.0,
             info[k].opencl_c_version, info[k].driver_version);
-  return fclose(f) != 0;
+  return close_out(o, f, "machine.md");
 }
 
 /* ---- Plots ------------------------------------------------------------------------------ */
@@ -686,7 +698,7 @@ static int write_plots(const bench_opts *o, const bench_row *rows, int count) {
   plot_time_per_step(gp, o, rows, count);
   plot_speedup(gp, o, rows, count);
   plot_stages(gp, o, rows, count);
-  if (fclose(gp) != 0) return cli_fail(1, "%s/plots.gp: write failed", o->staging);
+  if (close_out(o, gp, "plots.gp")) return 1;
   return cli_gnuplot(o->staging, "plots.gp", "herd bench");
 }
 
@@ -833,10 +845,14 @@ int cmd_bench(int argc, char **argv) {
   if (status != -1) return status;
   o.text = summary_text_stream(&o.summary, stdout);
   o.argc = argc, o.argv = argv;
+  cli_claims files = {.force = o.force};
+  if (cli_claim_folder(&files, "--out", o.out, result_files) || cli_claim_output(&files, "--summary", o.summary.path))
+    return EXIT_BAD_INPUT;
   if (summary_check(&o.summary, o.force)) return EXIT_BAD_INPUT;
   size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd bench");
   for (int i = 1; i < argc && typed < sizeof o.command; ++i)
     typed += (size_t)snprintf(o.command + typed, sizeof o.command - typed, " %s", argv[i]);
+  cli_begin_output();
   status = prepare_out(&o);
   static bench_row rows[MAX_CONFIGS * MAX_SIZES];
   int count = 0;

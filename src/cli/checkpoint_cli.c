@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/outfile.h"
+#include "claims.h"
 #include "options.h"
 
 /* --resume takes the checkpoint's scenario whole: only the step limit may change. */
@@ -38,7 +39,7 @@ int checkpoint_check(checkpoint_opts *c, const scenario_args *scenario) {
     status = cli_fail(EXIT_BAD_INPUT, "%s: needs --checkpoint FILE (where to write)",
                       c->every_text ? "--checkpoint-every" : "--checkpoint-on-stop");
   /* A run resumed from FILE may go on writing FILE: it is the same run's. */
-  bool own = c->path && c->resume && strcmp(c->path, c->resume) == 0;
+  bool own = c->path && c->resume && cli_same_file(c->path, c->resume);
   herd_error err;
   if (status == 0 && c->path && herd_outfile_check("--checkpoint", c->path, c->force || own, &err) != HERD_OK)
     status = cli_error(&err);
@@ -46,8 +47,7 @@ int checkpoint_check(checkpoint_opts *c, const scenario_args *scenario) {
   return status;
 }
 
-int checkpoint_resume(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario *sc,
-                      const herd_sim_desc *desc, herd_sim **sim) {
+int checkpoint_scenario_of(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario *sc) {
   herd_error err;
   herd_scenario saved;
   if (herd_checkpoint_scenario(c->resume, &saved, NULL, &err) != HERD_OK) return cli_error(&err);
@@ -56,7 +56,11 @@ int checkpoint_resume(const checkpoint_opts *c, const scenario_args *scenario, h
   if (!json) return cli_fail(1, "out of memory");
   herd_status st = herd_scenario_parse(json, c->resume, scenario->sets, scenario->set_count, sc, &err);
   free(json);
-  if (st != HERD_OK) return cli_error(&err);
+  return st == HERD_OK ? 0 : cli_error(&err);
+}
+
+int checkpoint_resume(const checkpoint_opts *c, herd_scenario *sc, const herd_sim_desc *desc, herd_sim **sim) {
+  herd_error err;
   herd_sim_desc d = *desc;
   d.scenario = sc;
   return herd_sim_resume(&d, c->resume, sim, &err) == HERD_OK ? 0 : cli_error(&err);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "cli.h"
 #include "options.h"
 #include "session.h"
@@ -188,6 +189,10 @@ int cmd_record(int argc, char **argv) {
   if (status == -1) status = view_marks_check(&o.marks, &g.sc) ? EXIT_BAD_INPUT : -1;
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
+  cli_claims files = {.force = o.force};
+  if (status == -1 && (cli_claim_input(&files, "the scenario", o.scenario.path) ||
+                       cli_claim_output(&files, "-o", o.out) || cli_claim_output(&files, "--summary", o.summary.path)))
+    status = EXIT_BAD_INPUT;
   if (status == -1 && summary_check(&o.summary, o.force)) status = EXIT_BAD_INPUT;
   bool started = false; /* status 0 from parsing means done (--help): nothing to record */
   if (status == -1) {

@@ -12,6 +12,7 @@
 #include "../core/error.h"
 #include "../core/outfile.h"
 #include "checkpoint_cli.h"
+#include "claims.h"
 #include "cli.h"
 #include "herd/herd.h"
 #include "mpi_cli.h"
@@ -448,11 +449,26 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
 
 /* Everything that can be checked is checked before the simulation is made (which may take
  * seconds: an OpenCL build) and before any file is opened. */
+/* The run's files together: its inputs, and outputs that are not one another. */
+static int claim_files(const run_opts *o) {
+  cli_claims c = {.force = o->force};
+  /* A run resumed from FILE may go on writing FILE: it is the same run's. */
+  bool own = o->ckpt.resume && o->ckpt.path && cli_same_file(o->ckpt.resume, o->ckpt.path);
+  if (cli_claim_input(&c, "the scenario", o->scenario.path) ||
+      cli_claim_input(&c, "the checkpoint", own ? NULL : o->ckpt.resume) || cli_claim_output(&c, "--csv", o->csv) ||
+      cli_claim_output(&c, "--summary", o->summary.path) || cli_claim_output(&c, "--trajectories", o->trajectories) ||
+      cli_claim_output(&c, "--checkpoint", o->ckpt.path))
+    return EXIT_BAD_INPUT;
+  return 0;
+}
+
 static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv, traj_out **traj) {
   herd_error err;
   o->ckpt.force = o->force;
-  int status = checkpoint_check(&o->ckpt, &o->scenario);
+  int status = claim_files(o);
+  if (status == 0) status = checkpoint_check(&o->ckpt, &o->scenario);
   if (status != 0) return status;
+  if (o->ckpt.resume && (status = checkpoint_scenario_of(&o->ckpt, &o->scenario, sc)) != 0) return status;
   if (!o->ckpt.resume &&
       herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
     return cli_error(&err);
@@ -475,11 +491,12 @@ static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv,
                         .lockstep = o->lockstep,
                         .mpi = o->mpi};
   if (o->ckpt.resume) {
-    if ((status = checkpoint_resume(&o->ckpt, &o->scenario, sc, &desc, sim)) != 0) return status;
+    if ((status = checkpoint_resume(&o->ckpt, sc, &desc, sim)) != 0) return status;
   } else if (herd_sim_create(&desc, sim, &err) != HERD_OK) {
     return cli_error(&err);
   }
-  if (cli_stop) return 128 + cli_stop; /* Ctrl-C while the backend started: nothing written */
+  cli_begin_output();
+  if (cli_stop) return 128 + cli_stop;
   if (*herd_sim_backend_note(*sim)) cli_note("%s", herd_sim_backend_note(*sim));
   if (o->trajectories && traj_open(traj, o->trajectories, o->force, *sim, sc, o->argc, o->argv, &err) != HERD_OK)
     return cli_error(&err);

@@ -17,6 +17,7 @@
 #include "../core/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
+#include "claims.h"
 #include "cli.h"
 #include "options.h"
 #include "sweep_mpi.h"
@@ -187,11 +188,11 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
     if (!(o->sw.scenario_path = strdup(o->scenario))) return cli_fail(1, "out of memory");
   }
   if (o->run.force && o->run.resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
-  if (herd_sweep_expand(&o->sw, &err) != HERD_OK) return cli_error(&err);
-  size_t runs = herd_sweep_run_count(&o->sw);
+  size_t runs = herd_sweep_planned_runs(&o->sw);
   if (runs > MAX_RUNS_WITHOUT_FORCE && !o->run.force)
     return cli_fail(EXIT_BAD_INPUT, "the sweep has %zu runs (%zu cells x %zu seeds); over %d needs --force", runs,
-                    o->sw.cell_count, o->sw.seed_count, MAX_RUNS_WITHOUT_FORCE);
+                    runs / (o->sw.seed_count ? o->sw.seed_count : 1), o->sw.seed_count, MAX_RUNS_WITHOUT_FORCE);
+  if (herd_sweep_expand(&o->sw, &err) != HERD_OK) return cli_error(&err);
   return -1;
 }
 
@@ -426,6 +427,7 @@ int sweep_ended(sweep_writer *w, size_t written, double begun, int status, const
 int sweep_execute(const herd_sweep *sw, const sweep_run_opts *o) {
   sweep_writer w;
   size_t first = 0, total = herd_sweep_run_count(sw);
+  cli_begin_output();
   int status = sweep_open(&w, sw, o, &first);
   if (status) return status;
   if (!o->quiet)
@@ -456,6 +458,11 @@ static int prepare(int argc, char **argv, sweep_opts *o, const sweep_mpi *m) {
   for (int i = 1; i < argc && typed < sizeof o->command; ++i)
     typed += (size_t)snprintf(o->command + typed, sizeof o->command - typed, " %s", argv[i]);
   o->run.command = o->command;
+  /* --resume reads the folder's own sweep.json: an input there is expected. */
+  cli_claims files = {.force = o->run.force || o->run.resume};
+  if (cli_claim_input(&files, "the sweep", o->file) || cli_claim_input(&files, "the scenario", o->scenario) ||
+      cli_claim_folder(&files, "--out", o->run.out, sweep_folder_files))
+    return EXIT_BAD_INPUT;
   o->run.mpi_ranks = m->on ? m->ranks : 0;
   /* Under MPI a rank is the unit of parallelism (one per core or GPU), so one thread each. */
   if (m->on && o->run.threads == 0) o->run.threads = 1;

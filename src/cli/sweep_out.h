@@ -37,6 +37,9 @@ typedef struct sweep_writer {
 /* Prepares o->out: a new folder, a folder without a sweep, or (force) one whose sweep is
  * replaced, or (resume) one whose sweep is this one; *first is the next run to do. Writes
  * sweep.json. 0 or an exit status (2 for a folder that cannot be used). */
+/* The files a sweep's folder gets (NULL-terminated). */
+extern const char *const sweep_folder_files[];
+
 int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, size_t *first);
 
 /* Appends run r's row (r must be the next) and flushes it. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../core/outfile.h"
+#include "claims.h"
 #include "cli.h"
 #include "inspect.h"
 #include "options.h"
@@ -505,6 +506,11 @@ int cmd_view(int argc, char **argv) {
   if (status == -1 && o.inspect >= (long)v.g.sc.flock.count)
     status = cli_fail(EXIT_BAD_INPUT, "--inspect: agent %ld does not exist (allowed: 0 to %u)", o.inspect,
                       v.g.sc.flock.count - 1);
+  cli_claims files = {.force = o.force};
+  if (status == -1 &&
+      (cli_claim_input(&files, "the scenario", o.scenario.path) ||
+       cli_claim_output(&files, "--screenshot", o.screenshot) || cli_claim_output(&files, "--log-edits", o.log_edits)))
+    status = EXIT_BAD_INPUT;
   if (status == -1 && o.screenshot && herd_outfile_check("--screenshot", o.screenshot, o.force, &err) != HERD_OK)
     status = cli_error(&err);
   if (status == -1 && o.log_edits && o.screenshot)
@@ -520,6 +526,8 @@ int cmd_view(int argc, char **argv) {
   }
   if (status == -1) {
     status = open_view(&v);
+    if (status == 0) cli_begin_output();
+    if (status == 0 && cli_stop) status = 128 + cli_stop;
     if (status == 0) status = o.screenshot ? screenshot(&v) : edit_and_interact(&v);
   }
   gl_session_close(&v.g);
