@@ -43,6 +43,11 @@ int cli_error(const herd_error *err);
 extern volatile sig_atomic_t cli_stop;
 void cli_catch_signals(void);
 
+/* Until a command calls this (just before it opens its first output), a Ctrl-C or SIGTERM
+ * ends herd at once with 128 + the signal: setting up writes nothing, and its long parts
+ * (placing, uploading, building kernels, baking) are not cut into pieces that look at the flag. */
+void cli_begin_output(void);
+
 /* User text (a file name, a typed option) escaped for printing: one line, no terminal
  * controls. The result lives until four more calls. */
 const char *cli_shown(const char *text);

@@ -39,7 +39,7 @@ static const char experiment_usage[] =
 typedef struct experiment_opts {
   const char *name, *seeds;
   char out[1024];
-  bool quick;
+  bool quick, list;
   sweep_run_opts run;
   backend_args backend;
   char command[1200];
@@ -627,6 +627,16 @@ static const struct option experiment_own_options[] = {
     {"force", no_argument, NULL, OPT_FORCE},       {0, 0, 0, 0},
 };
 
+/* --seeds checked when given, as a sweep will read it. */
+static int check_seeds(const char *typed, const char *value) {
+  herd_sweep sw;
+  herd_error err;
+  herd_sweep_init(&sw);
+  herd_status s = herd_sweep_set_seeds(&sw, value, typed, &err);
+  herd_sweep_free(&sw);
+  return s == HERD_OK ? 0 : cli_error(&err);
+}
+
 static int take_experiment(void *ctx, int code, const char *typed, const char *value) {
   experiment_opts *o = ctx;
   switch (code) {
@@ -635,9 +645,9 @@ static int take_experiment(void *ctx, int code, const char *typed, const char *v
         return cli_fail(EXIT_BAD_INPUT, "%s: only one experiment at a time (already have %s)", value, o->name);
       o->name = value;
       return CLI_GO_ON;
-    case OPT_LIST: return list_experiments();
+    case OPT_LIST: o->list = true; return CLI_GO_ON; /* after every option is checked */
     case OPT_QUICK: o->quick = true; return CLI_GO_ON;
-    case OPT_SEEDS: o->seeds = value; return CLI_GO_ON;
+    case OPT_SEEDS: return check_seeds(typed, value) ? EXIT_BAD_INPUT : (o->seeds = value, CLI_GO_ON);
     case OPT_BATCH: return sweep_parse_batch(value, &o->run.batch) ? EXIT_BAD_INPUT : CLI_GO_ON;
     case OPT_OUTPUT: snprintf(o->out, sizeof o->out, "%s", value); return CLI_GO_ON;
     case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
@@ -655,6 +665,10 @@ static int parse_experiment(int argc, char **argv, experiment_opts *o) {
   o->run.threads = o->backend.threads, o->run.backend = o->backend.backend, o->run.device = o->backend.device;
   o->run.quiet = cli_quiet;
   if (o->run.force && o->run.resume) return cli_fail(EXIT_BAD_INPUT, "--force and --resume: choose one");
+  if (o->list && o->name)
+    return cli_fail(EXIT_BAD_INPUT, "--list: lists every experiment; give it without one (given %s)",
+                    cli_shown(o->name));
+  if (o->list) return list_experiments();
   return -1;
 }
 
@@ -680,6 +694,7 @@ int cmd_experiment(int argc, char **argv) {
   o.run.command = o.command;
   status = sweep_check_backend(&o.run);
   if (status) return status;
+  cli_begin_output();
   struct stat st;
   if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0)
     return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(o.out));

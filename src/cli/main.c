@@ -55,16 +55,25 @@ int cli_fail(int status, const char *fmt, ...) {
 }
 
 volatile sig_atomic_t cli_stop = 0;
+static volatile sig_atomic_t setting_up = 1;
 
-/* First Ctrl-C or SIGTERM: ask the command to stop cleanly (finish the summary, the CSV, the
- * video). A second: leave at once. */
+void cli_begin_output(void) { setting_up = 0; }
+
+static void say_and_exit(const char *msg, size_t len, int sig) {
+  ssize_t ignored = write(STDERR_FILENO, msg, len);
+  (void)ignored;
+  _exit(128 + sig);
+}
+
+/* While a command sets up (reads its inputs, places and uploads the flock, builds kernels,
+ * bakes fields), Ctrl-C or SIGTERM ends herd at once: nothing is written yet, and those steps
+ * may not look at the flag for seconds. Afterwards the first asks the command to stop cleanly
+ * (finish the summary, the CSV, the video); a second leaves at once. */
 static void on_stop_signal(int sig) {
-  if (cli_stop) {
-    static const char msg[] = "\nherd: interrupted again; exiting at once\n";
-    ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)ignored;
-    _exit(128 + sig);
-  }
+  static const char early[] = "herd: interrupted while setting up; nothing was written\n";
+  static const char again[] = "\nherd: interrupted again; exiting at once\n";
+  if (setting_up) say_and_exit(early, sizeof early - 1, sig);
+  if (cli_stop) say_and_exit(again, sizeof again - 1, sig);
   cli_stop = sig;
 }
 
@@ -114,6 +123,9 @@ static int default_command(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* A file over the size limit (ulimit -f) fails its write with EFBIG, which each output
+   * reports by name, rather than killing herd with its temporary files left behind. */
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) return default_command(argc, argv);
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -170,6 +170,23 @@ static int take_common(const cli_command *c, int code) {
   return CLI_GO_ON;
 }
 
+/* The option as typed, kept for the rest of the process: a command may keep the pointer
+ * (to name the option in a message after parsing) long after this call returns. Reachable
+ * from here, so never a leak. */
+static const char *kept_typed(const char *typed) {
+  static char **kept;
+  static size_t count;
+  char *copy = strdup(typed);
+  char **grown = copy ? realloc(kept, (count + 1) * sizeof *kept) : NULL;
+  if (!grown) {
+    free(copy);
+    return "an option"; /* out of memory: still a string that lives */
+  }
+  kept = grown;
+  kept[count++] = copy;
+  return copy;
+}
+
 int cli_parse(const cli_command *c, int argc, char **argv) {
   option_table t;
   build_table(c, &t);
@@ -194,7 +211,7 @@ int cli_parse(const cli_command *c, int argc, char **argv) {
     if (code == OPT_HELP || code == OPT_VERSION || code == OPT_QUIET)
       status = take_common(c, code);
     else
-      status = c->take(c->ctx, code, code == CLI_OPERAND ? optarg : typed, optarg);
+      status = c->take(c->ctx, code, code == CLI_OPERAND ? optarg : kept_typed(typed), optarg);
   }
   /* After "--": every element is an operand, "-x.json" included. */
   for (int k = optind; k < argc && status == CLI_GO_ON; ++k) status = c->take(c->ctx, CLI_OPERAND, argv[k], argv[k]);

@@ -40,8 +40,22 @@ static double clock_s(clockid_t id) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* H5Ewalk2's visitor: the errno a file driver reported ("..., errno = 28, error message = ..."). */
+static herr_t find_errno(unsigned n, const H5E_error2_t *e, void *found) {
+  (void)n;
+  const char *at = e->desc ? strstr(e->desc, "errno = ") : NULL;
+  if (at && !*(int *)found) *(int *)found = atoi(at + 8);
+  return 0;
+}
+
+/* One line for a failed HDF5 call, with the system's reason where a driver gave one (a full
+ * disk, a file size limit); HDF5's own error stack is cleared, never printed. */
 static herd_status h5_fail(const traj_out *t, const char *what, herd_error *err) {
-  return herd_fail(err, HERD_E_IO, "--trajectories %s: HDF5 could not %s", t->file.target, what);
+  int found = 0;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_errno, &found);
+  H5Eclear2(H5E_DEFAULT);
+  return herd_fail(err, HERD_E_IO, "--trajectories %s: HDF5 could not %s%s%s", t->file.target, what, found ? ": " : "",
+                   found ? strerror(found) : "");
 }
 
 herd_status traj_check(const char *path, bool force, herd_error *err) {
@@ -133,6 +147,9 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
   t->agents = herd_scenario_trajectory_ids(sc, t->ids);
   herd_status s = herd_outfile_reserve(&t->file, "--trajectories", path, force, ".h5", err);
   if (s != HERD_OK) return s;
+  /* HDF5's exit handler closes the ids still open, and crashes on a file whose close failed
+   * (a full disk): herd closes its own, on every path, and the process's end does the rest. */
+  H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* errors come back as values, said once by us */
   t->h5 = H5Fcreate(herd_outfile_writing_path(&t->file), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (t->h5 < 0) return h5_fail(t, "create the file", err);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,14 @@ herd_status herd_sweep_set_seeds(herd_sweep *sw, const char *list, const char *w
     if (hi < lo) return herd_fail(err, HERD_E_INPUT, "%s: \"%s\" is an empty range of seeds", where, list);
     if (hi - lo >= HERD_SWEEP_MAX_SEEDS)
       return herd_fail(err, HERD_E_INPUT, "%s: more than %d seeds", where, HERD_SWEEP_MAX_SEEDS);
+    /* The range's room at once, within the cap: "1-200000" neither grows the list a seed at a
+     * time nor passes the cap before it is refused. */
+    size_t range = (size_t)(hi - lo) + 1;
+    if (sw->seed_count + range > HERD_SWEEP_MAX_SEEDS)
+      return herd_fail(err, HERD_E_INPUT, "%s: more than %d seeds", where, HERD_SWEEP_MAX_SEEDS);
+    uint64_t *room = realloc(sw->seeds, (sw->seed_count + range) * sizeof *room);
+    if (!room) return out_of_memory(err);
+    sw->seeds = room;
     for (double s = lo; s <= hi; ++s) {
       herd_status st = push_seed(sw, s, where, err);
       if (st != HERD_OK) return st;
@@ -361,8 +370,13 @@ herd_status herd_sweep_load(const char *path, herd_sweep *sw, herd_error *err) {
   if (s != HERD_OK) return s;
   json_error_t jerr;
   json_t *root = json_loads(herd_skip_bom(text), JSON_REJECT_DUPLICATES, &jerr);
+  if (root) s = herd_check_json_numbers(herd_skip_bom(text), path, err);
   free(text);
   if (!root) return herd_fail(err, HERD_E_INPUT, "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+  if (s != HERD_OK) {
+    json_decref(root);
+    return s;
+  }
   if (!(sw->origin = strdup(path))) s = out_of_memory(err);
   if (s == HERD_OK && !json_is_object(root)) s = file_error(path, "(top level)", err, "expected an object", root);
   const char *key;
@@ -402,6 +416,20 @@ static const char *without_set_prefix(const char *message) {
   if (strncmp(message, "--set ", 6) != 0) return message;
   const char *equals = strchr(message, '='), *colon = equals ? strstr(equals, ": ") : NULL;
   return colon ? colon + 2 : message;
+}
+
+size_t herd_sweep_planned_runs(const herd_sweep *sw) {
+  size_t cells = 1;
+  for (int v = 0; v < sw->vary_count; ++v) {
+    size_t n = sw->vary[v].count;
+    if (sw->zip)
+      cells = n;
+    else if (n && cells > SIZE_MAX / n)
+      return SIZE_MAX;
+    else
+      cells *= n;
+  }
+  return sw->seed_count && cells > SIZE_MAX / sw->seed_count ? SIZE_MAX : cells * sw->seed_count;
 }
 
 herd_status herd_sweep_expand(herd_sweep *sw, herd_error *err) {

@@ -66,6 +66,10 @@ herd_status herd_sweep_add_set(herd_sweep *sw, const char *set, herd_error *err)
  * combination the scenario rules refuse is reported with the cell's values. */
 herd_status herd_sweep_expand(herd_sweep *sw, herd_error *err);
 
+/* The runs the sweep will have (cells x seeds, SIZE_MAX past it), known before herd_sweep_expand
+ * checks every cell: a limit on runs is checked first. */
+size_t herd_sweep_planned_runs(const herd_sweep *sw);
+
 size_t herd_sweep_run_count(const herd_sweep *sw);
 
 /* The value index of varied field v in cell `cell`. */
