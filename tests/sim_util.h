@@ -5,8 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/backend.h"
 #include "herd/herd.h"
 #include "test.h"
+
+/* ---- A stop in the middle of a step, at a piece chosen in advance ---------------------- */
+
+static volatile sig_atomic_t *piece_flag;
+static long piece_countdown;
+
+static inline void raise_at_piece(void) {
+  if (__atomic_sub_fetch(&piece_countdown, 1, __ATOMIC_ACQ_REL) == 0) __atomic_store_n(piece_flag, 1, __ATOMIC_RELEASE);
+}
+
+/* Raises *flag at the backend's k-th look at it between the pieces of a step (chunks on the
+ * CPU, slices on OpenCL: HERD_CL_SLICE_AGENTS), whatever this machine's speed; 0: no more. */
+static inline void stop_at_piece(volatile sig_atomic_t *flag, long k) {
+  piece_flag = flag;
+  __atomic_store_n(&piece_countdown, k, __ATOMIC_RELEASE);
+  __atomic_store_n(&herd_test_piece_hook, k ? raise_at_piece : NULL, __ATOMIC_RELEASE);
+}
 
 /* A scenario file (NULL: the built-in default) with the given overrides ("PATH=VALUE");
  * exits on a bad one. */

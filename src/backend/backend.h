@@ -73,6 +73,19 @@ static inline bool herd_stop_raised(const volatile sig_atomic_t *stop) {
   return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
 }
 
+/* Tests only (NULL otherwise): called at each look at the stop flag between the pieces of a
+ * step (the CPU backend's chunks, the OpenCL step kernel's slices), from any of the backend's
+ * threads, before the flag is read. A test's hook raises its own flag at the K-th call: a step
+ * stopped midway on a machine of any speed, never a race against a timer. */
+extern void (*herd_test_piece_hook)(void);
+
+/* herd_stop_raised, where a step may stop between two of its pieces. */
+static inline bool herd_stop_between_pieces(const volatile sig_atomic_t *stop) {
+  void (*hook)(void) = __atomic_load_n(&herd_test_piece_hook, __ATOMIC_ACQUIRE);
+  if (hook && stop) hook();
+  return herd_stop_raised(stop);
+}
+
 struct herd_box_history; /* below */
 
 typedef struct herd_backend_ops {

@@ -973,7 +973,7 @@ static herd_status launch_slices(herd_backend *b, enum kernel_id step, size_t pe
                            (agents + per_group - 1) / per_group * SIMPLE_GROUP, SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", finish(b));
-    if (herd_stop_raised(b->desc.stop)) return HERD_E_INTERRUPTED;
+    if (herd_stop_between_pieces(b->desc.stop)) return HERD_E_INTERRUPTED;
   }
   return HERD_OK;
 }

@@ -248,7 +248,7 @@ herd_cpu_grid_view herd_cpu_build_grid(herd_backend *b) {
 static void model_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
-  if (herd_stop_raised(b->desc.stop)) return;
+  if (herd_stop_between_pieces(b->desc.stop)) return;
   b->desc.model->cpu_step(b->desc.params, &c->view, begin, end, c->out_pos, c->out_vel, c->out_agent);
 }
 
