@@ -120,12 +120,77 @@ static void placing_refuses_bad_input(void) {
   herd_error err;
   float inside[2] = {10, 10}, outside[2] = {10, 1e6f}, nan_pos[2] = {NAN, 10};
   CHECK(herd_sim_place_steering(sim, 7, inside, &err) == HERD_E_INPUT);
-  CHECK(strstr(err.message, "steering agent 7") != NULL);
+  CHECK_MSG(strcmp(err.message, "herd_sim_place_steering: steering agent 7: this simulation has 1 (0..0)") == 0, "%s",
+            err.message);
   CHECK(herd_sim_place_steering(sim, 0, outside, &err) == HERD_E_INPUT);
-  CHECK(strstr(err.message, "position[1]") != NULL && strstr(err.message, "outside the world") != NULL);
+  CHECK(strstr(err.message, "position[1] (y)") != NULL && strstr(err.message, "outside the world") != NULL);
   CHECK(herd_sim_place_steering(sim, 0, nan_pos, &err) == HERD_E_INPUT);
-  CHECK(strstr(err.message, "position[0]") != NULL);
+  CHECK_MSG(strstr(err.message, "position[0] (x) = nan is not a finite number") != NULL, "%s", err.message);
+  CHECK(herd_sim_place_steering(sim, 0, (const float[2]){INFINITY, 10}, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "position[0] (x) = inf is not a finite number") != NULL, "%s", err.message);
+  CHECK(herd_sim_place_steering(sim, 0, NULL, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "no position given") != NULL, "%s", err.message);
   CHECK(herd_sim_steering(sim, 0)->pos[1] != 1e6f); /* left where it was */
+  herd_sim_destroy(sim);
+}
+
+/* herd_sim_steer and herd_sim_release refuse an agent past the last, and an aim that is NULL
+ * or not finite, naming the index and the count, or the coordinate; a refusal changes
+ * nothing: the dog keeps heading for the aim it had, and stays finite. */
+static void steering_refuses_bad_input(void) {
+  herd_sim *sim = new_sim(NULL, 0);
+  herd_error err;
+  const float aim[2] = {30, 40};
+  CHECK(herd_sim_steer(sim, 99, aim, &err) == HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, "herd_sim_steer: steering agent 99: this simulation has 1 (0..0)") == 0, "%s",
+            err.message);
+  CHECK(herd_sim_steer(sim, 1, aim, &err) == HERD_E_INPUT); /* one past the last */
+  CHECK_MSG(strstr(err.message, "steering agent 1: this simulation has 1 (0..0)") != NULL, "%s", err.message);
+  CHECK(herd_sim_release(sim, 99, &err) == HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, "herd_sim_release: steering agent 99: this simulation has 1 (0..0)") == 0, "%s",
+            err.message);
+  CHECK(herd_sim_steer(sim, UINT32_MAX, aim, &err) == HERD_E_INPUT);
+  CHECK(herd_sim_steer(sim, 0, aim, &err) == HERD_OK);
+  CHECK(herd_sim_steer(sim, 0, (const float[2]){INFINITY, 0}, &err) == HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, "herd_sim_steer: aim[0] (x) = inf is not a finite number") == 0, "%s", err.message);
+  CHECK(herd_sim_steer(sim, 0, (const float[2]){10, NAN}, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "aim[1] (y) = nan is not a finite number") != NULL, "%s", err.message);
+  CHECK(herd_sim_steer(sim, 0, (const float[2]){-INFINITY, 0}, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "aim[0] (x) = -inf") != NULL, "%s", err.message);
+  CHECK(herd_sim_steer(sim, 0, NULL, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "herd_sim_steer: no aim given") != NULL, "%s", err.message);
+  const herd_steering_state *dog = herd_sim_steering(sim, 0);
+  float was[2] = {dog->pos[0], dog->pos[1]};
+  CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  CHECK_MSG(isfinite(dog->pos[0]) && isfinite(dog->pos[1]), "the dog is at (%g, %g)", (double)dog->pos[0],
+            (double)dog->pos[1]);
+  CHECK(dog->mode == HERD_MODE_MANUAL);
+  float to_aim = hypotf(aim[0] - was[0], aim[1] - was[1]), now = hypotf(aim[0] - dog->pos[0], aim[1] - dog->pos[1]);
+  CHECK_MSG(fabsf(to_aim - now - herd_sim_scenario(sim)->dogs.speed_m_per_step) < 1e-3f,
+            "the dog came %g m nearer the aim it had", (double)(to_aim - now));
+  CHECK(herd_sim_release(sim, 0, &err) == HERD_OK);
+  CHECK(herd_sim_release(sim, 0, &err) == HERD_OK); /* released already: nothing to do */
+  CHECK(herd_sim_step(sim, &err) == HERD_OK && dog->mode != HERD_MODE_MANUAL);
+  herd_sim_destroy(sim);
+}
+
+/* In 3D the message names z; a sim without steering agents has none to give. */
+static void steering_names_z_and_an_empty_list(void) {
+  herd_scenario sc = shipped("boids3d.json", (const char *const[]){"agents[0].strategy=manual"}, 1);
+  herd_sim *sim;
+  herd_error err;
+  CHECK_MSG(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1}, &sim, &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_sim_steering_count(sim) == 1);
+  CHECK(herd_sim_steer(sim, 0, (const float[3]){1, 2, NAN}, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "aim[2] (z) = nan") != NULL, "%s", err.message);
+  CHECK(herd_sim_steer(sim, 0, (const float[3]){1, 2, 3}, &err) == HERD_OK);
+  herd_sim_destroy(sim);
+  sim = new_sim((const char *const[]){"dogs.count=0"}, 1);
+  CHECK(herd_sim_steering_count(sim) == 0);
+  CHECK(herd_sim_release(sim, 0, &err) == HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, "herd_sim_release: steering agent 0: this simulation has none") == 0, "%s",
+            err.message);
+  CHECK(herd_sim_steering(sim, 0) == NULL);
   herd_sim_destroy(sim);
 }
 
@@ -155,13 +220,15 @@ static void names_and_sizes(void) {
   CHECK(herd_sizeof("herd_sim") == 0 && herd_sizeof(NULL) == 0);
 }
 
-#define TESTS(X)                     \
-  X(flags_follow_agent_ids)          \
-  X(run_stops_at_the_outcome)        \
-  X(run_reports_an_interruption)     \
-  X(placed_dog_moves_from_its_place) \
-  X(placing_refuses_bad_input)       \
-  X(placing_wraps_on_a_torus)        \
+#define TESTS(X)                        \
+  X(flags_follow_agent_ids)             \
+  X(run_stops_at_the_outcome)           \
+  X(run_reports_an_interruption)        \
+  X(placed_dog_moves_from_its_place)    \
+  X(placing_refuses_bad_input)          \
+  X(steering_refuses_bad_input)         \
+  X(steering_names_z_and_an_empty_list) \
+  X(placing_wraps_on_a_torus)           \
   X(names_and_sizes)
 TESTS(DECLARE_TEST)
 int main(void) { TEST_MAIN(TESTS); }

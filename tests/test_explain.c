@@ -11,6 +11,7 @@
   X(the_terms_sum_with_the_whole_flock_as_lcm) \
   X(watching_changes_nothing)                  \
   X(no_terms_where_the_hook_is_missing)        \
+  X(an_id_past_the_flock_is_refused)           \
   X(model_marks_come_from_the_parameters)
 TESTS(DECLARE_TEST)
 
@@ -131,6 +132,22 @@ static void no_terms_where_the_hook_is_missing(void) {
   CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &st, .backend = "opencl"}, &sim, &err) == HERD_OK);
   CHECK(herd_sim_explain(sim, 0, &err) == HERD_E_INPUT);
   CHECK_MSG(strstr(err.message, "n/a on the opencl backend"), "%s", err.message);
+  herd_sim_destroy(sim);
+}
+
+/* An id past the flock is refused with the id and the count, and the agent watched before is
+ * still watched (before the fix it was dropped without a word). */
+static void an_id_past_the_flock_is_refused(void) {
+  herd_scenario sc = scenario_with((const char *const[]){"sheep.count=60"}, 1);
+  herd_sim *sim = sim_start(&sc, 1);
+  herd_error err;
+  CHECK(herd_sim_explain(sim, 5, &err) == HERD_OK);
+  CHECK(herd_sim_explain(sim, 60, &err) == HERD_E_INPUT);
+  CHECK_MSG(strcmp(err.message, "herd_sim_explain: flock agent 60: this simulation has 60 (0..59)") == 0, "%s",
+            err.message);
+  CHECK(herd_sim_explain(sim, UINT32_MAX - 1u, &err) == HERD_E_INPUT);
+  herd_update_terms t;
+  CHECK(herd_sim_step(sim, &err) == HERD_OK && herd_sim_update_terms(sim, &t) && t.id == 5);
   herd_sim_destroy(sim);
 }
 

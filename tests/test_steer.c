@@ -178,14 +178,14 @@ static void a_user_steered_dog_follows_its_aim(void) {
   herd_scenario sc = scenario_with(NULL, 0);
   herd_sim *sim = sim_start(&sc, 1);
   herd_error err;
-  herd_sim_steer(sim, 0, (const float[3]){30, 40, 0}); /* the dog starts at (0, 0): 50 m away */
+  CHECK(herd_sim_steer(sim, 0, (const float[3]){30, 40, 0}, &err) == HERD_OK); /* the dog starts at (0, 0): 50 m away */
   for (int s = 0; s < 10; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
   const herd_steering_state *dog = herd_sim_steering(sim, 0);
   CHECK(dog->mode == HERD_MODE_MANUAL);
   CHECK(fabsf(dog->pos[0] - 9.0f) < 1e-4f && fabsf(dog->pos[1] - 12.0f) < 1e-4f); /* 10 steps of 1.5 m */
   for (int s = 0; s < 40; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
   CHECK(fabsf(dog->pos[0] - 30.0f) < 1e-4f && fabsf(dog->pos[1] - 40.0f) < 1e-4f); /* arrived, stays */
-  herd_sim_release(sim, 0);
+  CHECK(herd_sim_release(sim, 0, &err) == HERD_OK);
   CHECK(herd_sim_step(sim, &err) == HERD_OK);
   CHECK(dog->mode != HERD_MODE_MANUAL);
   herd_sim_destroy(sim);
@@ -234,7 +234,7 @@ static void a_manual_agent_waits_for_the_user(void) {
   for (int s = 0; s < 3; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
   const herd_steering_state *a = herd_sim_steering(sim, 0);
   CHECK(a->mode == HERD_MODE_IDLE && a->pos[0] == 10.0f && a->pos[1] == 10.0f);
-  herd_sim_steer(sim, 0, (const float[3]){20, 10, 0});
+  CHECK(herd_sim_steer(sim, 0, (const float[3]){20, 10, 0}, &err) == HERD_OK);
   CHECK(herd_sim_step(sim, &err) == HERD_OK);
   CHECK(a->mode == HERD_MODE_MANUAL && fabsf(a->pos[0] - 11.0f) < 1e-5f);
   herd_sim_destroy(sim);

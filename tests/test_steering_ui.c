@@ -57,7 +57,14 @@ static void check_hand_control(const herd_scenario *sc, float speed) {
   CHECK_MSG(fabsf(before - after - 20 * speed) < 0.01f * 20 * speed, "agent 1 came %.2f m nearer, not %.2f",
             before - after, 20 * speed);
   CHECK_MSG(a0->mode != HERD_MODE_MANUAL, "agent 0 is steered by hand too");
+  CHECK(steering_pick_steer(&p, sim, aim));
+  CHECK(!steering_pick_steer(&p, sim, (const float[3]){NAN, 140, 0})); /* the cursor off the ground */
+  float at = distance_2d(a1->pos, aim);
+  CHECK(herd_sim_step(sim, &(herd_error){0}) == HERD_OK);
+  CHECK_MSG(isfinite(a1->pos[0]) && fabsf(at - distance_2d(a1->pos, aim) - speed) < 0.01f * speed,
+            "agent 1 left the aim it had for the one refused");
   steering_pick_toggle_manual(&p, sim); /* released: back to its strategy */
+  CHECK(!steering_pick_steer(&p, sim, aim));
   steer_steps(sim, &p, aim, 1);
   CHECK_MSG(a1->mode != HERD_MODE_MANUAL, "agent 1 still in mode manual after its release");
   herd_sim_destroy(sim);

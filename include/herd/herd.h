@@ -508,6 +508,7 @@ uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
 herd_outcome herd_sim_outcome(const herd_sim *sim);
 const herd_observation *herd_sim_observation(const herd_sim *sim);
 uint32_t herd_sim_steering_count(const herd_sim *sim);
+/* Steering agent `index` (0 to herd_sim_steering_count - 1); NULL past the last. */
 const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);
 const char *herd_steering_mode_name(herd_steering_mode mode);
 
@@ -572,10 +573,14 @@ herd_status herd_sim_map_groups(herd_sim *sim, const uint32_t **group, herd_erro
 bool herd_sim_shares_gl(const herd_sim *sim);
 
 /* Hands steering agent `index` to the user: from the next step on it moves toward `aim`
- * (world.dims numbers) at its speed, in mode HERD_MODE_MANUAL; herd_sim_release gives it
- * back to its strategy. */
-void herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim);
-void herd_sim_release(herd_sim *sim, uint32_t index);
+ * (world.dims numbers, anywhere: a point outside the world is headed for, not reached) at its
+ * speed, in mode HERD_MODE_MANUAL; herd_sim_release gives it back to its strategy (also one
+ * the user never steered). HERD_E_INPUT, and nothing changes, for an index past
+ * herd_sim_steering_count ("herd_sim_steer: steering agent 99: this simulation has 1 (0..0)"),
+ * an aim that is NULL or has a coordinate that is not finite (the message names it:
+ * "aim[0] (x) = inf is not a finite number"). */
+herd_status herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim, herd_error *err);
+herd_status herd_sim_release(herd_sim *sim, uint32_t index, herd_error *err);
 
 /* The route home among walls, water and pens (docs/models/env.md "Routing"): the point `ahead_m`
  * metres down the distance-to-goal field from (from[0], from[1]), the way a flock there is
@@ -616,18 +621,21 @@ herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_si
 
 /* Sets scenario field `path` of the running simulation to `value`, from the next step on, on
  * either backend. The value is checked exactly as `--set PATH=VALUE` checks it (the same
- * messages and ranges, the whole scenario checked again); on any error nothing changes. Only
- * fields nothing was built from may change: the model's numeric parameters (sheep.repulsion,
- * boids.turn_factor, couzin.orientation_radius_m, ...) and dogs.speed_m_per_step, dogs.noise
- * (herd_sim_param_name lists them); counts, the world, obstacles, seeds, steering agents and
- * choices of rule are refused with a message saying they cannot change during a run. The
- * neighbour grid keeps the cells it was made with (queries take any radius), so a run whose
- * radius changed is exact but need not be bit-identical to one started with the new radius. */
+ * messages and ranges, the whole scenario checked again); on any error nothing changes
+ * (HERD_E_INPUT for a NULL or empty path, an unknown field, a value out of range or not finite:
+ * NAN or an infinity; the message names the field). Only fields nothing was built from may
+ * change: the model's numeric parameters (sheep.repulsion, boids.turn_factor,
+ * couzin.orientation_radius_m, ...) and dogs.speed_m_per_step, dogs.noise (herd_sim_param_name
+ * lists them); counts, the world, obstacles, seeds, steering agents and choices of rule are
+ * refused with a message saying they cannot change during a run. The neighbour grid keeps the
+ * cells it was made with (queries take any radius), so a run whose radius changed is exact but
+ * need not be bit-identical to one started with the new radius. */
 herd_status herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
 
 /* The `index`-th field herd_sim_set_param may change for this simulation's model ("sheep.inertia",
- * ...), in the scenario's table order; NULL past the last. *whole (unless NULL): it holds a whole
- * number (sheep.neighbours). Read its value with herd_scenario_get. */
+ * ...), in the scenario's table order; NULL past the last (a loop from 0 to NULL lists them).
+ * *whole (unless NULL): it holds a whole number (sheep.neighbours). Read its value with
+ * herd_scenario_get. */
 const char *herd_sim_param_name(const herd_sim *sim, uint32_t index, bool *whole);
 
 /* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
@@ -691,8 +699,10 @@ typedef struct herd_update_terms {
 } herd_update_terms;
 
 /* Every following step keeps the terms of flock agent `id`'s update (UINT32_MAX: stop).
- * HERD_E_INPUT with "terms: n/a for MODEL" or "terms: n/a on the opencl backend" where the
- * model or backend cannot (the CPU backend can, for models with the hook). */
+ * HERD_E_INPUT, and nothing changes, for an id past the flock ("herd_sim_explain: flock agent
+ * 500: this simulation has 60 (0..59)"), and with "terms: n/a for MODEL" or "terms: n/a on the
+ * opencl backend" where the model or backend cannot (the CPU backend can, for models with the
+ * hook). */
 herd_status herd_sim_explain(herd_sim *sim, uint32_t id, herd_error *err);
 
 /* The watched agent's terms from the last step; false when no step has run since
@@ -723,8 +733,9 @@ herd_status herd_sim_run(herd_sim *sim, uint32_t steps, uint32_t *done, herd_err
 /* Puts steering agent `index` at `pos` (world.dims numbers, wrapped on a torus) before the
  * next step; its velocity becomes 0 and its strategy (or the aim of herd_sim_steer) moves it
  * on from there. The observation keeps the nearest agent it found for the old place until
- * the next step. HERD_E_INPUT for an index past herd_sim_steering_count or a position
- * outside the world (or not finite). */
+ * the next step. HERD_E_INPUT, and nothing changes, for an index past herd_sim_steering_count
+ * (the message as herd_sim_steer's), a NULL pos, a coordinate that is not finite, or one
+ * outside the world on an axis that does not wrap. */
 herd_status herd_sim_place_steering(herd_sim *sim, uint32_t index, const float *pos, herd_error *err);
 
 /* "running", "succeeded" or "step_limit" (as `herd run` and runs.csv write it). */

@@ -9,6 +9,6 @@
 The library is found through $HERD_LIB, next to this package, or where herd is installed."""
 
 from ._lib import lib_path
-from .core import HerdError, HerdInputError, Scenario, Sim, sweep, version
+from .core import HerdError, HerdIndexError, HerdInputError, Scenario, Sim, sweep, version
 
-__all__ = ["HerdError", "HerdInputError", "Scenario", "Sim", "sweep", "version", "lib_path"]
+__all__ = ["HerdError", "HerdIndexError", "HerdInputError", "Scenario", "Sim", "sweep", "version", "lib_path"]

@@ -2,6 +2,8 @@
 
 import itertools
 import json
+import math
+import operator
 import os
 import time
 
@@ -10,6 +12,8 @@ import numpy as np
 from ._lib import ffi, lib
 
 HERD_E_INPUT = 2
+UINT32_MAX = 0xFFFFFFFF
+FLOAT_MAX = float(np.finfo(np.float32).max)
 
 
 class HerdError(Exception):
@@ -21,17 +25,29 @@ class HerdError(Exception):
 
 
 class HerdInputError(HerdError, ValueError):
-    """The input was wrong (herd's HERD_E_INPUT: a scenario, a field path or value)."""
+    """The input was wrong (herd's HERD_E_INPUT: a scenario, a field path or value, a point
+    that is not finite or has the wrong number of coordinates)."""
 
 
-def _raise(status, err):
-    message = ffi.string(err.message).decode("utf-8", "replace")
-    raise (HerdInputError if status == HERD_E_INPUT else HerdError)(status, message)
+class HerdIndexError(HerdInputError, IndexError):
+    """An index past the end (a steering agent the simulation does not have): also an
+    IndexError, and a HerdInputError as herd reports it (HERD_E_INPUT)."""
 
 
-def _check(status, err):
+def _error(status, message, index=False):
+    """The exception for herd's `status` and `message`: HerdIndexError where the input refused
+    was an index (`index`), HerdInputError for other input, HerdError for the rest. Every
+    error the package raises for herd goes through here."""
+    if status != HERD_E_INPUT:
+        return HerdError(status, message)
+    return (HerdIndexError if index else HerdInputError)(status, message)
+
+
+def _check(status, err, index=False):
+    """Raises herd's error (with herd's message) unless `status` is HERD_OK. `index`: the call
+    took an index that is out of range, so a refusal is about it."""
     if status != 0:
-        _raise(status, err)
+        raise _error(status, ffi.string(err.message).decode("utf-8", "replace"), index)
 
 
 def _text(ptr):
@@ -254,15 +270,21 @@ class Sim:
         _check(lib.herd_sim_run(self._handle, steps, done, err), err)
         return done[0]
 
+    @staticmethod
+    def _steps(n, what):
+        n = operator.index(n)  # TypeError for 2.5 or "3"
+        if not 1 <= n <= UINT32_MAX:
+            raise _error(HERD_E_INPUT, f"herd.Sim.{what} = {n}: it must be 1 to {UINT32_MAX}")
+        return n
+
     def step(self, n=1):
         """Advances up to n steps (fewer when the outcome comes first); returns the steps taken."""
-        if n < 1:
-            raise ValueError(f"herd.Sim.step: n = {n}; it must be at least 1")
-        return self._run(int(n))
+        return self._run(self._steps(n, "step: n"))
 
     def run(self, chunk=100):
         """Runs to the outcome ("succeeded" or "step_limit") and returns it. Steps are taken
         `chunk` at a time, so Ctrl-C (KeyboardInterrupt) is answered between chunks."""
+        chunk = self._steps(chunk, "run: chunk")
         while self.outcome == "running":
             self._run(chunk)
         return self.outcome
@@ -341,23 +363,46 @@ class Sim:
         return out
 
     def _point(self, values, what):
-        values = [float(v) for v in values]
-        if len(values) != self.dims:
-            raise ValueError(f"herd.Sim.{what}: {len(values)} coordinates; this world has {self.dims}")
-        return ffi.new("float[]", values)
+        """A point of world.dims numbers as herd takes it (floats). The wrong number of
+        coordinates, or values that are not numbers, raise HerdInputError here; whether each is
+        finite herd checks (and names the coordinate)."""
+        try:
+            point = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise _error(HERD_E_INPUT, f"herd.Sim.{what} = {values!r}: expected {self.dims} numbers") from None
+        if point.shape != (self.dims,):
+            raise _error(HERD_E_INPUT, f"herd.Sim.{what}: shape {point.shape}; this world takes {self.dims} numbers")
+        for k, v in enumerate(point.tolist()):
+            if math.isfinite(v) and abs(v) > FLOAT_MAX:  # would reach herd as an infinity
+                raise _error(HERD_E_INPUT, f"herd.Sim.{what}[{k}] = {v:g} is beyond a float's range")
+        return ffi.new("float[]", point.tolist())
+
+    def _steering(self, function, index, what, *args):
+        """function(sim, index, *args, err) on steering agent `index`: an index past the agents
+        raises HerdIndexError (an IndexError), other refused input HerdInputError (a
+        ValueError), each with herd's message."""
+        index = operator.index(index)  # TypeError for 1.5 or "0"
+        count = lib.herd_sim_steering_count(self._handle)
+        if not 0 <= index <= UINT32_MAX:  # beyond what herd takes: said as herd says it
+            span = f" (0..{count - 1})" if count else ""
+            raise _error(HERD_E_INPUT, f"herd.Sim.{what}: steering agent {index}: this simulation has {count}{span}",
+                         index=True)
+        err = ffi.new("herd_error *")
+        _check(function(self._handle, index, *args, err), err, index=index >= count)
 
     def steer(self, index, aim):
-        """From the next step on, steering agent `index` heads for `aim` (until release)."""
-        lib.herd_sim_steer(self._handle, index, self._point(aim, "steer"))
+        """From the next step on, steering agent `index` heads for `aim` (world.dims finite
+        numbers) until release(index)."""
+        self._steering(lib.herd_sim_steer, index, "steer", self._point(aim, "steer: aim"))
 
     def release(self, index):
         """Gives steering agent `index` back to its strategy."""
-        lib.herd_sim_release(self._handle, index)
+        self._steering(lib.herd_sim_release, index, "release")
 
     def place(self, index, pos):
-        """Puts steering agent `index` at `pos` before the next step."""
-        err = ffi.new("herd_error *")
-        _check(lib.herd_sim_place_steering(self._handle, index, self._point(pos, "place"), err), err)
+        """Puts steering agent `index` at `pos` (inside the world, or anywhere on a torus's
+        wrapping axes) before the next step."""
+        self._steering(lib.herd_sim_place_steering, index, "place", self._point(pos, "place: position"))
 
 
 def _cells(vary):

@@ -110,6 +110,68 @@ def test_dogs_and_placing_them():
     assert sim.dogs[0]["mode"] != "manual"
 
 
+def test_steering_an_agent_that_does_not_exist_raises_index_error():
+    sim = herd.Sim(small(), threads=1)  # one dog
+    says = r"steering agent 99: this simulation has 1 \(0\.\.0\)"
+    with pytest.raises(IndexError, match="herd_sim_steer: " + says):
+        sim.steer(99, (1.0, 2.0))
+    with pytest.raises(IndexError, match="herd_sim_release: " + says):
+        sim.release(99)
+    with pytest.raises(IndexError, match="herd_sim_place_steering: " + says):
+        sim.place(99, (1.0, 2.0))
+    with pytest.raises(IndexError, match=r"steering agent 1: this simulation has 1"):
+        sim.steer(1, (1.0, 2.0))
+    with pytest.raises(IndexError, match=r"steering agent -1: this simulation has 1"):
+        sim.release(-1)
+    with pytest.raises(IndexError, match=r"steering agent 4294967296: this simulation has 1"):
+        sim.steer(2**32, (1.0, 2.0))
+    with pytest.raises(herd.HerdIndexError) as refused:
+        sim.release(7)
+    assert isinstance(refused.value, herd.HerdInputError) and refused.value.status == 2
+    with pytest.raises(TypeError):
+        sim.release(0.5)
+    sim.step()
+    assert sim.dogs[0]["mode"] != "manual"  # nothing was handed to the user
+
+
+def test_steering_toward_a_point_that_is_not_finite_raises_value_error():
+    sim = herd.Sim(small(), threads=1)
+    sim.steer(0, (30.0, 40.0))
+    for aim, says in (((float("inf"), 0.0), r"aim\[0\] \(x\) = inf is not a finite number"),
+                      ((0.0, float("nan")), r"aim\[1\] \(y\) = nan is not a finite number"),
+                      ((1e39, 0.0), r"aim\[0\] = 1e\+39 is beyond a float's range"),
+                      ((1.0, 2.0, 3.0), r"shape \(3,\); this world takes 2 numbers"),
+                      ([[1.0, 2.0]], r"shape \(1, 2\)"),
+                      (("a", "b"), r"expected 2 numbers")):
+        with pytest.raises(ValueError, match=says) as refused:
+            sim.steer(0, aim)
+        assert not isinstance(refused.value, IndexError) and isinstance(refused.value, herd.HerdInputError)
+    with pytest.raises(ValueError, match=r"herd_sim_place_steering: position\[0\] \(x\) = inf"):
+        sim.place(0, (float("inf"), 10.0))
+    with pytest.raises(ValueError, match=r"position\[1\] \(y\) = nan"):
+        sim.place(0, (10.0, float("nan")))
+    before = sim.dogs[0]["pos"]
+    sim.step()
+    dog = sim.dogs[0]
+    assert all(np.isfinite(dog["pos"])) and dog["mode"] == "manual"
+    # still heading for (30, 40): the refused aims changed nothing
+    assert np.hypot(30 - before[0], 40 - before[1]) - np.hypot(30 - dog["pos"][0], 40 - dog["pos"][1]) == \
+        pytest.approx(dog["speed_m_per_step"], abs=1e-4)
+    sim.release(0)
+
+
+def test_step_counts_must_be_whole_and_positive():
+    sim = herd.Sim(small(), threads=1)
+    for n in (0, -3, 2**32):
+        with pytest.raises(ValueError, match=r"herd\.Sim\.step: n = "):
+            sim.step(n)
+    with pytest.raises(TypeError):
+        sim.step(2.5)
+    with pytest.raises(ValueError, match=r"herd\.Sim\.run: chunk = 0"):
+        sim.run(chunk=0)
+    assert sim.step_index == 0
+
+
 def test_sweep_rows_equal_herd_sweeps(herd_cli, tmp_path):
     out = tmp_path / "sweep"
     subprocess.run(

@@ -119,9 +119,16 @@ void steering_pick_restart(steering_pick *p, const herd_sim *sim) {
   if (!selectable(sim, p->selected)) steering_pick_start(p, sim);
 }
 
+/* Gives the selected agent back to its strategy. It is an agent of this sim (selectable), so
+ * herd_sim_release cannot refuse it; were it gone, there would be nothing to give back. */
+static void release_selected(const steering_pick *p, herd_sim *sim) {
+  herd_error err;
+  if (p->selected >= 0) (void)herd_sim_release(sim, (uint32_t)p->selected, &err);
+}
+
 void steering_pick_select(steering_pick *p, herd_sim *sim, int index) {
   if (!selectable(sim, index) || index == p->selected) return;
-  if (p->manual && p->selected >= 0) herd_sim_release(sim, (uint32_t)p->selected);
+  if (p->manual) release_selected(p, sim);
   p->selected = index;
 }
 
@@ -133,9 +140,10 @@ void steering_pick_next(steering_pick *p, herd_sim *sim, int step) {
 void steering_pick_toggle_manual(steering_pick *p, herd_sim *sim) {
   if (p->selected < 0) return;
   p->manual = !p->manual;
-  if (!p->manual) herd_sim_release(sim, (uint32_t)p->selected);
+  if (!p->manual) release_selected(p, sim);
 }
 
-void steering_pick_steer(const steering_pick *p, herd_sim *sim, const float *aim) {
-  if (p->manual && p->selected >= 0) herd_sim_steer(sim, (uint32_t)p->selected, aim);
+bool steering_pick_steer(const steering_pick *p, herd_sim *sim, const float *aim) {
+  herd_error err; /* refused: an aim that is not a point (not finite); the last one stands */
+  return p->manual && p->selected >= 0 && herd_sim_steer(sim, (uint32_t)p->selected, aim, &err) == HERD_OK;
 }

@@ -53,7 +53,8 @@ void steering_pick_next(steering_pick *p, herd_sim *sim, int step);
 void steering_pick_toggle_manual(steering_pick *p, herd_sim *sim);
 
 /* Before each step: under hand control, the selected agent heads for `aim` (world.dims
- * numbers). */
-void steering_pick_steer(const steering_pick *p, herd_sim *sim, const float *aim);
+ * numbers). False when no agent took it: none is under hand control, or the aim is not a point
+ * (a coordinate not finite: the cursor off the ground), and the agent keeps its last aim. */
+bool steering_pick_steer(const steering_pick *p, herd_sim *sim, const float *aim);
 
 #endif

@@ -605,7 +605,34 @@ herd_status herd_sim_map_state(herd_sim *s, const float **pos, const float **vel
 
 bool herd_sim_shares_gl(const herd_sim *s) { return s->ops->shares_gl(s->backend); }
 
+/* "FN: WHAT 99: this simulation has 1 (0..0)" for an index past the `count` there are. */
+static herd_status check_index(const char *fn, const char *what, uint32_t index, uint32_t count, herd_error *err) {
+  if (index < count) return HERD_OK;
+  if (count == 0) return herd_fail(err, HERD_E_INPUT, "%s: %s %u: this simulation has none", fn, what, index);
+  return herd_fail(err, HERD_E_INPUT, "%s: %s %u: this simulation has %u (0..%u)", fn, what, index, count, count - 1u);
+}
+
+static herd_status check_steering_index(const herd_sim *s, const char *fn, uint32_t index, herd_error *err) {
+  return check_index(fn, "steering agent", index, s->steering_count, err);
+}
+
+/* A point of world.dims coordinates given by the user (`what`: "aim", "position"): not NULL,
+ * each coordinate a finite number. */
+static herd_status check_point(const herd_sim *s, const char *fn, const char *what, const float *v, herd_error *err) {
+  uint32_t dims = s->sc.world.dims;
+  if (!v) return herd_fail(err, HERD_E_INPUT, "%s: no %s given (NULL): it takes %u numbers", fn, what, dims);
+  for (uint32_t k = 0; k < dims; ++k)
+    if (!isfinite(v[k]))
+      return herd_fail(err, HERD_E_INPUT, "%s: %s[%u] (%c) = %g is not a finite number", fn, what, k, "xyz"[k],
+                       (double)v[k]);
+  return HERD_OK;
+}
+
 herd_status herd_sim_explain(herd_sim *s, uint32_t id, herd_error *err) {
+  if (id != UINT32_MAX) {
+    herd_status st = check_index("herd_sim_explain", "flock agent", id, s->sc.flock.count, err);
+    if (st != HERD_OK) return st;
+  }
   if (!s->ops->explain || s->in_batch)
     return herd_fail(err, HERD_E_INPUT, "terms: n/a on the %s backend", s->ops->name);
   return s->ops->explain(s->backend, id, err);
@@ -615,27 +642,33 @@ bool herd_sim_update_terms(const herd_sim *s, herd_update_terms *out) {
   return s->ops->update_terms && !s->in_batch && s->ops->update_terms(s->backend, out);
 }
 
-void herd_sim_steer(herd_sim *s, uint32_t index, const float *aim) {
-  if (index >= s->steering_count) return;
+herd_status herd_sim_steer(herd_sim *s, uint32_t index, const float *aim, herd_error *err) {
+  herd_status st = check_steering_index(s, "herd_sim_steer", index, err);
+  if (st == HERD_OK) st = check_point(s, "herd_sim_steer", "aim", aim, err);
+  if (st != HERD_OK) return st;
   s->manual[index] = true;
   for (uint32_t k = 0; k < 3; ++k) s->manual_aim[index][k] = k < s->sc.world.dims ? aim[k] : 0.0f;
+  return HERD_OK;
 }
 
-void herd_sim_release(herd_sim *s, uint32_t index) {
-  if (index < s->steering_count) s->manual[index] = false;
+herd_status herd_sim_release(herd_sim *s, uint32_t index, herd_error *err) {
+  herd_status st = check_steering_index(s, "herd_sim_release", index, err);
+  if (st == HERD_OK) s->manual[index] = false;
+  return st;
 }
 
 /* Issue 16 "lib": a program places a steering agent (herd.h, "For programs"). A step run
  * ahead is abandoned first, so the next step starts from the new place. */
 herd_status herd_sim_place_steering(herd_sim *s, uint32_t index, const float *pos, herd_error *err) {
-  if (index >= s->steering_count)
-    return herd_fail(err, HERD_E_INPUT, "herd_sim_place_steering: steering agent %u does not exist (there are %u)",
-                     index, s->steering_count);
+  herd_status st = check_steering_index(s, "herd_sim_place_steering", index, err);
+  if (st == HERD_OK) st = check_point(s, "herd_sim_place_steering", "position", pos, err);
+  if (st != HERD_OK) return st;
   for (uint32_t k = 0; k < s->sc.world.dims; ++k)
-    if (!isfinite(pos[k]) || (!s->sc.world.wrap[k] && (pos[k] < 0.0f || pos[k] > s->sc.world.size_m[k])))
-      return herd_fail(err, HERD_E_INPUT, "herd_sim_place_steering: position[%u] = %g is outside the world (0 to %g m)",
-                       k, (double)pos[k], (double)s->sc.world.size_m[k]);
-  herd_status st = settle(s, err);
+    if (!s->sc.world.wrap[k] && (pos[k] < 0.0f || pos[k] > s->sc.world.size_m[k]))
+      return herd_fail(err, HERD_E_INPUT,
+                       "herd_sim_place_steering: position[%u] (%c) = %g is outside the world (0 to %g m)", k, "xyz"[k],
+                       (double)pos[k], (double)s -> sc.world.size_m[k]);
+  st = settle(s, err);
   if (st != HERD_OK) return st;
   herd_steering_state *a = &s->steering[index];
   for (uint32_t k = 0; k < 3; ++k) a->pos[k] = k < s->sc.world.dims ? pos[k] : 0.0f, a->velocity[k] = 0.0f;
