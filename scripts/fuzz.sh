@@ -48,7 +48,7 @@ rm -f "$probe" "$build/probe"
 
 # The library is herd's own CMake target (no list of sources here), built with coverage and
 # ASan + UBSan; GL, OpenCL, MPI and HDF5 off. Rebuilt incrementally: a few seconds when only
-# a harness changed, about 25 s on two cores from nothing.
+# a harness changed, 15 to 25 s on two cores from nothing.
 start=$(date +%s%N)
 log="$build/build.log"
 if ! { CC=$cc cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_C_COMPILER="$(command -v "$cc")" &&
