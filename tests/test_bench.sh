@@ -101,14 +101,17 @@ check "an --out with quotes and ; works and runs no command" eval '[ "$rc" -eq 0
 rc=$?
 check "an --out with an apostrophe gets its plots" eval '[ "$rc" -eq 0 ] && is_png "$tmp/it'"'"'s/speedup.png"'
 
-# Ctrl-C in the middle: exit 130, the folder as it was (no results, no staging folder).
-"$HERD" bench --backends cpu --threads 1 --sizes 2000000 --steps 5 --repeat 5 --out "$tmp/int" >"$tmp/stdout" 2>"$tmp/stderr" &
+# Ctrl-C in the middle: exit 130, the folder as it was (no results, no staging folder). The
+# staging folder shows the bench past set-up (Ctrl-C before it ends herd at once); 2000 steps of
+# 10^6 sheep, far more than any machine does between seeing it and the signal, keep it unfinished.
+"$HERD" bench --backends cpu --threads 1 --sizes 1000000 --steps 400 --repeat 5 --out "$tmp/int" >"$tmp/stdout" 2>"$tmp/stderr" &
 pid=$!
-sleep 4
-kill -INT "$pid"
+wait_for "$pid" "staging folder int/.herd-bench-*" eval 'compgen -G "$tmp/int/.herd-bench-*" >/dev/null' &&
+  kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "Ctrl-C during a bench exits 130" [ "$rc" -eq 130 ]
+check "... saying the folder is as it was" grep -q "herd: interrupted; .* is as it was" "$tmp/stderr"
 check "... leaving no results and no staging folder" eval '[ -z "$(ls -A "$tmp/int" 2>/dev/null)" ]'
 
 # ---- Other models ------------------------------------------------------------------------

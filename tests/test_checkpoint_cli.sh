@@ -18,11 +18,10 @@ stop_and_resume() {
   "$HERD" run "${big[@]}" --backend "$backend" --steps 100000 --csv "$tmp/stopped.csv" \
     --checkpoint "$tmp/stop.ckpt" --checkpoint-on-stop >"$tmp/out" 2>"$tmp/err" &
   pid=$!
-  for _ in $(seq 600); do # until a few steps are done (the CSV is flushed every second)
-    [ "$(cat "$tmp/stopped.csv".part-* 2>/dev/null | grep -vc "^#")" -ge 4 ] && break
-    sleep 0.1
-  done
-  kill -INT "$pid"
+  # Until a few steps are in the CSV (flushed every second): past set-up, where Ctrl-C would end
+  # herd at once with nothing written, and past step 2.
+  wait_for "$pid" "$backend: 4 lines in the CSV" \
+    eval '[ "$(cat "$tmp/stopped.csv".part-* 2>/dev/null | grep -vc "^#")" -ge 4 ]' && kill -INT "$pid"
   wait "$pid"
   rc=$?
   check "$backend: Ctrl-C with --checkpoint-on-stop exits 130" is "$rc" 130

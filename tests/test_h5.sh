@@ -103,12 +103,10 @@ check "bad input leaves no temporary file" eval '[ -z "$(ls "$tmp" | grep part)"
 # ---- Ctrl-C finishes the file with the frames so far --------------------------------------
 "$HERD" run --steps 100000000 --set sheep.count=2000 --trajectories "$tmp/stopped.h5" --quiet >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do
-  sleep 0.2
-  ls "$tmp" | grep -q part && break
-done
-sleep 1
-kill -INT $pid
+# The temporary file is opened past set-up (where Ctrl-C would end herd with nothing written),
+# and the run writes step 0's frame before it looks at the flag: one frame at least, however soon.
+wait_for "$pid" "temporary file stopped.h5.part-*" eval 'compgen -G "$tmp/stopped.h5.part-*" >/dev/null' &&
+  kill -INT $pid
 wait $pid
 rc=$?
 check "Ctrl-C: exit 130" status_is 130

@@ -57,11 +57,14 @@ check "3D: the frames change as the flock moves" differs <(head -1 "$tmp/3d.md5"
 "$HERD" record -o "$tmp/i.mp4" --steps 1000000 --size 160x120 --set "target.position_m=[-1e6,-1e6]" \
   >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-# While recording, the video grows under a temporary name beside the target.
-for _ in $(seq 50); do compgen -G "$tmp/i.mp4.part-*.mp4" >/dev/null && break; sleep 0.1; done
-check "while recording, the target name is not used yet" absent "$tmp/i.mp4"
-sleep 0.5
-kill -INT "$pid"
+# While recording, the video grows under a temporary name beside the target. herd reserves it
+# before it takes Ctrl-C for a clean stop; ffmpeg writes into it only once it has a frame, which
+# herd sends after that: a temporary file that is not empty means a SIGINT now is a clean stop.
+if wait_for "$pid" "bytes in the temporary video i.mp4.part-*.mp4" eval \
+  '[ -n "$(find "$tmp" -maxdepth 1 -name "i.mp4.part-*.mp4" -size +0c)" ]'; then
+  check "while recording, the target name is not used yet" absent "$tmp/i.mp4"
+  kill -INT "$pid"
+fi
 wait "$pid"
 rc=$?
 frames=$(sed -n 's/^wrote \([0-9]*\) frames.*/\1/p' "$tmp/out")

@@ -71,10 +71,13 @@ check "a herded run: outcome success, exit_reason finished, all delivered" is \
   "$(jget "$tmp/herded.json" "d['outcome'], d['exit_reason'], d['observation']['delivered'] == d['observation']['agents']")" \
   "success finished True"
 check "... and its text summary is still on standard output" grep -q "^result: success" "$tmp/out"
-"$HERD" run --set sheep.count=20000 --steps 100000000 --quiet --threads 1 --summary "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" &
+# The CSV's temporary file shows the run past set-up, where Ctrl-C would end herd at once with
+# nothing written; from then on Ctrl-C stops it cleanly, the summary written.
+"$HERD" run --set sheep.count=20000 --steps 100000000 --quiet --threads 1 --summary "$tmp/int.json" \
+  --csv "$tmp/int.csv" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 2
-kill -INT "$pid"
+wait_for "$pid" "temporary file int.csv.part-*" eval 'compgen -G "$tmp/int.csv.part-*" >/dev/null' &&
+  kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "Ctrl-C: exit 130 with the summary written" eval '[ "$rc" -eq 130 ] && valid run-summary.schema.json "$tmp/int.json"'

@@ -44,8 +44,10 @@ check "a row equals herd run with its cell and seed" eval '[ "$row" = "$count $n
 # ---- Killed and resumed ---------------------------------------------------------------------
 "$HERD" sweep "${grid[@]}" --threads 2 --out "$tmp/b" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-while [ "$({ grep -vc '^#' "$tmp/b/runs.csv"; } 2>/dev/null || echo 0)" -lt 10 ]; do sleep 0.05; done
-kill -INT "$pid"
+# Stopped once 9 of the 48 runs are in runs.csv (past set-up: the folder is written only after
+# it); the other 39 take seconds, not the moment between seeing the rows and the signal.
+wait_for "$pid" "9 rows in b/runs.csv" eval '[ -f "$tmp/b/runs.csv" ] && [ "$(grep -vc "^#" "$tmp/b/runs.csv")" -ge 10 ]' &&
+  kill -INT "$pid"
 wait "$pid"
 rc=$?
 check "Ctrl-C stops a sweep with 130" [ "$rc" -eq 130 ]

@@ -76,14 +76,17 @@ check "... recording one rank" has '"mpi_ranks": 1,' "$tmp/alone/sweep.json"
 long=(--vary sheep.count=60,30 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500)
 mpirun -np 3 --oversubscribe "$HERD" sweep "${long[@]}" --out "$tmp/cut" --mpi >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-while [ "$({ grep -vc '^#' "$tmp/cut/runs.csv"; } 2>/dev/null || echo 0)" -lt 6 ]; do sleep 0.05; done
+# Stopped once 5 of the 48 runs are in runs.csv (rows of runs the ranks did: all past set-up);
+# the other 43 take seconds, not the moment between seeing the rows and the signal.
+wait_for "$pid" "5 rows in cut/runs.csv" eval '[ -f "$tmp/cut/runs.csv" ] && [ "$(grep -vc "^#" "$tmp/cut/runs.csv")" -ge 6 ]' &&
+  kill -INT "$pid"
 sent=$(date +%s%N)
-kill -INT "$pid"
 wait "$pid"
 rc=$?
 took_ms=$((($(date +%s%N) - sent) / 1000000))
-check "Ctrl-C on mpirun stops the sweep (in ${took_ms} ms; mpirun waits about 1 s before it signals)" \
-  [ "$rc" -ne 0 -a "$took_ms" -lt 5000 ]
+# mpirun waits about 1 s before it signals the ranks; the bound only catches a hang, on any
+# machine (that they stop before the sweep is done is the check on runs still to do below).
+check "Ctrl-C on mpirun stops the sweep (in ${took_ms} ms)" [ "$rc" -ne 0 -a "$took_ms" -lt 60000 ]
 check "... rank 0 says how to go on" has "go on with --resume" "$tmp/err"
 check "... keeping whole rows, in order, and no summary yet" eval \
   '[ "$(tail -c 1 "$tmp/cut/runs.csv" | od -An -c | tr -d " ")" = "\n" ] && absent "$tmp/cut/summary.csv" &&

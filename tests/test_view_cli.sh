@@ -82,19 +82,22 @@ check "... writing neither" eval '[ ! -e "$tmp/e.png" ] && [ ! -e "$tmp/e.csv" ]
 if command -v xdotool >/dev/null; then
   "$HERD" view --size 400x300 --log-edits "$tmp/keys.csv" >"$tmp/out" 2>"$tmp/err" &
   viewer=$!
-  (sleep 60 && kill "$viewer") >/dev/null 2>&1 & # a watchdog, should the keys never arrive
+  (sleep 600 && kill "$viewer") >/dev/null 2>&1 & # a watchdog, should Escape never arrive
   watchdog=$!
-  for _ in $(seq 100); do
-    window=$(xdotool search --pid "$viewer" 2>/dev/null | head -1)
-    [ -n "$window" ] && break
-    sleep 0.2
-  done
-  sleep 1
-  xdotool mousemove --window "$window" 50 50 2>/dev/null
-  xdotool windowfocus --sync "$window" 2>/dev/null
-  xdotool key --delay 150 p p bracketright bracketright bracketleft l
-  sleep 1
-  xdotool key Escape
+  # The window is titled "herd: step ..." by the frame loop, after the key handler is set: a
+  # key pressed before that (while the window opens) could be lost, one pressed after is not.
+  viewer_window() {
+    window=$(xdotool search --all --onlyvisible --pid "$viewer" --name '^herd: step' 2>/dev/null | head -1)
+    [ -n "$window" ]
+  }
+  if wait_for "$viewer" "viewer window titled \"herd: step\"" viewer_window; then
+    xdotool mousemove --window "$window" 50 50 2>/dev/null
+    xdotool windowfocus --sync "$window" 2>/dev/null
+    xdotool key --delay 150 p p bracketright bracketright bracketleft l
+    # Escape once the three edits are on stderr (each key is handled in order anyway).
+    wait_for "$viewer" "three edits on stderr" eval '[ "$(grep -c "sheep.speed_m_per_step .* -> " "$tmp/err")" -ge 3 ]' &&
+      xdotool key Escape
+  fi
   wait "$viewer"
   rc=$?
   pkill -P "$watchdog" sleep 2>/dev/null; kill "$watchdog" 2>/dev/null

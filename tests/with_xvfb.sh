@@ -14,7 +14,7 @@ for _ in 1 2 3 4 5 6 7 8; do
   [ -e "/tmp/.X$number-lock" ] && continue
   (trap '' USR1; exec Xvfb ":$number" -screen 0 1400x900x24 -nolisten tcp -noreset 2>/dev/null) &
   server=$!
-  for _ in $(seq 400); do
+  for _ in $(seq 1200); do # a minute: a loaded machine may take seconds to start it
     [ "$ready" = 1 ] && break
     kill -0 "$server" 2>/dev/null || break
     sleep 0.05
