@@ -93,7 +93,7 @@ check "... and left as it was" cmp -s "$tmp/a/runs.csv" "$tmp/runs.before"
 run sweep --vary sheep.count=30,60 --vary sheep.neighbours=10,25 --seeds 1-12 --steps 1500 --quiet --out "$tmp/a" --resume
 check "--resume of a different sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "the sweep differs"'
 run sweep "${grid[@]}" --out "$tmp/nothing" --resume
-check "--resume where there is no sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "holds no sweep to resume"'
+check "--resume where there is no sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "no sweep to resume"'
 run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --force
 check "--force starts afresh" eval '[ "$rc" -eq 0 ] && [ "$(rows_of "$tmp/a/runs.csv" | wc -l)" -eq 3 ]'
 touch "$tmp/file"
