@@ -13,6 +13,7 @@
  *   u32 CRC-32 of every byte before it */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,6 +385,24 @@ static bool ids_are_a_permutation(const uint32_t *agent, uint32_t n) {
   return ok;
 }
 
+/* Far beyond any field; the observation's fixed-point sums (kernels/reduce.h) hold positions
+ * under 2^56 units of 2^-32 m. */
+#define FLOCK_LIMIT_M 16777216.0f
+
+/* Every float of the flock one a step could have left: positions and velocities finite and
+ * under FLOCK_LIMIT_M, memory (the fourth float in 3D: a fish's found particle and what it
+ * digested) finite and not negative. A file made by hand with NaN or 1e30 passed the CRC, and
+ * the first step converted them to integers (undefined behaviour, garbage order parameters). */
+static bool flock_in_range(const herd_sim_saved *s) {
+  for (size_t i = 0; i < (size_t)s->agents * s->stride; ++i) {
+    bool memory = s->stride == 4 && i % 4 == 3;
+    float p = s->pos[i], v = s->vel[i];
+    if (!isfinite(p) || !isfinite(v) || fabsf(p) >= FLOCK_LIMIT_M || fabsf(v) >= FLOCK_LIMIT_M) return false;
+    if (memory && (p < 0.0f || v < 0.0f)) return false;
+  }
+  return true;
+}
+
 /* The state's enumerations and counts within their ranges, the agents' ids each once. */
 static herd_status check_state(const loaded *f, const herd_sim_saved *s, herd_error *err) {
   bool ok = s->outcome <= HERD_STEP_LIMIT && s->obs.groups_tracked <= HERD_MAX_GROUPS &&
@@ -392,6 +411,8 @@ static herd_status check_state(const loaded *f, const herd_sim_saved *s, herd_er
     ok = (uint32_t)s->steering[d].strategy < HERD_STRATEGY_COUNT && (uint32_t)s->steering[d].mode <= HERD_MODE_HOLD;
   if (ok && !ids_are_a_permutation(s->agent, s->agents))
     return bad(err, f, "corrupt: its agents' ids are not each agent's once");
+  if (ok && !flock_in_range(s))
+    return bad(err, f, "corrupt: its flock holds numbers no step gives (not finite, or beyond 2^24 m)");
   return ok ? HERD_OK : bad(err, f, "corrupt: its state holds values out of range");
 }
 

@@ -22,6 +22,14 @@ void herd_sweep_init(herd_sweep *sw) {
   if (sw->seeds) sw->seeds[0] = 1, sw->seed_count = 1;
 }
 
+/* The array with room for element `count` (elements of `size` bytes): it doubles when full, so
+ * its room is always the power of two at or above its count and n pushes copy O(n) bytes. NULL
+ * when memory ran out (the array is still valid). */
+static void *room_for_one(void *array, size_t count, size_t size) {
+  if (count & (count - 1)) return array; /* not a power of two, nor 0: there is room */
+  return realloc(array, (count ? 2 * count : 1) * size);
+}
+
 static void free_vary(herd_sweep_vary *v) {
   for (size_t k = 0; k < v->count; ++k) free(v->values[k]);
   free(v->values);
@@ -51,7 +59,7 @@ static herd_status push_value(herd_sweep_vary *v, char *text, herd_error *err) {
     free(text);
     return herd_fail(err, HERD_E_INPUT, "%s: more than %d values", v->path, HERD_SWEEP_MAX_VALUES);
   }
-  char **grown = realloc(v->values, (v->count + 1) * sizeof *grown);
+  char **grown = room_for_one(v->values, v->count, sizeof *grown);
   if (!grown) {
     free(text);
     return out_of_memory(err);
@@ -109,6 +117,15 @@ static herd_status push_range(herd_sweep_vary *v, const char *item, const char *
 
 /* "5,10:50:5,72": numbers and ranges; another item is a JSON value (true, "x") or else a
  * bare word taken as a string (a strategy name). `label` names the list in messages. */
+/* A number as JSON writes it ("05", ".5", "+5", "0x10" are not: strtod reads them, but each
+ * value is recorded, and given to the scenario, as JSON text). */
+static bool is_json_number(const char *item) {
+  json_t *j = json_loads(item, JSON_DECODE_ANY, NULL);
+  bool number = j && json_is_number(j);
+  json_decref(j);
+  return number;
+}
+
 static herd_status push_list(herd_sweep_vary *v, const char *list, const char *where, const char *label,
                              herd_error *err) {
   if (!*list) return herd_fail(err, HERD_E_INPUT, "%s: %s: no values given", where, label);
@@ -126,7 +143,10 @@ static herd_status push_list(herd_sweep_vary *v, const char *list, const char *w
     if (strchr(item, ':') && !strchr(item, '"'))
       s = push_range(v, item, where, label, err);
     else if (parse_number(item, &x))
-      s = push_value(v, strdup(item), err);
+      s = is_json_number(item)
+              ? push_value(v, strdup(item), err)
+              : herd_fail(err, HERD_E_INPUT, "%s: %s: \"%s\" is not a number as JSON writes one (e.g. 5, 0.5, 1e-3)",
+                          where, label, item);
     else if ((as_json = json_loads(item, JSON_DECODE_ANY, NULL)))
       s = push_value(v, json_dumps(as_json, JSON_ENCODE_ANY | JSON_COMPACT), err);
     else /* a bare word: a string */
@@ -172,7 +192,7 @@ static herd_status push_seed(herd_sweep *sw, double x, const char *where, herd_e
                      x);
   if (sw->seed_count >= HERD_SWEEP_MAX_SEEDS)
     return herd_fail(err, HERD_E_INPUT, "%s: more than %d seeds", where, HERD_SWEEP_MAX_SEEDS);
-  uint64_t *grown = realloc(sw->seeds, (sw->seed_count + 1) * sizeof *grown);
+  uint64_t *grown = room_for_one(sw->seeds, sw->seed_count, sizeof *grown);
   if (!grown) return out_of_memory(err);
   sw->seeds = grown;
   sw->seeds[sw->seed_count++] = (uint64_t)x;
@@ -197,14 +217,9 @@ herd_status herd_sweep_set_seeds(herd_sweep *sw, const char *list, const char *w
     if (hi < lo) return herd_fail(err, HERD_E_INPUT, "%s: \"%s\" is an empty range of seeds", where, list);
     if (hi - lo >= HERD_SWEEP_MAX_SEEDS)
       return herd_fail(err, HERD_E_INPUT, "%s: more than %d seeds", where, HERD_SWEEP_MAX_SEEDS);
-    /* The range's room at once, within the cap: "1-200000" neither grows the list a seed at a
-     * time nor passes the cap before it is refused. */
-    size_t range = (size_t)(hi - lo) + 1;
-    if (sw->seed_count + range > HERD_SWEEP_MAX_SEEDS)
+    /* Within the cap before a seed is pushed: a range past it is refused at once. */
+    if (sw->seed_count + (size_t)(hi - lo) + 1 > HERD_SWEEP_MAX_SEEDS)
       return herd_fail(err, HERD_E_INPUT, "%s: more than %d seeds", where, HERD_SWEEP_MAX_SEEDS);
-    uint64_t *room = realloc(sw->seeds, (sw->seed_count + range) * sizeof *room);
-    if (!room) return out_of_memory(err);
-    sw->seeds = room;
     for (double s = lo; s <= hi; ++s) {
       herd_status st = push_seed(sw, s, where, err);
       if (st != HERD_OK) return st;

@@ -20,11 +20,12 @@
  *      its step limit moved one past the checkpoint's step (as --resume F --steps N does);
  *   4. a resumed sim checkpoints, and that checkpoint resumes at the same step;
  *   5. the sim resumed with the later step limit steps once, if it is still running (the
- *      sanitizers watch the backend on the state the file gave it; but see flock_in_range).
+ *      sanitizers watch the backend on the state the file gave it), its flock one a step could
+ *      have left (flock_in_range).
  *
  * The environment: HERD_FUZZ_SEED_CHECK=1: every input must resume (scripts/fuzz.sh runs the
- * seeds so, to catch seeds of an older format); HERD_FUZZ_KNOWN=1: fail on the known issue too
- * (flock_in_range); HERD_FUZZ_REPAIRED_OUT=FILE: write the repaired copy to FILE. */
+ * seeds so, to catch seeds of an older format); HERD_FUZZ_REPAIRED_OUT=FILE: write the repaired
+ * copy to FILE. */
 #define _GNU_SOURCE /* memfd_create */
 #include <math.h>
 #include <stdbool.h>
@@ -59,7 +60,7 @@ enum {
 
 static int memfd = -1;
 static char memfd_path[64], again_path[300], again_dir[256];
-static bool seed_check, known;
+static bool seed_check;
 
 static void clean_up(void) {
   unlink(again_path);
@@ -85,8 +86,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   atexit(clean_up);
   const char *check = getenv("HERD_FUZZ_SEED_CHECK");
   seed_check = check && strcmp(check, "1") == 0;
-  const char *any = getenv("HERD_FUZZ_KNOWN");
-  known = any && strcmp(any, "1") == 0;
   return 0;
 }
 
@@ -174,15 +173,13 @@ static bool same_scenario(const herd_scenario *a, const herd_scenario *b) {
   return same;
 }
 
-/* KNOWN ISSUE (tests/fuzz/found/README.md): herd_sim_resume takes a flock whose floats are not
- * finite, lie far beyond any field (1e30 m) or hold memory no step could have left (a fish's
- * found particle, pos.w in 3D, at -1.7e38), and the first step converts them to integers:
- * undefined behaviour (kernels/reduce.h herd_i128_fix and herd_unit_fix, kernels/models/fish.h
- * herd_fish_update), garbage centroids and order parameters. Until src/sim/checkpoint.c refuses
- * such a flock, a sim resumed from a file holding one is not stepped; HERD_FUZZ_KNOWN=1 steps it
- * anyway (reproduces it). Read from the file's bytes (format version 1), every float of the
- * positions and velocities: finite and under 2^24 m (reduce.h's sums hold positions under 2^56
- * units of 2^-32 m), the memory slots (the fourth float of each, in 3D) not negative. */
+/* Found by this harness (tests/fuzz/found/README.md): herd_sim_resume took a flock whose floats
+ * were not finite, lay far beyond any field (1e30 m) or held memory no step could have left (a
+ * fish's found particle, pos.w in 3D, at -1.7e38), and the first step converted them to
+ * integers (undefined behaviour). The reader now refuses them; a resumed sim whose file holds
+ * one is a failure. Read from the file's bytes (format version 1), every float of the positions
+ * and velocities: finite and under 2^24 m, the memory slots (the fourth float of each, in 3D)
+ * not negative. */
 static bool flock_in_range(const uint8_t *data, size_t size) {
   uint32_t agents = head(data, H_AGENTS), stride = head(data, H_STRIDE);
   uint64_t floats = (uint64_t)agents * stride;
@@ -237,7 +234,8 @@ static void read_checkpoint(const uint8_t *data, size_t size) {
   if (herd_sim_step_index(again) != step) fail("the checkpoint of a resumed sim resumes at another step", NULL);
   herd_sim_destroy(again);
 
-  if (herd_sim_outcome(given) == HERD_RUNNING && (known || flock_in_range(data, size))) {
+  if (!flock_in_range(data, size)) fail("herd_sim_resume takes a flock no step could have left", NULL);
+  if (herd_sim_outcome(given) == HERD_RUNNING) {
     err = no_error();
     if (herd_sim_step(given, &err) != HERD_OK) check_message(&err);
   }

@@ -13,8 +13,7 @@
  *      (fuzz_common.h);
  *   2. a sweep that loads is within the limits of src/sweep/sweep.h (fields varied, values,
  *      fixed settings, seeds), every varied field has a value and every value is JSON text:
- *      the values are given to the scenario as --set PATH=VALUE and recorded as JSON (but
- *      see the known issue at check_limits);
+ *      the values are given to the scenario as --set PATH=VALUE and recorded as JSON;
  *   3. herd_sweep_to_json gives JSON that lists every value and every seed, so sweep.json
  *      records the sweep that ran (--resume compares it);
  *   4. a sweep that expands has cells x seeds runs, each cell's value indices are in range,
@@ -37,74 +36,6 @@
 /* A cross of more cells than this is loaded but not expanded: every cell is a scenario parse. */
 #define MAX_EXPANDED_CELLS 16
 
-/* HERD_FUZZ_KNOWN=1: fail on the known issues below too. */
-static bool known = false;
-
-/* KNOWN ISSUE (tests/fuzz/found/README.md): a list string's item that strtod reads as a
- * number but JSON does not ("05", "+5", ".5", "5.", "0x10") is kept as it is written, not as
- * JSON text (src/sweep/sweep.c, push_list); herd_sweep_to_json then leaves it out of the
- * record. Until that is fixed such a value is let through here; HERD_FUZZ_KNOWN=1 fails on it
- * (reproduces it). */
-
-static bool strtod_number(const char *text) {
-  char *end;
-  double x = strtod(text, &end);
-  return end != text && !*end && isfinite(x);
-}
-
-/* KNOWN ISSUE (tests/fuzz/found/README.md): push_seed and push_value (src/sweep/sweep.c) grow
- * their arrays one element at a time, and under ASan every realloc copies into freshly faulted
- * pages: {"seeds": 100000} takes over the 10 s timeout, 5000 seeds 0.3 s. Until they grow
- * geometrically, a sweep asking for more than MAX_GROWN seeds or values of one field is skipped
- * here (counted from the JSON as the parser counts ranges, roughly); HERD_FUZZ_KNOWN=1 loads it
- * anyway. */
-#define MAX_GROWN 2000.0
-
-/* The items of a list string: "1-10,20" (seeds) or "5,10:50:5" (values). */
-static double list_items(const char *list, bool seeds) {
-  double total = 0;
-  for (const char *at = list;;) {
-    size_t len = strcspn(at, ",");
-    char item[128];
-    double n = 1;
-    if (len > 0 && len < sizeof item) {
-      memcpy(item, at, len);
-      item[len] = '\0';
-      char *mark = strchr(item + (seeds ? 1 : 0), seeds ? '-' : ':');
-      if (mark) {
-        double from = strtod(item, NULL), to = strtod(mark + 1, NULL), step = 1;
-        char *third = seeds ? NULL : strchr(mark + 1, ':');
-        if (third) step = strtod(third + 1, NULL);
-        if (step > 0 && to >= from) n = (to - from) / step + 1; /* NaN: 1 */
-      }
-    }
-    total += n;
-    if (!at[len]) return total;
-    at += len + 1;
-  }
-}
-
-static bool grows_long(const uint8_t *data, size_t size) {
-  if (size >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) data += 3, size -= 3;
-  json_t *root = json_loadb((const char *)data, size, 0, NULL);
-  const json_t *seeds = json_object_get(root, "seeds"), *vary = json_object_get(root, "vary");
-  bool grows = (json_is_integer(seeds) && json_integer_value(seeds) > MAX_GROWN) ||
-               (json_is_string(seeds) && list_items(json_string_value(seeds), true) > MAX_GROWN);
-  const char *key;
-  json_t *v;
-  if (json_is_object(vary)) json_object_foreach((json_t *)vary, key, v) {
-      const json_t *from = json_object_get(v, "from"), *to = json_object_get(v, "to"),
-                   *step = json_object_get(v, "step");
-      double by = json_is_number(step) ? json_number_value(step) : 1.0;
-      if (json_is_string(v) && list_items(json_string_value(v), false) > MAX_GROWN) grows = true;
-      if (json_is_number(from) && json_is_number(to) && by > 0 &&
-          (json_number_value(to) - json_number_value(from)) / by + 1 > MAX_GROWN)
-        grows = true;
-    }
-  json_decref(root);
-  return grows;
-}
-
 static char folder[256], sweep_path[300], base_path[300];
 
 static void clean_up(void) {
@@ -123,8 +54,6 @@ static void write_file(const char *path, const void *data, size_t size) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
-  const char *strict = getenv("HERD_FUZZ_KNOWN");
-  known = strict && strcmp(strict, "1") == 0;
   const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   snprintf(folder, sizeof folder, "%s/herd-fuzz-sweep-XXXXXX", tmp);
   if (!mkdtemp(folder)) {
@@ -139,8 +68,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-static bool lets_through; /* this input holds a value of the known issue */
-
 static void check_limits(const herd_sweep *sw) {
   if (sw->vary_count < 0 || sw->vary_count > HERD_SWEEP_MAX_VARY) fail("vary_count out of range", NULL);
   if (sw->set_count < 0 || sw->set_count > HERD_SWEEP_MAX_SETS) fail("set_count out of range", NULL);
@@ -151,10 +78,6 @@ static void check_limits(const herd_sweep *sw) {
       fail("a varied field without a path, or with no or too many values", vary->path);
     for (size_t k = 0; k < vary->count; ++k) {
       json_t *value = json_loads(vary->values[k], JSON_DECODE_ANY, NULL);
-      if (!value && !known && strtod_number(vary->values[k])) {
-        lets_through = true;
-        continue;
-      }
       if (!value) {
         char detail[1200];
         snprintf(detail, sizeof detail, "%s: value %zu is \"%s\"", vary->path, k, vary->values[k]);
@@ -230,7 +153,6 @@ static void check_expand(herd_sweep *sw, size_t cells) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (!known && grows_long(data, size)) return 0;
   write_file(sweep_path, data, size);
   herd_sweep sw;
   herd_sweep_init(&sw);
@@ -240,9 +162,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     herd_sweep_free(&sw);
     return 0;
   }
-  lets_through = false;
   check_limits(&sw);
-  if (!lets_through) check_record(&sw);
+  check_record(&sw);
   size_t cells = cells_of(&sw);
   bool own_scenario = !sw.scenario_path || strcmp(sw.scenario_path, base_path) == 0;
   if (cells && own_scenario) check_expand(&sw, cells);
