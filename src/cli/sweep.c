@@ -483,9 +483,10 @@ int cmd_sweep(int argc, char **argv) {
   cli_catch_signals();
   int status = prepare(argc, argv, &o, &m);
   if (m.on) status = sweep_mpi_agree(&m, status);
-  if (status == -1 && m.on && m.rank > 0)
+  if (status == -1 && m.on && m.rank > 0) {
+    cli_begin_output(); /* a worker's runs go to rank 0, which writes them: a stop is clean from here */
     status = sweep_mpi_worker(&o.sw, &o.run);
-  else if (status == -1)
+  } else if (status == -1)
     status = sweep_execute(&o.sw, &o.run);
   status = sweep_mpi_end(&m, status);
   herd_sweep_free(&o.sw);

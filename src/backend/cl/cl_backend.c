@@ -166,6 +166,7 @@ struct herd_backend {
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
+  bool building_step_grid;            /* in build_grid: a stop may end the step between stages */
   char batch_kernel[64];              /* herd_step_batch_<model> */
   /* A batch (create_batch): world_count worlds laid end to end in the buffers above (desc.count
    * is their total); herd_world per world, with each step's facts filled in. */
@@ -875,6 +876,24 @@ static uint32_t radix_passes(uint32_t buckets) {
 /* Work-items of a radix kernel over `n` keys: whole blocks. */
 static size_t radix_items(uint32_t n) { return (size_t)radix_blocks(n) * RADIX_GROUP; }
 
+/* A step longer than SLOW_STEP_S (before any was timed: a flock of FIRST_SLICE agents or more)
+ * is cut for Ctrl-C: the step kernel into slices of about SLICE_S seconds (step_slice), the
+ * grid's build at its stages (stage_break). */
+#define SLICE_S 0.1
+#define SLOW_STEP_S 0.25
+#define FIRST_SLICE 16384u
+#define FIRST_STAGED (64u * FIRST_SLICE)
+
+/* Between two stages of the step's grid (bin, each radix pass, ranges), for a long step only
+ * (each look waits for the device): HERD_E_INTERRUPTED once the stop is raised. The state the
+ * step reads, [cur], is not written until the step kernel runs, so nothing is undone. */
+static herd_status stage_break(herd_backend *b, herd_error *err) {
+  bool long_step = b->last_step_s > 0 ? b->last_step_s >= SLOW_STEP_S : b->desc.count >= FIRST_STAGED;
+  if (!b->building_step_grid || !b->desc.stop || !long_step) return HERD_OK;
+  CL_TRY("clFinish(stage)", finish(b));
+  return herd_stop_between_pieces(b->desc.stop) ? HERD_E_INTERRUPTED : HERD_OK;
+}
+
 /* After a bin kernel left the keys in b->key and the first digit's table in b->hist: the
  * stable radix sort by bucket, its last pass gathering the state from [src] into [dst]; the
  * sorted keys are left in b->sorted_key. */
@@ -900,6 +919,7 @@ static herd_status sort_binned(herd_backend *b, int src, int dst, herd_error *er
                      MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]),
                      MEM(b->agent[dst]), VAL(b->desc.dims));
     in = 1 - in;
+    if (s == HERD_OK) s = stage_break(b, err);
   }
   b->sorted_key = keys[in];
   return s;
@@ -922,6 +942,7 @@ static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error
   int src = b->cur, dst = 1 - b->cur;
   herd_status s = run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]), VAL(*g),
                              VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
+  if (s == HERD_OK) s = stage_break(b, err);
   if (s == HERD_OK) s = sort_binned(b, src, dst, err);
   if (s == HERD_OK) s = find_ranges(b, g, 1u, err);
   return s;
@@ -930,16 +951,17 @@ static herd_status build_grid_on(herd_backend *b, const herd_grid *g, herd_error
 /* The grid of the step enqueued last (herd_box_history). */
 static herd_status build_grid(herd_backend *b, herd_error *err) {
   herd_grid_box_for_step(&b->grid, &b->boxes, b->stepped);
-  return build_grid_on(b, &b->grid, err);
+  b->building_step_grid = true;
+  herd_status s = build_grid_on(b, &b->grid, err);
+  if (s == HERD_OK) s = stage_break(b, err);
+  b->building_step_grid = false;
+  return s;
 }
 
 /* Agents per launch of the step kernel. One launch for the whole flock, unless a Ctrl-C
  * could wait long for it: then slices of about SLICE_S seconds (from the last step's time;
  * FIRST_SLICE agents before any step was timed), between which the host looks at the stop
  * flag. A slice is a multiple of the work-group size. */
-#define SLICE_S 0.1
-#define SLOW_STEP_S 0.25
-#define FIRST_SLICE 16384u
 
 /* $HERD_CL_SLICE_AGENTS: slices of at most that many agents whatever the step's time (tests
  * that interrupt a step on a machine whose speed they cannot know); 0 when unset. */
