@@ -65,8 +65,11 @@ static const char run_usage[] =
     "  --resume FILE      continue the run checkpointed in FILE, bit for bit as it would have\n"
     "                     gone on (its scenario and backend; only --steps may be given)\n"
     "\n"
-    "Ctrl-C (or SIGTERM) stops within a second, even inside a long step, and still prints the\n"
-    "summary and writes the CSV up to the last whole step; a second Ctrl-C exits at once.\n"
+    "Ctrl-C (or SIGTERM) while the run is set up (reading its files, placing the flock, building\n"
+    "kernels, baking fields) ends herd at once: nothing is written yet. Later it stops within a\n"
+    "second, even inside a long step, and still prints the summary and writes the CSV (and\n"
+    "with --checkpoint-on-stop the checkpoint) up to the last whole step; a second Ctrl-C\n"
+    "exits at once, leaving every file it names as it was.\n"
     "\n"
     "exit status: 0 the run finished (herded or not: see the summary), 1 a run error,\n"
     "2 bad input, 130/143 interrupted.\n";
