@@ -279,9 +279,10 @@ reader=$!
 "$HERD" run --set "target.position_m=[-1e6,-1e6]" --steps 100000000 --csv - >"$tmp/stuck" 2>"$tmp/err" &
 pid=$!
 for _ in $(seq 600); do [ -s "$tmp/first-byte" ] && break; sleep 0.1; done
-sleep 0.5 # the pipe fills: herd blocks in a write
+# Until the pipe is full and herd waits in a write (its main thread's kernel wait channel).
+for _ in $(seq 600); do grep -q pipe_write "/proc/$pid/wchan" 2>/dev/null && break; sleep 0.1; done
 kill -INT "$pid"
-sleep 0.5
+sleep 0.5 # the first stop seen, herd is still stuck in its write: nothing can finish the output
 started=$(date +%s%N)
 kill -INT "$pid"
 wait "$pid"

@@ -76,12 +76,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   }
   snprintf(memfd_path, sizeof memfd_path, "/proc/self/fd/%d", memfd);
   /* The checkpoint a resumed sim writes: a real folder, since the writer renames into it. */
-  const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  snprintf(again_dir, sizeof again_dir, "%s/herd-fuzz-checkpoint-XXXXXX", tmp);
-  if (!mkdtemp(again_dir)) {
-    perror(again_dir);
-    abort();
-  }
+  scratch_folder("checkpoint", again_dir, sizeof again_dir);
   snprintf(again_path, sizeof again_path, "%s/again.ckpt", again_dir);
   atexit(clean_up);
   const char *check = getenv("HERD_FUZZ_SEED_CHECK");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "herd/herd.h"
 
@@ -85,6 +86,17 @@ static herd_error no_error(void) {
   herd_error err;
   memset(&err, 0, sizeof err);
   return err;
+}
+
+/* A scratch folder of the harness's own, "herd-fuzz-NAME-XXXXXX" in /dev/shm (a file system in
+ * memory) where it can write, else $TMPDIR or /tmp, into out; aborts when it cannot be made. */
+static inline void scratch_folder(const char *name, char *out, size_t size) {
+  const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  snprintf(out, size, "%s/herd-fuzz-%s-XXXXXX", tmp, name);
+  if (!mkdtemp(out)) {
+    perror(out);
+    abort();
+  }
 }
 
 #endif

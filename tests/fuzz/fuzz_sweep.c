@@ -54,12 +54,7 @@ static void write_file(const char *path, const void *data, size_t size) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
-  const char *tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  snprintf(folder, sizeof folder, "%s/herd-fuzz-sweep-XXXXXX", tmp);
-  if (!mkdtemp(folder)) {
-    perror(folder);
-    abort();
-  }
+  scratch_folder("sweep", folder, sizeof folder);
   snprintf(sweep_path, sizeof sweep_path, "%s/sweep.json", folder);
   snprintf(base_path, sizeof base_path, "%s/small-base.json", folder);
   const char base[] = "{\"sheep\": {\"repulsion_radius_m\": 2.5}}\n";
