@@ -20,13 +20,9 @@ static void resolve(const char *path, char *out, size_t size) {
     snprintf(out, size, "%s", real);
     return;
   }
-  const char *slash = strrchr(path, '/');
+  const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
   char dir[PATH_MAX], head[HERD_PATH_MAX];
-  if (!slash || slash == path)
-    snprintf(dir, sizeof dir, "%s", slash ? "/" : ".");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  const char *name = slash ? slash + 1 : path;
+  herd_folder_of(path, dir, sizeof dir);
   resolve(dir, head, sizeof head); /* a shorter path each time: ends at "." or "/" */
   int written = snprintf(out, size, "%s/%s", strcmp(head, "/") == 0 ? "" : head, name);
   if (written < 0 || (size_t)written >= size) snprintf(out, size, "%s", path);

@@ -11,8 +11,7 @@
 
 #include "error.h"
 
-/* The folder part of path ("." for a bare name). */
-static void folder_of(const char *path, char *out, size_t size) {
+void herd_folder_of(const char *path, char *out, size_t size) {
   const char *slash = strrchr(path, '/');
   if (!slash)
     snprintf(out, size, ".");
@@ -24,7 +23,7 @@ static void folder_of(const char *path, char *out, size_t size) {
 
 static herd_status check_folder(const char *option, const char *path, const char *target, herd_error *err) {
   char dir[HERD_PATH_MAX];
-  folder_of(target, dir, sizeof dir);
+  herd_folder_of(target, dir, sizeof dir);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
     return herd_fail(err, HERD_E_INPUT, "%s %s: folder %s does not exist", option, path, dir);

@@ -26,6 +26,9 @@ typedef struct herd_outfile {
   bool force;
 } herd_outfile;
 
+/* The folder part of path into out: "." for a bare name, "/" for a name in the root. */
+void herd_folder_of(const char *path, char *out, size_t size);
+
 /* Checks, creating nothing, that `path` can be written: its folder exists and is writable,
  * it is not a folder, and it does not exist unless `force` (or is not a regular file).
  * Errors are HERD_E_INPUT and read "OPTION PATH: what is wrong". */
