@@ -14,9 +14,7 @@
 #ifndef HERD_KERNELS_GRID_H
 #define HERD_KERNELS_GRID_H
 #include "agent.h"
-
-/* Largest n for the n-nearest-neighbour query: the selection lives in private memory. */
-#define HERD_MAX_NEIGHBOURS 256
+#include "params.h" /* HERD_MAX_NEIGHBOURS */
 
 /* Plain 4-byte fields only: the struct goes to the kernels by value. */
 typedef struct herd_grid {

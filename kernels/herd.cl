@@ -18,7 +18,7 @@
  * No work-group collectives, no float atomics: integer atomics only count or set bits, and every
  * order that reaches a result is fixed (the stable sort, the fixed reduction tree, the
  * reduction's integer sums). */
-#include "models/models.h"
+#include "models/steps.h"
 
 #ifndef HERD_SCAN_GROUP
 #define HERD_SCAN_GROUP 256 /* work-items per scan group; each scans 4 values */

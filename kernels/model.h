@@ -1,30 +1,30 @@
 /* What every flock model plugs into, written once for both backends.
  *
- * A model is one header under kernels/models/ that declares
+ * A model is two headers under kernels/models/:
  *
- *   - its parameter fields as an X-macro list, HERD_PARAMS_<name>(X, M), each row
- *       X(M, type, name, default, minimum, maximum, flags, unit, meaning)
- *     from which HERD_PARAMS_STRUCT makes the parameter struct (4-byte fields, so C and
- *     OpenCL C lay it out alike) and the scenario code makes the fields, defaults, ranges
- *     and the documentation check;
- *   - its per-agent update,
+ *   - <name>_params.h, its description: its parameter fields as an X-macro list,
+ *     HERD_PARAMS_<name>(X, M) (kernels/params.h), and herd_<name>_check, the relations
+ *     between them. The scenario code (src/core) reads this and nothing else of the model;
+ *   - <name>.h, its execution: its per-agent update,
  *       herd_agent_next herd_<name>_update(const herd_<name>_params *m,
  *                                          const herd_flock_view *v, herd_u32 self,
  *                                          herd_neighbour *scratch)
  *     reading the flock as sorted for this step and writing nothing;
- *   - HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
- *     herd_step_<name> and the CPU backend's loop over a chunk of agents. The kernel's last
- *     argument is the results of the model's pre-pass, if it has one and the host ran it
- *     (herd_flock_view.pre; NULL otherwise);
- *   - optionally a pre-pass: a row in HERD_PREPASS_MODELS (kernels/models/models.h), its
- *     kernels (kernels/knn_coop.cl) and herd_<name>_prepass, when its step wants it.
+ *     HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
+ *     herd_step_<name> and the CPU backend's loop over a chunk of agents (the kernel's last
+ *     argument is the results of the model's pre-pass, if it has one and the host ran it:
+ *     herd_flock_view.pre; NULL otherwise); and, on the host, its grid cell, its reach, its
+ *     agents' first velocity, and optionally its viewer marks, its explained update and a
+ *     pre-pass (rows in kernels/models/steps.h; the pre-pass's kernels in kernels/knn_coop.cl).
  *
- * and is listed once in kernels/models/models.h. No backend names a model. */
+ * and is listed once in kernels/models/models.h (what it is) and, where it has the optional
+ * parts, in kernels/models/steps.h (how it runs). No backend names a model. */
 #ifndef HERD_KERNELS_MODEL_H
 #define HERD_KERNELS_MODEL_H
 #include "agent.h"
 #include "env.h"
 #include "grid.h"
+#include "params.h"
 #include "rng.h"
 
 /* The facts of one step a model may use. Plain 4-byte fields: it goes to kernels by value. */
@@ -139,22 +139,6 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
   out_agent[i] = herd_agent_after_step(v->agent[i], herd_agent_pos(v, i), next.pos, next.alert,
                                        herd_env_in_goal(v->env, &in->env, next.pos, goal, in->goal_radius_m));
 }
-
-/* ---- Declaring parameters ------------------------------------------------------------------ */
-
-/* Field flags: which bound is open, and how the value is kept. */
-#define HERD_FIELD_CLOSED 0u
-#define HERD_FIELD_MIN_OPEN 1u /* the minimum itself is not allowed (a radius of 0) */
-
-/* A field with named values: the scenario holds one of its names (HERD_CHOICES_<model>_<field>,
- * in order), the parameters its index. */
-typedef herd_u32 herd_choice;
-
-#define HERD_PARAM_MEMBER(model, type, name, def, lo, hi, flags, unit, meaning) type name;
-#define HERD_PARAMS_STRUCT(struct_name, FIELDS) \
-  typedef struct struct_name {                  \
-    FIELDS(HERD_PARAM_MEMBER, _)                \
-  } struct_name;
 
 /* ---- The entry points a model gets ------------------------------------------------------- */
 

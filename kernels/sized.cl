@@ -6,7 +6,7 @@
  * models' pre-passes (kernels/knn_coop.cl). The step kernels are the main program's: here the
  * models' headers give their functions only. */
 #define HERD_NO_STEP_KERNELS
-#include "models/models.h"
+#include "models/steps.h"
 #include "reduce.h"
 
 #ifndef HERD_REDUCE_GROUP

@@ -7,7 +7,7 @@
 /* The backend description a sim would make for scenario sc, with `count` agents. */
 static inline herd_backend_desc backend_desc_for(const herd_scenario *sc, uint32_t count, int threads) {
   herd_backend_desc d = {.count = count,
-                         .model = herd_model_info_of(sc->model),
+                         .model = herd_model_exec_of(sc->model),
                          .params = sc->params.bytes,
                          .dims = sc->world.dims,
                          .goal_radius_m = sc->target.goal_radius_m,

@@ -355,7 +355,7 @@ def host_layout(host_cc, kernels_dir, p, device, shared, work):
     queries = layout_queries(device, shared)
     c = os.path.join(work, p.tag + "-layout.c")
     with open(c, "w") as f:
-        f.write('#include <stdio.h>\n#include "models/models.h"\n#include "reduce.h"\n#include "groups.h"\n')
+        f.write('#include <stdio.h>\n#include "models/steps.h"\n#include "reduce.h"\n#include "groups.h"\n')
         f.write("int main(void) {\n")
         for label, expr in queries:
             f.write(f'  printf("%s %zu\\n", "{label}", (size_t)({expr}));\n')

@@ -375,7 +375,7 @@ static void strombom_variants_step_as_the_cpu_backend(void) {
  * velocities from the model's own start. */
 static void model_flock(const herd_scenario *sc, uint32_t n, float **pos, float **vel) {
   uint32_t dims = sc->world.dims, stride = herd_state_stride(dims);
-  const herd_model_info *model = herd_model_info_of(sc->model);
+  const herd_model_exec *model = herd_model_exec_of(sc->model);
   *pos = calloc((size_t)n * stride, sizeof **pos);
   *vel = calloc((size_t)n * stride, sizeof **vel);
   for (uint32_t i = 0; i < n; ++i) {

@@ -15,24 +15,7 @@
 #ifndef HERD_KERNELS_MODELS_BOIDS_H
 #define HERD_KERNELS_MODELS_BOIDS_H
 #include "../model.h"
-
-#define HERD_SECTION_boids "boids"
-#define HERD_PARAMS_boids(X, M)                                                                                     \
-  X(M, float, visual_range_m, 40, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_v: boids closer than this are seen")         \
-  X(M, float, protected_range_m, 8, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_p: boids closer than this are avoided")    \
-  X(M, float, centering, 0.0005, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_c: pull toward the visible boids' centre")   \
-  X(M, float, avoid, 0.05, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_a: push away from protected-range boids")          \
-  X(M, float, matching, 0.05, 0, 1, HERD_FIELD_CLOSED, "1/step", "c_m: pull toward the visible boids' velocity")    \
-  X(M, float, min_speed_m_per_step, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/step", "s_min: slowest a boid flies")        \
-  X(M, float, max_speed_m_per_step, 6, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/step", "s_max: fastest a boid flies")        \
-  X(M, float, turn_factor, 0.2, 0, 1e6, HERD_FIELD_CLOSED, "m/step^2", "tau: turn back inside a margin")            \
-  X(M, float, margin_m, 100, 0, 1e6, HERD_FIELD_CLOSED, "m", "m: the band along an edge where boids turn back")     \
-  X(M, float, fear_radius_m, 100, 0, 1e6, HERD_FIELD_CLOSED, "m", "R_f: steering agents closer than this are fled") \
-  X(M, float, flee_factor, 0.5, 0, 1e6, HERD_FIELD_CLOSED, "m/step^2", "phi: the flee kick per axis")               \
-  X(M, float, view_angle_deg, 360, 0, 360, HERD_FIELD_MIN_OPEN, "deg",                                              \
-    "field of view; the rest is a blind angle behind")
-
-HERD_PARAMS_STRUCT(herd_boids_params, HERD_PARAMS_boids)
+#include "boids_params.h"
 
 /* -1, 0 or 1: the sign of x. */
 HERD_INLINE float herd_signf(float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); }
@@ -138,7 +121,7 @@ HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const 
 
 HERD_MODEL_ENTRY(boids, herd_boids_params, 1)
 
-/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+/* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL
 /* The viewer's marks (herd_sim_model_marks): r_v, whom a boid sees; R_f about each steering
  * agent. */
@@ -148,8 +131,6 @@ static inline void herd_boids_marks(const void *params, herd_u32 count, herd_u32
   out->interaction_m = m->visual_range_m;
   out->reaction_m = m->fear_radius_m;
 }
-
-#include <stdio.h>
 
 /* Cells as large as the visual range: a query then visits 3 x 3 (x 3) cells. */
 static inline float herd_boids_cell_m(const void *params) {
@@ -175,18 +156,6 @@ static inline herd_vec3 herd_boids_initial_velocity(const void *params, herd_rng
   herd_vec3 dir = dims == 3u ? herd_rng_direction3(draw.v[0], draw.v[1])
                              : herd_v3(herd_rng_direction(draw.v[0]).x, herd_rng_direction(draw.v[0]).y, 0.0f);
   return herd_v3_scale(dir, speed);
-}
-
-static inline int herd_boids_check(const void *params, herd_u32 count, char *why, size_t size) {
-  const herd_boids_params *m = params;
-  (void)count;
-  if (m->min_speed_m_per_step > m->max_speed_m_per_step)
-    return snprintf(why, size, "boids.min_speed_m_per_step: %g must be <= boids.max_speed_m_per_step (%g)",
-                    (double)m->min_speed_m_per_step, (double)m->max_speed_m_per_step);
-  if (m->protected_range_m > m->visual_range_m)
-    return snprintf(why, size, "boids.protected_range_m: %g must be <= boids.visual_range_m (%g)",
-                    (double)m->protected_range_m, (double)m->visual_range_m);
-  return 0;
 }
 
 #endif

@@ -18,34 +18,7 @@
 #ifndef HERD_KERNELS_MODELS_COUZIN_H
 #define HERD_KERNELS_MODELS_COUZIN_H
 #include "../model.h"
-
-/* couzin.combine: how d_o and d_a make d when both zones hold neighbours. */
-#define HERD_COUZIN_COMBINE_UNIT 0u /* 1/2 (unit(d_o) + unit(d_a)): the two tendencies weigh alike */
-#define HERD_COUZIN_COMBINE_SUMS 1u /* 1/2 (d_o + d_a) of the raw sums: the fuller zone weighs more */
-#define HERD_CHOICES_couzin_combine \
-  { "unit_vectors", "sums", NULL }
-
-#define HERD_SECTION_couzin "couzin"
-#define HERD_PARAMS_couzin(X, M)                                                                                   \
-  X(M, float, repulsion_radius_m, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_r: fish closer than this are avoided")   \
-  X(M, float, orientation_band_m, 10, 0, 1e6, HERD_FIELD_MIN_OPEN, "m",                                            \
-    "Delta r_o: the zone of orientation reaches r_o = r_r + Delta r_o")                                            \
-  X(M, float, attraction_band_m, 15, 0, 1e6, HERD_FIELD_MIN_OPEN, "m",                                             \
-    "Delta r_a: the zone of attraction reaches r_a = r_o + Delta r_a")                                             \
-  X(M, float, field_of_perception_deg, 270, 0, 360, HERD_FIELD_MIN_OPEN, "deg",                                    \
-    "alpha: the field of perception; the rest is a blind cone behind")                                             \
-  X(M, float, speed_m_per_s, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "m/s",                                                \
-    "s: every fish's constant speed (the fish model's cruising speed)")                                            \
-  X(M, float, turning_rate_deg_per_s, 40, 0, 1e6, HERD_FIELD_MIN_OPEN, "deg/s", "theta: the largest turning rate") \
-  X(M, float, time_step_s, 0.1, 0, 1000, HERD_FIELD_MIN_OPEN, "s", "tau: the time one step stands for")            \
-  X(M, float, noise_rad, 0.05, 0, 100, HERD_FIELD_CLOSED, "rad",                                                   \
-    "sigma: standard deviation of the wrapped Gaussian turn of the desired direction")                             \
-  X(M, herd_choice, combine, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                       \
-    "d from both zones: unit_vectors (the mean of unit(d_o) and unit(d_a)) or sums (of the raw sums)")             \
-  X(M, float, fear_radius_m, 10, 0, 1e6, HERD_FIELD_CLOSED, "m",                                                   \
-    "R_f: steering agents closer than this are fled (the fish model's D0 in its fear min(D0 / d, 1))")
-
-HERD_PARAMS_STRUCT(herd_couzin_params, HERD_PARAMS_couzin)
+#include "couzin_params.h"
 
 #define HERD_COUZIN_RAD_PER_DEG 0.0174532925199432958f
 
@@ -203,7 +176,7 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
 
 HERD_MODEL_ENTRY(couzin, herd_couzin_params, 1)
 
-/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+/* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL
 /* The viewer's marks (herd_sim_model_marks): r_a = r_r + Delta r_o + Delta r_a, the farthest
  * zone a fish reads (its blind zone aside); the fear radius about each steering agent. */
@@ -214,8 +187,6 @@ static inline void herd_couzin_marks(const void *params, herd_u32 count, herd_u3
   out->interaction_m = m->repulsion_radius_m + m->orientation_band_m + m->attraction_band_m;
   out->reaction_m = m->fear_radius_m;
 }
-
-#include <stdio.h>
 
 /* Cells as large as the zone of attraction: a query then visits 3 x 3 x 3 cells. */
 static inline float herd_couzin_cell_m(const void *params) {
@@ -238,23 +209,6 @@ static inline herd_vec3 herd_couzin_initial_velocity(const void *params, herd_rn
   if (dims == 3u) return herd_rng_direction3(draw.v[0], draw.v[1]);
   herd_vec2 h = herd_rng_direction(draw.v[0]);
   return herd_v3(h.x, h.y, 0.0f);
-}
-
-/* The zone of attraction is also the grid's cell: r_a as a whole is bounded like every radius.
- * `section` names the fields in the message (the fish model has them too). */
-static inline int herd_couzin_check_zones(const char *section, const herd_couzin_params *m, char *why, size_t size) {
-  double r_a = (double)m->repulsion_radius_m + (double)m->orientation_band_m + (double)m->attraction_band_m;
-  if (r_a > 1e6)
-    return snprintf(why, size,
-                    "%s.attraction_band_m: %.9g makes r_a = %s.repulsion_radius_m + %s.orientation_band_m + "
-                    "%s.attraction_band_m = %.9g, out of range (allowed: r_a <= 1000000)",
-                    section, (double)m->attraction_band_m, section, section, section, r_a);
-  return 0;
-}
-
-static inline int herd_couzin_check(const void *params, herd_u32 count, char *why, size_t size) {
-  (void)count;
-  return herd_couzin_check_zones(HERD_SECTION_couzin, params, why, size);
 }
 
 #endif

@@ -1,14 +1,14 @@
-/* The model table: every flock model herd runs. A model is its header here (parameters,
- * update and kernel entry: kernels/model.h), its docs/models/<name>.md, and one row below.
- * The OpenCL program gets one kernel per row (herd_step_<name>); the CPU backend, the
- * scenario code and the viewer read the row, never a model's name. */
+/* The model table: every flock model herd runs, as what it is (the scenario code's view: its
+ * parameters, world, flock and drawing; kernels/models/<name>_params.h). How the backends run
+ * each (its update, kernel, pre-pass, marks, explanation) is kernels/models/steps.h. A model is
+ * its two headers here (kernels/model.h), its docs/models/<name>.md, and one row below. */
 #ifndef HERD_KERNELS_MODELS_MODELS_H
 #define HERD_KERNELS_MODELS_MODELS_H
-#include "boids.h"
-#include "couzin.h"
-#include "fish.h"
-#include "netlogo.h"
-#include "strombom.h"
+#include "boids_params.h"
+#include "couzin_params.h"
+#include "fish_params.h"
+#include "netlogo_params.h"
+#include "strombom_params.h"
 
 #define HERD_DIMS_2 4u /* bit 2: runs in 2D */
 #define HERD_DIMS_3 8u /* bit 3: runs in 3D */
@@ -34,20 +34,5 @@
     "Couzin et al. (2002): zones of repulsion, orientation and attraction (fish schools), 3D and 2D") \
   X(fish, HERD_DIMS_3, 3, 60, 60, 30, 0, 0, 0, 100, 1, 0.6, 1.0, HERD_SEES_UNMOVED,                   \
     "Ban, Ning & Tu (2008): a fish school on Couzin's zones that forages food and escapes sharks, 3D")
-
-/* Models whose step kernel may read a pre-pass's results (herd_flock_view.pre): X(name). Each
- * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl) and
- * herd_<name>_prepass(params, count), true when its step wants them. */
-#define HERD_PREPASS_MODELS(X) X(strombom)
-
-/* Models that give a viewer radii to draw (host only): X(name). Each brings
- * herd_<name>_marks(params, count, delivered, herd_model_marks_out *out); count and delivered
- * are the observation's. The others draw none. */
-#define HERD_MARKS_MODELS(X) X(strombom) X(boids) X(couzin)
-
-/* Models that explain one agent's update (host only): X(name). Each brings
- * herd_<name>_explain(params, view, sorted index, scratch of HERD_MAX_NEIGHBOURS, out), which
- * evaluates the update's terms with the functions its step uses. The others: "n/a". */
-#define HERD_EXPLAIN_MODELS(X) X(strombom)
 
 #endif

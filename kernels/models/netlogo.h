@@ -15,19 +15,7 @@
 #ifndef HERD_KERNELS_MODELS_NETLOGO_H
 #define HERD_KERNELS_MODELS_NETLOGO_H
 #include "../model.h"
-
-#define HERD_SECTION_netlogo "netlogo"
-#define HERD_PARAMS_netlogo(X, M)                                                                                     \
-  X(M, float, vision_patches, 3, 0, 1e6, HERD_FIELD_MIN_OPEN, "patch", "birds within this are flockmates")            \
-  X(M, float, minimum_separation, 1, 0, 1e6, HERD_FIELD_CLOSED, "patch", "closer than this: separate only")           \
-  X(M, float, max_align_turn_deg, 5, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn toward the flockmates' heading") \
-  X(M, float, max_cohere_turn_deg, 3, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn toward the flockmates")         \
-  X(M, float, max_separate_turn_deg, 1.5, 0, 180, HERD_FIELD_CLOSED, "deg", "largest turn away from the nearest")     \
-  X(M, float, speed_patches_per_tick, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "patch/tick", "how far a bird flies a tick")    \
-  X(M, herd_u32, substeps, 5, 1, 1000, HERD_FIELD_CLOSED, "",                                                         \
-    "the tick's flight in this many equal steps, each wrapped")
-
-HERD_PARAMS_STRUCT(herd_netlogo_params, HERD_PARAMS_netlogo)
+#include "netlogo_params.h"
 
 #define HERD_DEG_PER_RAD 57.295779513082320877f
 
@@ -171,10 +159,8 @@ HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, co
 
 HERD_MODEL_ENTRY(netlogo, herd_netlogo_params, 1)
 
-/* ---- Host side: the rest of the model's row (kernels/models/models.h) ------------------------ */
+/* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL
-#include <stdio.h>
-
 static inline float herd_netlogo_cell_m(const void *params) {
   return ((const herd_netlogo_params *)params)->vision_patches;
 }
@@ -194,11 +180,6 @@ static inline herd_vec3 herd_netlogo_initial_velocity(const void *params, herd_r
   (void)params, (void)spawn_draw, (void)dims;
   float degrees = herd_floorf(360.0f * herd_rng_unit_float(draw.v[0]));
   return herd_heading_vector(degrees);
-}
-
-static inline int herd_netlogo_check(const void *params, herd_u32 count, char *why, size_t size) {
-  (void)params, (void)count, (void)why, (void)size;
-  return 0;
 }
 
 #endif

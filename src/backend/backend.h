@@ -1,7 +1,7 @@
 /* What a compute backend does: hold the flock, step it with its model, reduce the
  * observation. The simulation loop talks to backends only through this table, so it knows
- * nothing of threads or OpenCL; backends know models only through their row in the model
- * table (core/models.h). Agent arrays stay inside the backend; they cross this interface
+ * nothing of threads or OpenCL; backends know models only through their row in the
+ * backends' model table (model_exec.h). Agent arrays stay inside the backend; they cross this interface
  * only in upload and read_agents.
  *
  * Agent state arrays use the device layout: per agent a float2 (2D) or a float4 (3D, w
@@ -10,8 +10,8 @@
 #define HERD_BACKEND_BACKEND_H
 #include "../../kernels/groups.h"
 #include "../../kernels/reduce.h"
-#include "../core/models.h"
 #include "herd/herd.h"
+#include "model_exec.h"
 
 typedef struct herd_backend herd_backend;
 
@@ -20,7 +20,7 @@ typedef struct herd_backend_desc {
   /* An MPI rank's backend (src/backend/mpi) holds part of the flock: `count` is then the most
    * it holds, and layout_count the whole flock's size, for which its grid is laid out. 0: count. */
   uint32_t layout_count;
-  const herd_model_info *model;
+  const herd_model_exec *model;
   const void *params; /* the model's parameter struct (model->params_size bytes) */
   uint32_t dims;
   float world_size_m[3];

@@ -6,7 +6,7 @@
 #include "../../kernels/rng.h"
 
 #include "error.h"
-#include "models.h"
+#include "model_info.h"
 
 bool herd_output_due(uint32_t every, uint32_t step) { return every != 0 && step % every == 0; }
 

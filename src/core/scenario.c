@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "../../kernels/grid.h"
+#include "../../kernels/path.h"
 #include "error.h"
 #include "geometry.h"
 #include "jsonfile.h"
-#include "models.h"
+#include "model_info.h"
 #include "output.h"
 #include "scenario_fields.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models.h"
+#include "model_info.h"
 
 #define AT(member) offsetof(herd_scenario, member)
 #define AGENT(member) offsetof(herd_steering_config, member)

@@ -9,6 +9,7 @@
 #include "../backend/backend.h"
 #include "../core/error.h"
 #include "../core/geometry.h"
+#include "../core/model_info.h"
 #include "../core/scenario_live.h"
 #include "../steer/steer.h"
 #include "sim_state.h"
@@ -19,7 +20,8 @@
 
 struct herd_sim {
   herd_scenario sc;
-  const herd_model_info *model;
+  const herd_model_info *model; /* what the model is */
+  const herd_model_exec *exec;  /* how the backends run it */
   const herd_backend_ops *ops;
   herd_backend *backend; /* in a batch: the batch's, shared */
   bool in_batch;
@@ -167,7 +169,7 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
       p = herd_sdf_project(s->env + s->env_info.field_at, p, &out);
     }
     herd_store_vec(pos, i, dims, p);
-    herd_store_vec(vel, i, dims, s->model->initial_velocity(sc->params.bytes, a, b, dims));
+    herd_store_vec(vel, i, dims, s->exec->initial_velocity(sc->params.bytes, a, b, dims));
   }
   herd_status st = s->in_batch ? s->ops->upload_world(s->backend, s->world, pos, vel, err)
                                : s->ops->upload(s->backend, pos, vel, err);
@@ -181,7 +183,7 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
   const herd_scenario *sc = &s->sc;
   herd_backend_desc bd = {
       .count = sc->flock.count,
-      .model = s->model,
+      .model = s->exec,
       .params = sc->params.bytes,
       .dims = sc->world.dims,
       .goal_radius_m = sc->target.goal_radius_m,
@@ -311,6 +313,7 @@ static herd_status sim_new(const herd_sim_desc *desc, herd_sim **out, herd_error
   s->sc = *desc->scenario;
   s->stop = desc->stop;
   s->model = herd_model_info_of(s->sc.model);
+  s->exec = herd_model_exec_of(s->sc.model);
   s->steer_ctx = herd_steer_context_for(&s->sc);
   s->goal = herd_goal_for(&s->sc);
   s->groups_on = herd_scenario_observes_groups(&s->sc);
@@ -636,6 +639,14 @@ herd_status herd_sim_explain(herd_sim *s, uint32_t id, herd_error *err) {
   if (!s->ops->explain || s->in_batch)
     return herd_fail(err, HERD_E_INPUT, "terms: n/a on the %s backend", s->ops->name);
   return s->ops->explain(s->backend, id, err);
+}
+
+/* The radii the model gives a viewer (the backends' table: kernels/models/steps.h,
+ * HERD_MARKS_MODELS), from the parameters in force and the last observation. */
+herd_model_marks herd_sim_model_marks(const herd_sim *s) {
+  herd_model_marks_out m = {NAN, NAN, 0, NAN};
+  if (*s->exec->marks) (*s->exec->marks)(s->sc.params.bytes, s->obs.count, s->obs.delivered, &m);
+  return (herd_model_marks){m.cohesion_m, m.reaction_m, m.nearest_n, m.interaction_m};
 }
 
 bool herd_sim_update_terms(const herd_sim *s, herd_update_terms *out) {

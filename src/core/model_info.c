@@ -1,14 +1,9 @@
-/* The host's model table, generated from the rows of kernels/models/models.h and each
- * model's parameter list: adding a model adds nothing here. */
-#include "models.h"
-
-#include "../../kernels/reduce.h"
+/* The host's model table as data, generated from the rows of kernels/models/models.h and
+ * each model's parameter list: adding a model adds nothing here. */
+#include "model_info.h"
 
 #include <stdio.h>
 #include <string.h>
-
-_Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
-               "kernels/reduce.h and herd.h disagree on steering agents");
 
 /* Row indices, in table order. */
 _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's model must stay the first row");
@@ -87,12 +82,6 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
 
 HERD_MODELS(MODEL_FIELDS)
 
-#define PREPASS_ROW(id) [HERD_MODEL_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
-static const herd_model_prepass prepasses[HERD_MODEL_INDEX_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};
-
-#define EXPLAIN_ROW(id) [HERD_MODEL_INDEX_##id] = herd_##id##_explain,
-static const herd_model_explain_fn explains[HERD_MODEL_INDEX_COUNT] = {HERD_EXPLAIN_MODELS(EXPLAIN_ROW)};
-
 #define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, sees, model_title) \
   {.name = #id,                                                                                                    \
    .section = HERD_SECTION_##id,                                                                                   \
@@ -106,14 +95,7 @@ static const herd_model_explain_fn explains[HERD_MODEL_INDEX_COUNT] = {HERD_EXPL
    .fields = id##_fields,                                                                                          \
    .field_count = sizeof id##_fields / sizeof id##_fields[0],                                                      \
    .params_size = sizeof(herd_##id##_params),                                                                      \
-   .cpu_step = herd_step_chunk_##id,                                                                               \
-   .kernel = "herd_step_" #id,                                                                                     \
-   .prepass = &prepasses[HERD_MODEL_INDEX_##id],                                                                   \
-   .cell_m = herd_##id##_cell_m,                                                                                   \
-   .reach = herd_##id##_reach,                                                                                     \
-   .initial_velocity = herd_##id##_initial_velocity,                                                               \
-   .check = herd_##id##_check,                                                                                     \
-   .explain = &explains[HERD_MODEL_INDEX_##id]},
+   .check = herd_##id##_check},
 
 const herd_model_info herd_models[] = {HERD_MODELS(MODEL_ROW)};
 const uint32_t herd_model_total = HERD_MODEL_INDEX_COUNT;
@@ -143,9 +125,6 @@ const char *herd_model_name(uint32_t model) { return herd_model_info_of(model)->
 const char *herd_model_section(uint32_t model) { return herd_model_info_of(model)->section; }
 const char *herd_model_title(uint32_t model) { return herd_model_info_of(model)->title; }
 float herd_model_body_m(uint32_t model) { return herd_model_info_of(model)->body_m; }
-float herd_scenario_grid_cell_m(const herd_scenario *sc) {
-  return herd_model_info_of(sc->model)->cell_m(sc->params.bytes);
-}
 bool herd_model_supports_dims(uint32_t model, uint32_t dims) {
   return model < herd_model_total && (dims == 2u || dims == 3u) && (herd_model_info_of(model)->dims & (1u << dims));
 }

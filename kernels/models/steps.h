@@ -1,0 +1,29 @@
+/* How the backends run every model of the table (kernels/models/models.h): each model's
+ * update and entry points (kernels/models/<name>.h) and the optional parts some have. The
+ * OpenCL program gets one kernel per row of the table (herd_step_<name>); the CPU backend's
+ * table (src/backend/model_exec.c) is made from the same rows. */
+#ifndef HERD_KERNELS_MODELS_STEPS_H
+#define HERD_KERNELS_MODELS_STEPS_H
+#include "boids.h"
+#include "couzin.h"
+#include "fish.h"
+#include "models.h"
+#include "netlogo.h"
+#include "strombom.h"
+
+/* Models whose step kernel may read a pre-pass's results (herd_flock_view.pre): X(name). Each
+ * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl) and
+ * herd_<name>_prepass(params, count), true when its step wants them. */
+#define HERD_PREPASS_MODELS(X) X(strombom)
+
+/* Models that give a viewer radii to draw (host only): X(name). Each brings
+ * herd_<name>_marks(params, count, delivered, herd_model_marks_out *out); count and delivered
+ * are the observation's. The others draw none. */
+#define HERD_MARKS_MODELS(X) X(strombom) X(boids) X(couzin)
+
+/* Models that explain one agent's update (host only): X(name). Each brings
+ * herd_<name>_explain(params, view, sorted index, scratch of HERD_MAX_NEIGHBOURS, out), which
+ * evaluates the update's terms with the functions its step uses. The others: "n/a". */
+#define HERD_EXPLAIN_MODELS(X) X(strombom)
+
+#endif

@@ -1,0 +1,41 @@
+/* The backends' model table, generated from the rows of kernels/models/models.h and
+ * kernels/models/steps.h: adding a model adds nothing here. */
+#include "model_exec.h"
+
+#include "../../kernels/reduce.h"
+
+_Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
+               "kernels/reduce.h and herd.h disagree on steering agents");
+
+#define EXEC_INDEX_ROW(name, ...) EXEC_INDEX_##name,
+enum { HERD_MODELS(EXEC_INDEX_ROW) EXEC_MODEL_COUNT };
+_Static_assert(EXEC_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's model must stay the first row");
+
+#define PREPASS_ROW(id) [EXEC_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
+static const herd_model_prepass prepasses[EXEC_MODEL_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};
+
+#define EXPLAIN_ROW(id) [EXEC_INDEX_##id] = herd_##id##_explain,
+static const herd_model_explain_fn explains[EXEC_MODEL_COUNT] = {HERD_EXPLAIN_MODELS(EXPLAIN_ROW)};
+
+#define MARKS_ROW(id) [EXEC_INDEX_##id] = herd_##id##_marks,
+static const herd_model_marks_fn marks[EXEC_MODEL_COUNT] = {HERD_MARKS_MODELS(MARKS_ROW)};
+
+#define EXEC_ROW(id, ...)                            \
+  {.name = #id,                                      \
+   .params_size = sizeof(herd_##id##_params),        \
+   .cpu_step = herd_step_chunk_##id,                 \
+   .kernel = "herd_step_" #id,                       \
+   .prepass = &prepasses[EXEC_INDEX_##id],           \
+   .cell_m = herd_##id##_cell_m,                     \
+   .reach = herd_##id##_reach,                       \
+   .initial_velocity = herd_##id##_initial_velocity, \
+   .explain = &explains[EXEC_INDEX_##id],            \
+   .marks = &marks[EXEC_INDEX_##id]},
+
+static const herd_model_exec rows[] = {HERD_MODELS(EXEC_ROW)};
+
+const herd_model_exec *herd_model_exec_of(uint32_t model) { return &rows[model < EXEC_MODEL_COUNT ? model : 0]; }
+
+float herd_scenario_grid_cell_m(const herd_scenario *sc) {
+  return herd_model_exec_of(sc->model)->cell_m(sc->params.bytes);
+}
