@@ -2,6 +2,7 @@
  * the pursuer, and an agent the user steers. */
 #include <math.h>
 
+#include "sim/goal.h"
 #include "sim_util.h"
 #include "steer/steer.h"
 #include "test.h"

@@ -12,6 +12,7 @@
 #include "../core/model_info.h"
 #include "../core/scenario_live.h"
 #include "../steer/steer.h"
+#include "goal.h"
 #include "sim_state.h"
 
 /* The step index used to key the random draws of the initial placement: never reached by

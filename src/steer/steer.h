@@ -37,26 +37,6 @@ void herd_steer_context_refresh(herd_steer_context *ctx, const herd_scenario *sc
 bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observation *obs, float out[2]);
 void herd_steer_context_free(herd_steer_context *ctx);
 
-/* The goal the steering agents work toward, and when a run has reached it: for Strömbom's
- * scenarios sheep.success (kernels/models/strombom.h) over the target; other models have
- * no goal. */
-typedef struct herd_goal {
-  bool exists;
-  uint32_t success;   /* HERD_STROMBOM_SUCCESS_* */
-  double target_m[2]; /* T */
-  double radius_m;    /* target.goal_radius_m */
-} herd_goal;
-
-herd_goal herd_goal_for(const herd_scenario *sc);
-
-/* True when the flock, as observed, has reached the goal. */
-bool herd_goal_reached(const herd_goal *goal, const herd_observation *obs);
-
-/* With removal (sheep.success = remove_delivered) the backends sum over the sheep still in the
- * flock but divide by all of them: brings the centroid, polarisation and milling back to
- * means over the sheep still in the flock. Nothing otherwise. */
-void herd_goal_observe(const herd_goal *goal, herd_observation *obs);
-
 /* Moves the agent `speed` toward `aim` (taken through the wrap of the world), stopping on
  * it; returns false when it is there already. */
 bool herd_steer_toward(const herd_scenario *sc, herd_steering_state *agent, const float aim[3], float speed);

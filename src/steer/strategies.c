@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "../../kernels/grid.h"
-#include "../../kernels/models/strombom.h"
+#include "../../kernels/models/strombom_params.h"
 #include "lien.h"
 #include "steer.h"
 
@@ -84,23 +84,18 @@ const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
     [HERD_STRATEGY_FOOD] = food_step,       [HERD_STRATEGY_SHEPHERD] = herd_lien_shepherd_step,
 };
 
-/* A Strömbom parameter by its path (the scenario is valid: the field exists). */
-static double sheep_field(const herd_scenario *sc, const char *path) {
-  double value = 0;
-  herd_scenario_get(sc, path, &value, NULL);
-  return value;
-}
-
-/* The dog's parameters from the scenario, with the route built for it. */
+/* The dog's parameters from a Strömbom scenario (its sheep's parameters and its dogs), with
+ * the route built for it. */
 static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const herd_route *route) {
+  const herd_strombom_params *sheep = (const herd_strombom_params *)sc->params.bytes;
   return (herd_strombom_dog_params){
-      .repulsion_radius_m = (float)sheep_field(sc, "sheep.repulsion_radius_m"),
+      .repulsion_radius_m = sheep->repulsion_radius_m,
       .sheep_count = sc->flock.count,
       .target_m = {sc->target.position_m[0], sc->target.position_m[1]},
       .speed_m_per_step = sc->dogs.speed_m_per_step,
       .noise = sc->dogs.noise,
       .stop = sc->dogs.stop,
-      .count_remaining = sheep_field(sc, "sheep.success") == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
+      .count_remaining = sheep->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
       .sc = sc,
       .route = route,
       .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
@@ -125,30 +120,4 @@ bool herd_steer_flock_waypoint(const herd_steer_context *ctx, const herd_observa
 void herd_steer_context_free(herd_steer_context *ctx) {
   herd_route_free((herd_route *)ctx->dog.route);
   ctx->dog.route = NULL;
-}
-
-herd_goal herd_goal_for(const herd_scenario *sc) {
-  herd_goal goal = {.exists = sc->target.goal_radius_m >= 0.0f};
-  goal.success = sc->model == HERD_MODEL_STROMBOM ? (uint32_t)sheep_field(sc, "sheep.success")
-                                                  : HERD_STROMBOM_SUCCESS_ALL_DELIVERED;
-  goal.target_m[0] = sc->target.position_m[0];
-  goal.target_m[1] = sc->target.position_m[1];
-  goal.radius_m = sc->target.goal_radius_m;
-  return goal;
-}
-
-bool herd_goal_reached(const herd_goal *goal, const herd_observation *obs) {
-  if (!goal->exists) return false;
-  if (goal->success != HERD_STROMBOM_SUCCESS_CENTROID_IN_GOAL) return obs->delivered == obs->count;
-  double dx = obs->centroid[0] - goal->target_m[0], dy = obs->centroid[1] - goal->target_m[1];
-  return dx * dx + dy * dy <= goal->radius_m * goal->radius_m;
-}
-
-void herd_goal_observe(const herd_goal *goal, herd_observation *obs) {
-  if (goal->success != HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED || obs->delivered == 0 || obs->delivered >= obs->count)
-    return;
-  double scale = (double)obs->count / (double)(obs->count - obs->delivered);
-  for (int k = 0; k < 3; ++k) obs->centroid[k] *= scale;
-  obs->polarisation = (float)(obs->polarisation * scale);
-  obs->milling = (float)(obs->milling * scale);
 }

@@ -1,0 +1,28 @@
+/* The run's goal, kept by the run loop (src/sim/sim.c): when a run has reached it, and what
+ * the observation means once sheep leave the flock. The steering agents work toward it but
+ * do not decide it. */
+#ifndef HERD_SIM_GOAL_H
+#define HERD_SIM_GOAL_H
+#include "herd/herd.h"
+
+/* The goal the steering agents work toward, and when a run has reached it: for Strömbom's
+ * scenarios sheep.success (kernels/models/strombom_params.h) over the target; other models have
+ * no goal. */
+typedef struct herd_goal {
+  bool exists;
+  uint32_t success;   /* HERD_STROMBOM_SUCCESS_* */
+  double target_m[2]; /* T */
+  double radius_m;    /* target.goal_radius_m */
+} herd_goal;
+
+herd_goal herd_goal_for(const herd_scenario *sc);
+
+/* True when the flock, as observed, has reached the goal. */
+bool herd_goal_reached(const herd_goal *goal, const herd_observation *obs);
+
+/* With removal (sheep.success = remove_delivered) the backends sum over the sheep still in the
+ * flock but divide by all of them: brings the centroid, polarisation and milling back to
+ * means over the sheep still in the flock. Nothing otherwise. */
+void herd_goal_observe(const herd_goal *goal, herd_observation *obs);
+
+#endif
