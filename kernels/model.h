@@ -27,6 +27,12 @@
 #include "params.h"
 #include "rng.h"
 
+/* A model's update is for the backends (and the OpenCL compiler) alone: the scenario code reads
+ * only the models' descriptions (kernels/models/models.h, kernels/params.h). */
+#if !defined(HERD_OPENCL) && !defined(HERD_LAYER_BACKEND)
+#error "kernels/model.h (how a model runs) was included outside the backend layer; see docs/architecture.md"
+#endif
+
 /* The facts of one step a model may use. Plain 4-byte fields: it goes to kernels by value. */
 typedef struct herd_step_info {
   herd_u32 step;

@@ -362,7 +362,8 @@ def host_layout(host_cc, kernels_dir, p, device, shared, work):
         f.write("  return 0;\n}\n")
     exe = c[:-2]
     defines = [o for o in p.options.split() if o.startswith("-D")]
-    run([host_cc, "-std=c11", "-I", kernels_dir, *defines, c, "-o", exe, "-lm"], "host layout compile")
+    run([host_cc, "-std=c11", "-DHERD_LAYER_BACKEND", "-I", kernels_dir, *defines, c, "-o", exe, "-lm"],
+        "host layout compile")
     out = run([exe], "host layout")
     return dict(line.rsplit(" ", 1) for line in out.splitlines())
 

@@ -11,6 +11,7 @@
 #include "../../kernels/groups.h"
 #include "../../kernels/reduce.h"
 #include "herd/herd.h"
+#include "layer.h"
 #include "model_exec.h"
 
 typedef struct herd_backend herd_backend;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/error.h"
+#include "../util/error.h"
 #include "backend.h"
 
 #ifdef HERD_WITH_OPENCL

@@ -6,6 +6,7 @@
 #ifndef HERD_BACKEND_MODEL_EXEC_H
 #define HERD_BACKEND_MODEL_EXEC_H
 #include <stddef.h>
+#include "layer.h"
 
 #include "../../kernels/models/steps.h"
 #include "herd/herd.h"

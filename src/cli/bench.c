@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "claims.h"
 #include "cli.h"

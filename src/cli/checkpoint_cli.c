@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 #include "claims.h"
 #include "options.h"
 

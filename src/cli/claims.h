@@ -6,7 +6,7 @@
 #define HERD_CLI_CLAIMS_H
 #include <stdbool.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 
 #define CLI_MAX_CLAIMS 16
 

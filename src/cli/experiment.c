@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
 #include "cli.h"

@@ -6,7 +6,7 @@
 #define HERD_CLI_PARAM_EDIT_H
 #include <stdio.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 #include "herd/herd.h"
 
 #define PARAM_EDIT_STEP 0.1 /* [ divides by 1 + this, ] multiplies by it */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../core/spawn.h"
+#include "../util/spawn.h"
 #include "cli.h"
 
 int cli_gnuplot(const char *dir, const char *script, const char *who) {

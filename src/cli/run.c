@@ -9,8 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "checkpoint_cli.h"
 #include "claims.h"
 #include "cli.h"

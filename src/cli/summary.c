@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 #include "cli.h"
 #include "options.h"
 #include "provenance.h"

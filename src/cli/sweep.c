@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
 #include "claims.h"

@@ -5,7 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sweep_mpi.h"
 
-#include "../core/error.h"
+#include "../util/error.h"
 
 #include <mpi.h>
 #include <signal.h>

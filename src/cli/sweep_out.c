@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../core/infile.h"
-#include "../core/jsonfile.h"
-#include "../core/outfile.h"
+#include "../util/infile.h"
+#include "../util/jsonfile.h"
+#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "cli.h"
 #include "provenance.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "h5_series.h"
 #include "h5util.h"
 #include "provenance.h"

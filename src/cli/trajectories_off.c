@@ -2,7 +2,7 @@
  * --trajectories is refused before anything runs, saying why. */
 #include "trajectories.h"
 
-#include "../core/error.h"
+#include "../util/error.h"
 
 herd_status traj_check(const char *path, bool force, herd_error *err) {
   (void)path, (void)force;

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/outfile.h"
+#include "../util/outfile.h"
 #include "claims.h"
 #include "cli.h"
 #include "inspect.h"

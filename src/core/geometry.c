@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../kernels/sdf.h"
-#include "error.h"
+#include "../util/error.h"
 #include "scenario_fields.h"
 
 #define FAR_M 1.0e30         /* the distance to no geometry */

@@ -5,6 +5,7 @@
 #define HERD_CORE_GEOMETRY_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

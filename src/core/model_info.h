@@ -6,6 +6,7 @@
 #ifndef HERD_CORE_MODEL_INFO_H
 #define HERD_CORE_MODEL_INFO_H
 #include <stddef.h>
+#include "layer.h"
 
 #include "../../kernels/models/models.h" /* the rows and parameter lists only */
 #include "herd/herd.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "../../kernels/rng.h"
 
-#include "error.h"
+#include "../util/error.h"
 #include "model_info.h"
 
 bool herd_output_due(uint32_t every, uint32_t step) { return every != 0 && step % every == 0; }

@@ -2,6 +2,7 @@
 #ifndef HERD_CORE_OUTPUT_H
 #define HERD_CORE_OUTPUT_H
 #include "herd/herd.h"
+#include "layer.h"
 
 /* Checks what the field table cannot: a sample no larger than the flock. `where` is the
  * scenario's name for messages. */

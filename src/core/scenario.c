@@ -13,9 +13,9 @@
 
 #include "../../kernels/grid.h"
 #include "../../kernels/path.h"
-#include "error.h"
+#include "../util/error.h"
 #include "geometry.h"
-#include "jsonfile.h"
+#include "../util/jsonfile.h"
 #include "model_info.h"
 #include "output.h"
 #include "scenario_fields.h"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "../util/error.h"
 
 /* Numbers the backends read afresh each step: nothing was built from them. */
 bool scenario_field_live(const scenario_field *f) {

@@ -4,6 +4,7 @@
 #ifndef HERD_CORE_SCENARIO_LIVE_H
 #define HERD_CORE_SCENARIO_LIVE_H
 #include <stdint.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 #include "scenario_fields.h"

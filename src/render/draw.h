@@ -2,6 +2,7 @@
  * (src/render/overlays.c). Internal to src/render. */
 #ifndef HERD_RENDER_DRAW_H
 #define HERD_RENDER_DRAW_H
+#include "layer.h"
 #include "render.h"
 
 /* Binds the shapes program with the column-major 4 x 4 `view` (world or pixel to clip). */

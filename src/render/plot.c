@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/error.h"
+#include "../util/error.h"
 #include "render.h"
 
 #if defined(__GNUC__)

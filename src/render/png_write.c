@@ -1,9 +1,9 @@
-/* PNG output through libpng, written the safe way (core/outfile.h). */
+/* PNG output through libpng, written the safe way (util/outfile.h). */
 #include <png.h>
 #include <stdio.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "render.h"
 
 /* libpng reports errors by longjmp: the rows go out in a function of their own so that no

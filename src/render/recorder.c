@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../core/error.h"
-#include "../core/outfile.h"
-#include "../core/spawn.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
+#include "../util/spawn.h"
 #include "render.h"
 
 #define RING 3 /* frames in flight: the GPU copies one while the oldest goes to ffmpeg */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/error.h"
+#include "../util/error.h"
 #include "../core/geometry.h"
 #include "draw.h"
 #include "render.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/error.h"
+#include "../util/error.h"
 #include "render.h"
 
 struct herd_window {

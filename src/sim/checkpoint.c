@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "../../kernels/agent.h"
-#include "../core/error.h"
-#include "../core/infile.h"
-#include "../core/outfile.h"
+#include "../util/error.h"
+#include "../util/infile.h"
+#include "../util/outfile.h"
 #include "sim_state.h"
 
 #define MAGIC "HERDCKPT"

@@ -4,6 +4,7 @@
 #ifndef HERD_SIM_GOAL_H
 #define HERD_SIM_GOAL_H
 #include "herd/herd.h"
+#include "layer.h"
 
 /* The goal the steering agents work toward, and when a run has reached it: for Strömbom's
  * scenarios sheep.success (kernels/models/strombom_params.h) over the target; other models have

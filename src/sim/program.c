@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../kernels/agent.h"
-#include "../core/error.h"
+#include "../util/error.h"
 #include "herd/herd.h"
 
 /* The public flags are the agent word's top four bits, shifted down. */

@@ -7,7 +7,7 @@
 
 #include "../../kernels/env.h"
 #include "../backend/backend.h"
-#include "../core/error.h"
+#include "../util/error.h"
 #include "../core/geometry.h"
 #include "../core/model_info.h"
 #include "../core/scenario_live.h"

@@ -3,6 +3,7 @@
 #ifndef HERD_SIM_SIM_STATE_H
 #define HERD_SIM_SIM_STATE_H
 #include "../backend/backend.h"
+#include "layer.h"
 
 typedef struct herd_sim_saved {
   char backend[16]; /* the backend's name: the flock's order and its sums are that backend's */

@@ -9,6 +9,7 @@
  * the distribution over groups, the approach) are exposed for the tests. */
 #ifndef HERD_STEER_LIEN_H
 #define HERD_STEER_LIEN_H
+#include "layer.h"
 #include "steer.h"
 
 /* Moves shepherd `index` one step (the strategy table's HERD_STRATEGY_SHEPHERD). */

@@ -8,6 +8,7 @@
 #define HERD_STEER_ROUTE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

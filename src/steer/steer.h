@@ -4,6 +4,7 @@
 #ifndef HERD_STEER_STEER_H
 #define HERD_STEER_STEER_H
 #include "herd/herd.h"
+#include "layer.h"
 #include "strombom_dog.h"
 
 /* What a strategy may read this step. */

@@ -4,6 +4,7 @@
 #ifndef HERD_STEER_STROMBOM_DOG_H
 #define HERD_STEER_STROMBOM_DOG_H
 #include "herd/herd.h"
+#include "layer.h"
 #include "route.h"
 
 typedef struct herd_strombom_dog_params {

@@ -3,6 +3,7 @@
 #ifndef HERD_SWEEP_STATS_H
 #define HERD_SWEEP_STATS_H
 #include <stddef.h>
+#include "layer.h"
 
 /* The 95 % Wilson score interval of `successes` out of `n` (Wilson 1927; Agresti & Coull
  * 1998 recommend it over the normal approximation for small n and rates near 0 or 1).

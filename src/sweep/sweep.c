@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/error.h"
-#include "../core/jsonfile.h"
+#include "../util/error.h"
+#include "../util/jsonfile.h"
 
 /* The largest seed a scenario takes (2^53 - 1: every JSON tool reads it exactly). */
 #define MAX_SEED 9007199254740991.0

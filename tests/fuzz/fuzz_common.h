@@ -24,7 +24,7 @@ static void fail(const char *what, const char *detail) {
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when there is none: overlong
  * forms, surrogates and code points above U+10FFFF are invalid too. Written here again on
- * purpose, not taken from src/core/error.c: the oracle must not share a bug with the escaping
+ * purpose, not taken from src/util/error.c: the oracle must not share a bug with the escaping
  * code it checks. */
 static size_t utf8_length(const unsigned char *s, unsigned *cp) {
   unsigned c = s[0], min;

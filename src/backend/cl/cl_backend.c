@@ -15,7 +15,7 @@
 
 #include <CL/cl_gl.h>
 
-#include "../../core/error.h"
+#include "../../util/error.h"
 #include "cl_util.h"
 
 #define SCAN_GROUP 256u

@@ -2,6 +2,7 @@
 #ifndef HERD_BACKEND_CL_CL_BACKEND_H
 #define HERD_BACKEND_CL_CL_BACKEND_H
 #include "../backend.h"
+#include "../layer.h"
 
 /* Host copies of the device's grid after bin and sort (malloc'd; free with
  * herd_cl_grid_copy_free). Same layout as herd_cpu_grid_view. */

@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../../core/error.h"
+#include "../../util/error.h"
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES_PER_PLATFORM 32

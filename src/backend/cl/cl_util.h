@@ -3,6 +3,7 @@
 #ifndef HERD_BACKEND_CL_CL_UTIL_H
 #define HERD_BACKEND_CL_CL_UTIL_H
 #include <CL/cl.h>
+#include "../layer.h"
 
 #include "herd/herd.h"
 

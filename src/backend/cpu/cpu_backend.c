@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "../../../kernels/agent.h"
-#include "../../core/error.h"
+#include "../../util/error.h"
 #include "cpu_backend.h"
 #include "pool.h"
 

@@ -3,6 +3,7 @@
 #ifndef HERD_BACKEND_CPU_CPU_BACKEND_H
 #define HERD_BACKEND_CPU_CPU_BACKEND_H
 #include "../backend.h"
+#include "../layer.h"
 
 typedef struct herd_cpu_grid_view {
   herd_grid grid;

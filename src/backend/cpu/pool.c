@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "../../core/error.h"
+#include "../../util/error.h"
 
 /* How long a thread polls before it sleeps: a few microseconds, enough to catch the next
  * loop of the same step without a system call, too short to matter when the core is shared. */

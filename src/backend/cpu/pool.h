@@ -14,6 +14,7 @@
 #ifndef HERD_BACKEND_CPU_POOL_H
 #define HERD_BACKEND_CPU_POOL_H
 #include <stdint.h>
+#include "../layer.h"
 
 #include "herd/herd.h"
 

@@ -12,6 +12,7 @@
 #define HERD_BACKEND_MPI_DECOMP_H
 #include <stddef.h>
 #include <stdint.h>
+#include "../layer.h"
 
 #ifdef HERD_WITH_MPI
 #include <mpi.h>

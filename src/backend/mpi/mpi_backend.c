@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "../../../kernels/agent.h"
-#include "../../core/error.h"
+#include "../../util/error.h"
 #include "../backend.h"
 #include "decomp.h"
 

@@ -4,6 +4,7 @@
 #define HERD_CORE_JSONFILE_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

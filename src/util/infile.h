@@ -6,6 +6,7 @@
 #define HERD_CORE_INFILE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

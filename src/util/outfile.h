@@ -12,6 +12,7 @@
 #define HERD_CORE_OUTFILE_H
 #include <stdbool.h>
 #include <stdio.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

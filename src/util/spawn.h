@@ -3,6 +3,7 @@
 #ifndef HERD_CORE_SPAWN_H
 #define HERD_CORE_SPAWN_H
 #include <sys/types.h>
+#include "layer.h"
 
 #include "herd/herd.h"
 

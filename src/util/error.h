@@ -2,6 +2,7 @@
 #ifndef HERD_CORE_ERROR_H
 #define HERD_CORE_ERROR_H
 #include "herd/herd.h"
+#include "layer.h"
 
 #if defined(__GNUC__)
 #define HERD_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
