@@ -1,10 +1,10 @@
+/* The `herd` program: main, which picks a command. What the commands share is in
+ * messages.c, signals.c and options.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "herd/herd.h"
@@ -39,76 +39,6 @@ static const char usage[] =
     "Every command takes -h/--help, -V/--version and -q/--quiet (nothing but errors and the\n"
     "output asked for). Options: --opt=VALUE or --opt VALUE, -x VALUE or -xVALUE; a unique\n"
     "abbreviation (--ste) is accepted; options may follow the scenario; -- ends the options.\n";
-
-void cli_vsay(const char *fmt, va_list ap) {
-  char raw[2048], shown[4096];
-  vsnprintf(raw, sizeof raw, fmt, ap);
-  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
-}
-
-int cli_fail(int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  cli_vsay(fmt, ap);
-  va_end(ap);
-  return status;
-}
-
-volatile sig_atomic_t cli_stop = 0;
-static volatile sig_atomic_t setting_up = 1;
-
-void cli_begin_output(void) { setting_up = 0; }
-
-static void say_and_exit(const char *msg, size_t len, int sig) {
-  ssize_t ignored = write(STDERR_FILENO, msg, len);
-  (void)ignored;
-  _exit(128 + sig);
-}
-
-/* While a command sets up (reads its inputs, places and uploads the flock, builds kernels,
- * bakes fields), Ctrl-C or SIGTERM ends herd at once: nothing is written yet, and those steps
- * may not look at the flag for seconds. Afterwards the first asks the command to stop cleanly
- * (finish the summary, the CSV, the video); a second leaves at once. */
-static void on_stop_signal(int sig) {
-  static const char early[] = "herd: interrupted while setting up; nothing was written\n";
-  static const char again[] = "\nherd: interrupted again; exiting at once\n";
-  if (setting_up) say_and_exit(early, sizeof early - 1, sig);
-  if (cli_stop) say_and_exit(again, sizeof again - 1, sig);
-  cli_stop = sig;
-}
-
-void cli_catch_signals(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_signal;
-  sa.sa_flags = SA_RESTART; /* a write in progress goes on: the loop sees the flag */
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-}
-
-int cli_error(const herd_error *err) {
-  if (err->status == HERD_E_INTERRUPTED && cli_stop) return 128 + cli_stop;
-  return cli_fail(err->status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err->message);
-}
-
-const char *cli_shown(const char *text) {
-  static char ring[4][1024];
-  static int next;
-  char *out = ring[next];
-  next = (next + 1) % 4;
-  return herd_escape(text, out, sizeof ring[0]);
-}
-
-int parse_size(const char *typed, const char *text, int *width, int *height) {
-  int w, h;
-  char tail;
-  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
-    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)", typed,
-                    text);
-  *width = w, *height = h;
-  return 0;
-}
 
 /* The main job: the viewer where a display is available, else a headless run. */
 static int default_command(int argc, char **argv) {
