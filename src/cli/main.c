@@ -1,9 +1,8 @@
-/* The `herd` program: main, which picks a command. What the commands share is in
- * messages.c, signals.c and options.c. */
+/* The `herd` program: the table of commands, and main, which picks one. What the commands
+ * share is in messages.c, signals.c and options.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -13,23 +12,43 @@
 #include "../render/render.h"
 #endif
 
-static const char usage[] =
+#ifdef HERD_WITH_GL
+#define VIEWER(run) run
+#else
+#define VIEWER(run) NULL /* this build has no viewer */
+#endif
+
+/* The commands, in the order herd --help lists them: name, what follows it, the function
+ * (NULL: not in this build), and what it does (a line break continues under it). */
+typedef struct command_entry {
+  const char *name, *args;
+  int (*run)(int argc, char **argv);
+  const char *help;
+} command_entry;
+
+static const command_entry commands[] = {
+    {"view", "[SCENARIO]", VIEWER(cmd_view),
+     "show the flock in a window, steer the dog by hand (the default\ncommand where there is a display)"},
+    {"run", "[SCENARIO]", cmd_run, "run a scenario headless and print a summary (the default elsewhere)"},
+    {"record", "[SCENARIO]", VIEWER(cmd_record), "render a run into a video (.mp4, .webm, .gif) through ffmpeg"},
+    {"scenario", "[SCENARIO]", cmd_scenario, "print the scenario with every field resolved, as JSON"},
+    {"devices", "", cmd_devices, "list the OpenCL platforms and devices (for run --backend opencl)"},
+    {"bench", "", cmd_bench, "time steps against flock size per backend; tables and plots"},
+    {"sweep", "[SWEEP.json]", cmd_sweep,
+     "many runs over a grid of parameters and seeds: success rates,\nsteps, summary tables and plots"},
+    {"experiment", "NAME", cmd_experiment,
+     "a named experiment (sweeps and a report against the published\nclaims); herd experiment --list"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char usage_head[] =
     "herd — simulate large flocks and the dogs that herd them\n"
     "\n"
     "usage: herd [COMMAND] [OPTIONS]\n"
     "\n"
-    "commands:\n"
-    "  view [SCENARIO]      show the flock in a window, steer the dog by hand (the default\n"
-    "                       command where there is a display)\n"
-    "  run [SCENARIO]       run a scenario headless and print a summary (the default elsewhere)\n"
-    "  record [SCENARIO]    render a run into a video (.mp4, .webm, .gif) through ffmpeg\n"
-    "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
-    "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
-    "  bench                time steps against flock size per backend; tables and plots\n"
-    "  sweep [SWEEP.json]   many runs over a grid of parameters and seeds: success rates,\n"
-    "                       steps, summary tables and plots\n"
-    "  experiment NAME      a named experiment (sweeps and a report against the published\n"
-    "                       claims); herd experiment --list\n"
+    "commands:\n";
+
+static const char usage_tail[] =
     "\n"
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
@@ -39,6 +58,27 @@ static const char usage[] =
     "Every command takes -h/--help, -V/--version and -q/--quiet (nothing but errors and the\n"
     "output asked for). Options: --opt=VALUE or --opt VALUE, -x VALUE or -xVALUE; a unique\n"
     "abbreviation (--ste) is accepted; options may follow the scenario; -- ends the options.\n";
+
+static void print_usage(void) {
+  fputs(usage_head, stdout);
+  for (size_t k = 0; k < COMMAND_COUNT; ++k) {
+    char named[64];
+    snprintf(named, sizeof named, "%s%s%s", commands[k].name, commands[k].args[0] ? " " : "", commands[k].args);
+    printf("  %-20s ", named);
+    const char *line = commands[k].help;
+    for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1) printf("%.*s\n%23s", (int)(nl - line), line, "");
+    printf("%s\n", line);
+  }
+  fputs(usage_tail, stdout);
+}
+
+/* "view, run, ..., experiment": the known commands, for the message on an unknown one. */
+static void list_commands(char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t k = 0; k < COMMAND_COUNT && used < size; ++k)
+    used += (size_t)snprintf(out + used, size - used, "%s%s", k ? ", " : "", commands[k].name);
+}
 
 /* The main job: the viewer where a display is available, else a headless run. */
 static int default_command(int argc, char **argv) {
@@ -60,29 +100,20 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     cli_print_version();
-    fputs(usage, stdout);
+    print_usage();
     return 0;
   }
   if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
     cli_print_version();
     return 0;
   }
-  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
-  if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
-  if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
-  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
-  if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
-  if (strcmp(cmd, "experiment") == 0) return cmd_experiment(argc - 1, argv + 1);
-#ifdef HERD_WITH_GL
-  if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
-  if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);
-#else
-  if (strcmp(cmd, "record") == 0) return cli_fail(1, "record: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
-  if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
-#endif
-  return cli_fail(
-      EXIT_BAD_INPUT,
-      "%s: unknown command (known: view, run, record, scenario, devices, bench, sweep, experiment; see herd --help)",
-      cmd);
+  for (size_t k = 0; k < COMMAND_COUNT; ++k) {
+    if (strcmp(cmd, commands[k].name) != 0) continue;
+    if (!commands[k].run) return cli_fail(1, "%s: this build has no viewer (rebuild with HERD_WITH_GL=ON)", cmd);
+    return commands[k].run(argc - 1, argv + 1);
+  }
+  char known[200];
+  list_commands(known, sizeof known);
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: %s; see herd --help)", cmd, known);
 }
