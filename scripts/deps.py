@@ -10,7 +10,7 @@ Two kinds of edges between source files, measured from what was built:
                    (nm: T, D, B, R, C: functions, data, read-only tables such as an ops table)
 The objects are those of the CMake targets named by --target (default: herd_objects,
 herd_render, herd_cli: the library, the renderer and the program; not the tests, which
-compile some program files again), found as BUILD_DIR/CMakeFiles/TARGET.dir/**/*.o.
+compile some program files again), found as BUILD_DIR/CMakeFiles/TARGET.dir/**/*.o (skipping those whose source is gone).
 --under keeps only the files whose path starts with PREFIX (e.g. src/cli/).
 
 Prints the number of files and edges of each kind, then every strongly connected component
@@ -38,13 +38,17 @@ def source_root(build):
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def objects(build, target):
+def objects(root, build, target):
+    """(object, source) of each object file whose source still exists (in the source tree, or
+    generated in the build folder): a file deleted since leaves its old object behind."""
     top = os.path.join(build, "CMakeFiles", target + ".dir")
     for folder, _, files in os.walk(top):
         for f in files:
             if f.endswith(".o"):
                 path = os.path.join(folder, f)
-                yield path, os.path.relpath(path, top)[: -len(".o")]
+                src = os.path.relpath(path, top)[: -len(".o")]
+                if os.path.exists(os.path.join(root, src)) or os.path.exists(os.path.join(build, src)):
+                    yield path, src
 
 
 def symbols(obj):
@@ -131,7 +135,7 @@ def main():
 
     defined_in, needs = collections.defaultdict(set), {}
     for target in targets:
-        for obj, src in objects(args.build, target):
+        for obj, src in objects(root, args.build, target):
             d, u = symbols(obj)
             needs[src] = u
             for s in d:
