@@ -1,10 +1,9 @@
+/* The `herd` program: the table of commands, and main, which picks one. What the commands
+ * share is in messages.c, signals.c and options.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "herd/herd.h"
@@ -13,23 +12,43 @@
 #include "../render/render.h"
 #endif
 
-static const char usage[] =
+#ifdef HERD_WITH_GL
+#define VIEWER(run) run
+#else
+#define VIEWER(run) NULL /* this build has no viewer */
+#endif
+
+/* The commands, in the order herd --help lists them: name, what follows it, the function
+ * (NULL: not in this build), and what it does (a line break continues under it). */
+typedef struct command_entry {
+  const char *name, *args;
+  int (*run)(int argc, char **argv);
+  const char *help;
+} command_entry;
+
+static const command_entry commands[] = {
+    {"view", "[SCENARIO]", VIEWER(cmd_view),
+     "show the flock in a window, steer the dog by hand (the default\ncommand where there is a display)"},
+    {"run", "[SCENARIO]", cmd_run, "run a scenario headless and print a summary (the default elsewhere)"},
+    {"record", "[SCENARIO]", VIEWER(cmd_record), "render a run into a video (.mp4, .webm, .gif) through ffmpeg"},
+    {"scenario", "[SCENARIO]", cmd_scenario, "print the scenario with every field resolved, as JSON"},
+    {"devices", "", cmd_devices, "list the OpenCL platforms and devices (for run --backend opencl)"},
+    {"bench", "", cmd_bench, "time steps against flock size per backend; tables and plots"},
+    {"sweep", "[SWEEP.json]", cmd_sweep,
+     "many runs over a grid of parameters and seeds: success rates,\nsteps, summary tables and plots"},
+    {"experiment", "NAME", cmd_experiment,
+     "a named experiment (sweeps and a report against the published\nclaims); herd experiment --list"},
+};
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+static const char usage_head[] =
     "herd — simulate large flocks and the dogs that herd them\n"
     "\n"
     "usage: herd [COMMAND] [OPTIONS]\n"
     "\n"
-    "commands:\n"
-    "  view [SCENARIO]      show the flock in a window, steer the dog by hand (the default\n"
-    "                       command where there is a display)\n"
-    "  run [SCENARIO]       run a scenario headless and print a summary (the default elsewhere)\n"
-    "  record [SCENARIO]    render a run into a video (.mp4, .webm, .gif) through ffmpeg\n"
-    "  scenario [SCENARIO]  print the scenario with every field resolved, as JSON\n"
-    "  devices              list the OpenCL platforms and devices (for run --backend opencl)\n"
-    "  bench                time steps against flock size per backend; tables and plots\n"
-    "  sweep [SWEEP.json]   many runs over a grid of parameters and seeds: success rates,\n"
-    "                       steps, summary tables and plots\n"
-    "  experiment NAME      a named experiment (sweeps and a report against the published\n"
-    "                       claims); herd experiment --list\n"
+    "commands:\n";
+
+static const char usage_tail[] =
     "\n"
     "With no command, herd shows the built-in default scenario (Strömbom et al. 2014) in a\n"
     "window, or runs it headless where there is no display.\n"
@@ -40,74 +59,25 @@ static const char usage[] =
     "output asked for). Options: --opt=VALUE or --opt VALUE, -x VALUE or -xVALUE; a unique\n"
     "abbreviation (--ste) is accepted; options may follow the scenario; -- ends the options.\n";
 
-void cli_vsay(const char *fmt, va_list ap) {
-  char raw[2048], shown[4096];
-  vsnprintf(raw, sizeof raw, fmt, ap);
-  fprintf(stderr, "herd: %s\n", herd_escape(raw, shown, sizeof shown));
+static void print_usage(void) {
+  fputs(usage_head, stdout);
+  for (size_t k = 0; k < COMMAND_COUNT; ++k) {
+    char named[64];
+    snprintf(named, sizeof named, "%s%s%s", commands[k].name, commands[k].args[0] ? " " : "", commands[k].args);
+    printf("  %-20s ", named);
+    const char *line = commands[k].help;
+    for (const char *nl; (nl = strchr(line, '\n')); line = nl + 1) printf("%.*s\n%23s", (int)(nl - line), line, "");
+    printf("%s\n", line);
+  }
+  fputs(usage_tail, stdout);
 }
 
-int cli_fail(int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  cli_vsay(fmt, ap);
-  va_end(ap);
-  return status;
-}
-
-volatile sig_atomic_t cli_stop = 0;
-static volatile sig_atomic_t setting_up = 1;
-
-void cli_begin_output(void) { setting_up = 0; }
-
-static void say_and_exit(const char *msg, size_t len, int sig) {
-  ssize_t ignored = write(STDERR_FILENO, msg, len);
-  (void)ignored;
-  _exit(128 + sig);
-}
-
-/* While a command sets up (reads its inputs, places and uploads the flock, builds kernels,
- * bakes fields), Ctrl-C or SIGTERM ends herd at once: nothing is written yet, and those steps
- * may not look at the flag for seconds. Afterwards the first asks the command to stop cleanly
- * (finish the summary, the CSV, the video); a second leaves at once. */
-static void on_stop_signal(int sig) {
-  static const char early[] = "herd: interrupted while setting up; nothing was written\n";
-  static const char again[] = "\nherd: interrupted again; exiting at once\n";
-  if (setting_up) say_and_exit(early, sizeof early - 1, sig);
-  if (cli_stop) say_and_exit(again, sizeof again - 1, sig);
-  cli_stop = sig;
-}
-
-void cli_catch_signals(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop_signal;
-  sa.sa_flags = SA_RESTART; /* a write in progress goes on: the loop sees the flag */
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-}
-
-int cli_error(const herd_error *err) {
-  if (err->status == HERD_E_INTERRUPTED && cli_stop) return 128 + cli_stop;
-  return cli_fail(err->status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err->message);
-}
-
-const char *cli_shown(const char *text) {
-  static char ring[4][1024];
-  static int next;
-  char *out = ring[next];
-  next = (next + 1) % 4;
-  return herd_escape(text, out, sizeof ring[0]);
-}
-
-int parse_size(const char *typed, const char *text, int *width, int *height) {
-  int w, h;
-  char tail;
-  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
-    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)", typed,
-                    text);
-  *width = w, *height = h;
-  return 0;
+/* "view, run, ..., experiment": the known commands, for the message on an unknown one. */
+static void list_commands(char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t k = 0; k < COMMAND_COUNT && used < size; ++k)
+    used += (size_t)snprintf(out + used, size - used, "%s%s", k ? ", " : "", commands[k].name);
 }
 
 /* The main job: the viewer where a display is available, else a headless run. */
@@ -130,29 +100,20 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     cli_print_version();
-    fputs(usage, stdout);
+    print_usage();
     return 0;
   }
   if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
     cli_print_version();
     return 0;
   }
-  if (strcmp(cmd, "run") == 0) return cmd_run(argc - 1, argv + 1);
   if (cmd[0] == '-') return cmd_run(argc, argv); /* options without a command: run's */
-  if (strcmp(cmd, "scenario") == 0) return cmd_scenario(argc - 1, argv + 1);
-  if (strcmp(cmd, "devices") == 0) return cmd_devices(argc - 1, argv + 1);
-  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
-  if (strcmp(cmd, "sweep") == 0) return cmd_sweep(argc - 1, argv + 1);
-  if (strcmp(cmd, "experiment") == 0) return cmd_experiment(argc - 1, argv + 1);
-#ifdef HERD_WITH_GL
-  if (strcmp(cmd, "view") == 0) return cmd_view(argc - 1, argv + 1);
-  if (strcmp(cmd, "record") == 0) return cmd_record(argc - 1, argv + 1);
-#else
-  if (strcmp(cmd, "record") == 0) return cli_fail(1, "record: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
-  if (strcmp(cmd, "view") == 0) return cli_fail(1, "view: this build has no viewer (rebuild with HERD_WITH_GL=ON)");
-#endif
-  return cli_fail(
-      EXIT_BAD_INPUT,
-      "%s: unknown command (known: view, run, record, scenario, devices, bench, sweep, experiment; see herd --help)",
-      cmd);
+  for (size_t k = 0; k < COMMAND_COUNT; ++k) {
+    if (strcmp(cmd, commands[k].name) != 0) continue;
+    if (!commands[k].run) return cli_fail(1, "%s: this build has no viewer (rebuild with HERD_WITH_GL=ON)", cmd);
+    return commands[k].run(argc - 1, argv + 1);
+  }
+  char known[200];
+  list_commands(known, sizeof known);
+  return cli_fail(EXIT_BAD_INPUT, "%s: unknown command (known: %s; see herd --help)", cmd, known);
 }

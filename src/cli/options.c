@@ -243,6 +243,16 @@ int parse_threads(const char *typed, const char *text, int *out) {
   return 0;
 }
 
+int parse_size(const char *typed, const char *text, int *width, int *height) {
+  int w, h;
+  char tail;
+  if (sscanf(text, "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 || h > 16384)
+    return cli_fail(EXIT_BAD_INPUT, "%s: \"%s\" is not allowed (allowed: WxH, each 16 to 16384, e.g. 1280x800)", typed,
+                    text);
+  *width = w, *height = h;
+  return 0;
+}
+
 /* ---- The shared groups ------------------------------------------------------------------------ */
 
 static char *make_set(const char *path, const char *value) {
