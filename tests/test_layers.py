@@ -8,6 +8,11 @@ the wall's, not a broken command), and with one planted include of a header its 
 see, which must fail with the wall's message (src/<layer>/layer.h or kernels/model.h). The
 planted copy is written to a scratch folder in the build tree; the source tree is not touched.
 
+Then the whole graph, as built (scripts/deps.py --layers: includes, and calls measured with nm
+on the objects): no edge may run against the layers (a call goes past the include walls when a
+function of herd.h is defined in a layer above the caller) and no circle may span more than
+two files.
+
 usage: test_layers.py BUILD_DIR SOURCE_DIR
 """
 import json
@@ -61,7 +66,7 @@ def syntax_only(args, source, replacement):
 
 
 def main():
-    build, source_dir = sys.argv[1], os.path.abspath(sys.argv[2])
+    build, source_dir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     with open(os.path.join(build, "compile_commands.json")) as f:
         commands = json.load(f)
     scratch = os.path.join(build, "test-layers")
@@ -99,7 +104,14 @@ def main():
             print(f"FAIL {rel} + {planted}: " + ("compiled" if bad.returncode == 0 else "failed, but not at the wall") +
                   f" ({why})\n{bad.stderr[-2000:]}")
             failures += 1
-    print(f"{len(CASES) - failures} passed, {failures} failed")
+    graph = subprocess.run([sys.executable, os.path.join(source_dir, "scripts", "deps.py"), build, "--layers"],
+                           capture_output=True, text=True)
+    if graph.returncode == 0:
+        print("ok   scripts/deps.py --layers: no edge against the layers, no circle of more than 2 files")
+    else:
+        print(f"FAIL scripts/deps.py --layers:\n{graph.stdout}{graph.stderr}")
+        failures += 1
+    print(f"{len(CASES) + 1 - failures} passed, {failures} failed")
     return 1 if failures else 0
 
 

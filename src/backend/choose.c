@@ -37,8 +37,6 @@ static herd_status choose_auto(const herd_backend_ops **ops, char *device_out, s
 }
 #endif
 
-void (*herd_test_piece_hook)(void) = NULL;
-
 herd_status herd_backend_choose(const char *backend, const char *device, const herd_backend_ops **ops, char *device_out,
                                 size_t device_size, char *note, size_t note_size, herd_error *err) {
   note[0] = '\0';
