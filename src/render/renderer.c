@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util/error.h"
 #include "../core/geometry.h"
+#include "../util/error.h"
 #include "draw.h"
 #include "render.h"
 
@@ -30,8 +30,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_shader_hud_vert[],
-    herd_shader_color_frag[];
+extern const char herd_shader_agents_vert[], herd_shader_shapes_vert[], herd_shader_hud_vert[];
 
 #define HUD_MAX_QUADS 16000 /* a line per steering agent: some 2500 characters */
 #define CIRCLE_SEGMENTS 96
@@ -134,51 +133,6 @@ struct herd_renderer {
   uint32_t overlays;                  /* herd_renderer_set_overlays (src/render/overlays.c draws them) */
   struct herd_inspect_marks *inspect; /* herd_renderer_inspect (overlays.c) */
 };
-
-/* ---- Shaders ---------------------------------------------------------------------------- */
-
-static herd_status compile(GLenum kind, const char *source, const char *name, GLuint *out, herd_error *err) {
-  GLuint s = glCreateShader(kind);
-  glShaderSource(s, 1, &source, NULL);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[700] = "";
-    glGetShaderInfoLog(s, sizeof log, NULL, log);
-    glDeleteShader(s);
-    return herd_fail(err, HERD_E_BACKEND, "shader %s failed to compile: %s", name, log);
-  }
-  *out = s;
-  return HERD_OK;
-}
-
-static herd_status link_program(const char *vert, const char *vert_name, GLuint *out, herd_error *err) {
-  GLuint vs, fs;
-  herd_status st = compile(GL_VERTEX_SHADER, vert, vert_name, &vs, err);
-  if (st != HERD_OK) return st;
-  st = compile(GL_FRAGMENT_SHADER, herd_shader_color_frag, "color.frag", &fs, err);
-  if (st != HERD_OK) {
-    glDeleteShader(vs);
-    return st;
-  }
-  GLuint p = glCreateProgram();
-  glAttachShader(p, vs);
-  glAttachShader(p, fs);
-  glLinkProgram(p);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[700] = "";
-    glGetProgramInfoLog(p, sizeof log, NULL, log);
-    glDeleteProgram(p);
-    return herd_fail(err, HERD_E_BACKEND, "shader program %s failed to link: %s", vert_name, log);
-  }
-  *out = p;
-  return HERD_OK;
-}
 
 /* ---- Buffers ---------------------------------------------------------------------------- */
 
@@ -324,9 +278,9 @@ herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **
   r->selected = -1;
   r->hud_vertices = malloc(HUD_MAX_QUADS * 4 * 16);
   herd_status st = r->hud_vertices ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory for the HUD");
-  if (st == HERD_OK) st = link_program(herd_shader_agents_vert, "agents.vert", &r->agents_program, err);
-  if (st == HERD_OK) st = link_program(herd_shader_shapes_vert, "shapes.vert", &r->shapes_program, err);
-  if (st == HERD_OK) st = link_program(herd_shader_hud_vert, "hud.vert", &r->hud_program, err);
+  if (st == HERD_OK) st = herd_render_link(herd_shader_agents_vert, "agents.vert", &r->agents_program, err);
+  if (st == HERD_OK) st = herd_render_link(herd_shader_shapes_vert, "shapes.vert", &r->shapes_program, err);
+  if (st == HERD_OK) st = herd_render_link(herd_shader_hud_vert, "hud.vert", &r->hud_program, err);
   if (st != HERD_OK) {
     herd_renderer_destroy(r);
     return st;
@@ -1081,7 +1035,3 @@ herd_status herd_renderer_snapshot(herd_renderer *r, const herd_sim *sim, const 
 /* ---- For the live plot (plot.c) ---------------------------------------------------------- */
 
 void herd_renderer_set_plot(herd_renderer *r, herd_plot *plot) { r->plot = plot; }
-
-herd_status herd_render_link(const char *vert, const char *vert_name, unsigned *out, herd_error *err) {
-  return link_program(vert, vert_name, out, err);
-}
