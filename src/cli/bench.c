@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util/outfile.h"
 #include "../sweep/stats.h"
+#include "../util/outfile.h"
 #include "claims.h"
 #include "cli.h"
 #include "herd/herd.h"

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../util/error.h"
-#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "cli.h"
 #include "options.h"
 #include "sweep_out.h"

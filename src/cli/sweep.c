@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util/error.h"
-#include "../util/outfile.h"
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
+#include "../util/error.h"
+#include "../util/outfile.h"
 #include "claims.h"
 #include "cli.h"
 #include "options.h"

@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../sweep/stats.h"
 #include "../util/infile.h"
 #include "../util/jsonfile.h"
 #include "../util/outfile.h"
-#include "../sweep/stats.h"
 #include "cli.h"
 #include "provenance.h"
 

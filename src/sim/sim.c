@@ -7,11 +7,11 @@
 
 #include "../../kernels/env.h"
 #include "../backend/backend.h"
-#include "../util/error.h"
 #include "../core/geometry.h"
 #include "../core/model_info.h"
 #include "../core/scenario_live.h"
 #include "../steer/steer.h"
+#include "../util/error.h"
 #include "goal.h"
 #include "sim_state.h"
 
