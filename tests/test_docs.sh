@@ -3,8 +3,9 @@
 # python/README.md (a `<!-- docs: COMMAND -->` marker above a ``` block) is what its commands
 # print now (scripts/docs.sh --check: only timings, the peak memory and the commit in version
 # lines are normalised, as that script's header says); a planted difference is caught; every
-# picture command names a file that exists and that its page links; the README is one page
-# with the two commands; no page names an issue by number; every relative link resolves.
+# picture command names a file that exists and that its page links; the hand-written synopsis
+# of every command names only options that exist, and every model; the README is one page with
+# the two commands; no page names an issue by number; every relative link resolves.
 # Pictures are not remade here (that needs a display and minutes): scripts/docs.sh does it.
 #
 #   bash tests/test_docs.sh PATH_TO_HERD        (from the repository root; ctest does this)
@@ -65,6 +66,34 @@ check "a missing line of --help is caught" fails /dev/null docs_check_file "$tmp
 printf '<!-- docs: herd run -->\nno block\n' >"$tmp/no_block.md"
 check "a marker without a block is refused" fails "$tmp/no_block.out" docs_check_file "$tmp/no_block.md"
 check "which marker is said" grep -qF "no_block.md:2: a <!-- docs: --> marker must stand" "$tmp/no_block.out"
+
+# ---- The synopsis of every command in docs/guide/README.md, written by hand ----------------
+# synopsis: the lines of its block.
+synopsis() { awk '/^## Every command/ { on = 1 } on && /^```/ { if (++fence == 2) exit; next } fence == 1' docs/guide/README.md; }
+# Every --option it names is in that command's --help.
+synopsis_options_exist() {
+  local line cmd='' opt bad=0
+  while IFS= read -r line; do
+    [[ $line =~ ^herd\ ([a-z]+) ]] && cmd=${BASH_REMATCH[1]}
+    [ -n "$cmd" ] || continue
+    while IFS= read -r opt; do
+      "$HERD" "$cmd" --help 2>&1 | grep -qE -- "$opt([^a-z-]|\$)" || { echo "  herd $cmd --help has no $opt"; bad=1; }
+    done < <(grep -oE -- '--[a-z][a-z-]*' <<<"$line")
+  done < <(synopsis)
+  return "$bad"
+}
+check "the synopsis has lines" test "$(synopsis | wc -l)" -ge 10
+check "every option in the synopsis is in its command's --help" synopsis_options_exist
+# Its --model list names every model herd bench --help names.
+models_listed() {
+  local listed model bad=0
+  listed=$(synopsis | grep -oE -- '--model [a-z0-9|]+' | cut -d' ' -f2 | tr '|' ' ')
+  for model in $("$HERD" bench --help | grep -- '--model M' | sed -E 's/.*: //; s/ \(default\)//; s/,//g'); do
+    [[ " $listed " == *" $model "* ]] || { echo "  the synopsis's herd bench --model lacks $model"; bad=1; }
+  done
+  return "$bad"
+}
+check "the synopsis's --model list names every model" models_listed
 
 # ---- Pictures: each command's file exists and its page links it --------------------------
 pictures=0
