@@ -28,9 +28,9 @@
 # and `speed:` lines (timings) and the peak memory of the `memory:` line (the process's peak
 # resident size, which depends on the libraries loaded and on sanitizers; the agent and grid
 # arrays' bytes per agent after it are compared), and the git commit in a version line
-# (`herd 0.1.0 (commit 0123456789ab)`), which changes with every commit. Pictures are not compared (they are not
-# remade by --check: that needs a display and minutes); tests/test_docs.sh checks that each
-# picture command names a file that exists and that its page links.
+# (`herd 0.1.0 (commit 0123456789ab)`), which changes with every commit. Pictures are not
+# compared (--check does not remake them: that needs a display and minutes); tests/test_docs.sh
+# checks that each picture command names a file that exists and that its page links.
 #
 # With no FILE: README.md, docs/*.md, docs/*/*.md and python/README.md.
 set -uo pipefail
