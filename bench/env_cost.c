@@ -26,14 +26,15 @@ static double measure(const char *file, const char **sets, int count, bool open,
   int n = 0;
   for (int i = 0; i < count && n < 60; ++i) all[n++] = sets[i];
   if (open) all[n++] = "obstacles.walls=[]", all[n++] = "obstacles.water=[]", all[n++] = "obstacles.pens=[]";
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   herd_error err;
   herd_sim *sim;
   if (herd_scenario_load(file, all, n, &sc, &err) != HERD_OK ||
-      herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1, .backend = "cpu"}, &sim, &err) != HERD_OK) {
+      herd_sim_create(&(herd_sim_desc){.scenario = sc, .threads = 1, .backend = "cpu"}, &sim, &err) != HERD_OK) {
     fprintf(stderr, "env_cost: %s\n", err.message);
     exit(2);
   }
+  herd_scenario_free(sc);
   double start = cpu_s();
   for (int s = 0; s < steps; ++s)
     if (herd_sim_step(sim, &err) != HERD_OK) {

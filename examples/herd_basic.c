@@ -23,18 +23,21 @@ int main(int argc, char **argv) {
   const char *path = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL; /* "-": the built-in one */
   const char *const *sets = argc > 2 ? (const char *const *)argv + 2 : NULL;
   herd_error err;
-  herd_scenario sc;
+  herd_scenario *sc; /* opaque: read with herd_scenario_describe and herd_scenario_get */
   if (herd_scenario_load(path, sets, argc > 2 ? argc - 2 : 0, &sc, &err) != HERD_OK) {
     fprintf(stderr, "herd_basic: %s\n", err.message);
     return 2;
   }
+  herd_scenario_info info = herd_scenario_describe(sc);
   herd_sim *sim;
-  if (herd_sim_create(&(herd_sim_desc){.scenario = &sc}, &sim, &err) != HERD_OK) {
+  herd_status created = herd_sim_create(&(herd_sim_desc){.scenario = sc}, &sim, &err);
+  herd_scenario_free(sc); /* the sim keeps its own copy */
+  if (created != HERD_OK) {
     fprintf(stderr, "herd_basic: %s\n", err.message);
     return 1;
   }
-  printf("herd %s: %s, %u agents, seed %llu\n", herd_version(), herd_model_name(sc.model), sc.flock.count,
-         (unsigned long long)sc.seed);
+  printf("herd %s: %s, %u agents, seed %llu\n", herd_version(), herd_model_name(info.model), info.count,
+         (unsigned long long)info.seed);
   herd_status st = HERD_OK;
   while (st == HERD_OK && herd_sim_outcome(sim) == HERD_RUNNING) {
     st = herd_sim_run(sim, 100, NULL, &err); /* 100 steps, or fewer at the outcome */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "core/scenario.h"
 #include "herd/herd.h"
 #include "test.h"
 
@@ -31,7 +32,7 @@ static inline void stop_at_piece(volatile sig_atomic_t *flag, long k) {
 static inline herd_scenario scenario_file_with(const char *path, const char *const *sets, int set_count) {
   herd_scenario sc;
   herd_error err;
-  if (herd_scenario_load(path, sets, set_count, &sc, &err) != HERD_OK) {
+  if (scenario_load(path, sets, set_count, &sc, &err) != HERD_OK) {
     fprintf(stderr, "bad test scenario: %s\n", err.message);
     exit(1);
   }

@@ -1,5 +1,6 @@
-/* The functions herd.h offers programs (its "For programs" block): flags in id order, runs of
- * many steps, placing a steering agent, outcome names and struct sizes. */
+/* The functions herd.h offers programs: the scenario as a handle (loaded, copied, set and read
+ * by path, described), flags in id order, runs of many steps, placing a steering agent, outcome
+ * names and struct sizes. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -208,11 +209,132 @@ static void placing_wraps_on_a_torus(void) {
   herd_sim_destroy(sim);
 }
 
+/* ---- The scenario as a handle ---------------------------------------------------------- */
+
+static herd_scenario *loaded(const char *path, const char *const *sets, int set_count) {
+  herd_scenario *sc = NULL;
+  herd_error err;
+  CHECK_MSG(herd_scenario_load(path, sets, set_count, &sc, &err) == HERD_OK && sc, "%s", err.message);
+  return sc;
+}
+
+static double field(const herd_scenario *sc, const char *path) {
+  double v = NAN;
+  herd_error err;
+  CHECK_MSG(herd_scenario_get(sc, path, &v, &err) == HERD_OK, "%s: %s", path, err.message);
+  return v;
+}
+
+/* What herd_scenario_describe gives is what the fields hold, by path. */
+static void describe_agrees_with_the_fields(void) {
+  const char *sets[] = {"seed=42", "max_steps=321", "sheep.count=70"};
+  herd_scenario *sc = loaded(NULL, sets, 3);
+  if (!sc) return;
+  herd_scenario_info in = herd_scenario_describe(sc);
+  CHECK(in.model == HERD_MODEL_STROMBOM && in.dims == 2 && in.seed == 42 && in.max_steps == 321 && in.count == 70);
+  CHECK(in.size_m[0] == (float)field(sc, "field.size_m") && in.size_m[1] == in.size_m[0] && in.size_m[2] == 0.0f);
+  CHECK(in.target_m[0] == (float)field(sc, "target.position_m[0]") && in.goal_radius_m > 0.0f);
+  CHECK(in.goal_radius_m == (float)field(sc, "target.goal_radius_m") && in.goal_pen == -1);
+  CHECK(in.dogs == 1 && in.steering == 1 && in.agent_entries == 0 && in.food == 0 && in.path_points == 0);
+  CHECK(in.shapes == 0 && in.spheres == 0 && !in.observes_groups && in.grid_cell_m > 0.0f);
+  CHECK(in.observation_every == (uint32_t)field(sc, "output.observation.every_steps"));
+  CHECK(in.trajectories_every == (uint32_t)field(sc, "output.trajectories.every_steps"));
+  herd_scenario_free(sc);
+  herd_scenario *farm = loaded("scenarios/pen-with-gate.json", NULL, 0);
+  if (!farm) return;
+  herd_obstacles ob;
+  herd_scenario_obstacles(farm, &ob);
+  in = herd_scenario_describe(farm);
+  CHECK(in.shapes == ob.walls.count + ob.water.count + ob.pens.count && ob.pens.count >= 1 && in.goal_pen >= 0);
+  herd_scenario_free(farm);
+}
+
+/* A set is checked as --set checks it; a refused one leaves the scenario as it was. */
+static void set_is_checked_like_set(void) {
+  herd_scenario *sc = loaded(NULL, NULL, 0);
+  if (!sc) return;
+  herd_error err;
+  CHECK_MSG(herd_scenario_set(sc, "sheep.count", "80", &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_scenario_describe(sc).count == 80);
+  char *before = herd_scenario_to_json(sc);
+  CHECK(herd_scenario_set(sc, "sheep.neighbours", "90", &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "--set sheep.neighbours=90: ") && strstr(err.message, "sheep.count"), "%s",
+            err.message);
+  CHECK(herd_scenario_set(sc, "sheep.cuont", "3", &err) == HERD_E_INPUT && strstr(err.message, "sheep.count"));
+  CHECK(herd_scenario_set(sc, "seed", "nan", &err) == HERD_E_INPUT);
+  CHECK(herd_scenario_set(sc, "model", "boids", &err) == HERD_E_INPUT && strstr(err.message, "loaded"));
+  CHECK(herd_scenario_set(sc, "", "1", &err) == HERD_E_INPUT &&
+        herd_scenario_set(sc, "seed", NULL, &err) == HERD_E_INPUT);
+  char *after = herd_scenario_to_json(sc);
+  CHECK(before && after && strcmp(before, after) == 0);
+  free(before), free(after);
+  CHECK_MSG(herd_scenario_set(sc, "dogs.stop", "near_sheep_or_centre", &err) == HERD_OK, "%s", err.message);
+  CHECK(field(sc, "dogs.stop") == 1);
+  CHECK_MSG(herd_scenario_set(sc, "agents[0].strategy", "cruiser", &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_scenario_describe(sc).agent_entries == 1 && herd_scenario_describe(sc).steering == 2);
+  CHECK(field(sc, "agents[0].strategy") == HERD_STRATEGY_CRUISER);
+  CHECK_MSG(herd_scenario_set(sc, "field.size_m", "300", &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_scenario_describe(sc).size_m[1] == 300.0f);
+  herd_scenario_free(sc);
+  herd_scenario *boids = loaded(NULL, (const char *const[]){"model=boids"}, 1);
+  if (!boids) return;
+  CHECK_MSG(herd_scenario_set(boids, "world.size_m", "[50, 60]", &err) == HERD_OK, "%s", err.message);
+  herd_scenario_info in = herd_scenario_describe(boids);
+  CHECK(in.dims == 2 && in.size_m[0] == 50.0f && in.size_m[1] == 60.0f && in.size_m[2] == 0.0f);
+  herd_scenario_free(boids);
+}
+
+/* A copy is a scenario of its own; a parse error hands out none. */
+static void copies_and_errors(void) {
+  herd_scenario *sc = loaded(NULL, NULL, 0), *copy = NULL;
+  if (!sc) return;
+  herd_error err;
+  CHECK(herd_scenario_copy(sc, &copy, &err) == HERD_OK && copy);
+  CHECK(herd_scenario_set(copy, "seed", "9", &err) == HERD_OK);
+  CHECK(herd_scenario_describe(sc).seed == 1 && herd_scenario_describe(copy).seed == 9);
+  herd_scenario_free(copy);
+  herd_scenario_free(sc);
+  herd_scenario_free(NULL);
+  herd_scenario *bad = sc;
+  CHECK(herd_scenario_parse("{\"sheep\": {\"count\": -1}}", "bad.json", NULL, 0, &bad, &err) == HERD_E_INPUT);
+  CHECK(bad == NULL && strstr(err.message, "bad.json: sheep.count"));
+  bad = sc;
+  CHECK(herd_scenario_load("tests/data/no-such.json", NULL, 0, &bad, &err) != HERD_OK && bad == NULL);
+}
+
+/* Set after loading or given as a set at loading: the same scenario, the same run, bit for bit. */
+static void set_after_loading_runs_the_same(void) {
+  const char *sets[] = {"seed=5", "sheep.count=60", "sheep.neighbours=30", "dogs.speed_m_per_step=1.25"};
+  herd_scenario *a = loaded(NULL, sets, 4), *b = loaded(NULL, NULL, 0);
+  if (!a || !b) return;
+  herd_error err;
+  CHECK(herd_scenario_set(b, "seed", "5", &err) == HERD_OK &&
+        herd_scenario_set(b, "sheep.neighbours", "30", &err) == HERD_OK);
+  CHECK(herd_scenario_set(b, "sheep.count", "60", &err) == HERD_OK);
+  CHECK(herd_scenario_set(b, "dogs.speed_m_per_step", "1.25", &err) == HERD_OK);
+  char *x = herd_scenario_to_json(a), *y = herd_scenario_to_json(b);
+  CHECK(x && y && strcmp(x, y) == 0);
+  free(x), free(y);
+  herd_sim *sa = NULL, *sb = NULL;
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = a, .threads = 1}, &sa, &err) == HERD_OK);
+  herd_scenario_free(a); /* the sim keeps its own copy */
+  CHECK(herd_sim_create(&(herd_sim_desc){.scenario = b, .threads = 1}, &sb, &err) == HERD_OK);
+  herd_scenario_free(b);
+  if (!sa || !sb) return;
+  CHECK(herd_sim_run(sa, 200, NULL, &err) == HERD_OK && herd_sim_run(sb, 200, NULL, &err) == HERD_OK);
+  float pa[120], pb[120];
+  CHECK(herd_sim_read_flock(sa, pa, NULL, &err) == HERD_OK && herd_sim_read_flock(sb, pb, NULL, &err) == HERD_OK);
+  CHECK(memcmp(pa, pb, sizeof pa) == 0);
+  herd_sim_destroy(sa);
+  herd_sim_destroy(sb);
+}
+
 static void names_and_sizes(void) {
   CHECK(strcmp(herd_outcome_name(HERD_RUNNING), "running") == 0);
   CHECK(strcmp(herd_outcome_name(HERD_SUCCEEDED), "succeeded") == 0);
   CHECK(strcmp(herd_outcome_name(HERD_STEP_LIMIT), "step_limit") == 0);
-  CHECK(herd_sizeof("herd_scenario") == sizeof(herd_scenario));
+  CHECK(herd_sizeof("herd_scenario") == 0); /* opaque: a program cannot allocate one */
+  CHECK(herd_sizeof("herd_scenario_info") == sizeof(herd_scenario_info));
   CHECK(herd_sizeof("herd_observation") == sizeof(herd_observation));
   CHECK(herd_sizeof("herd_steering_state") == sizeof(herd_steering_state));
   CHECK(herd_sizeof("herd_sim_desc") == sizeof(herd_sim_desc));
@@ -229,6 +351,10 @@ static void names_and_sizes(void) {
   X(steering_refuses_bad_input)         \
   X(steering_names_z_and_an_empty_list) \
   X(placing_wraps_on_a_torus)           \
+  X(describe_agrees_with_the_fields)    \
+  X(set_is_checked_like_set)            \
+  X(copies_and_errors)                  \
+  X(set_after_loading_runs_the_same)    \
   X(names_and_sizes)
 TESTS(DECLARE_TEST)
 int main(void) { TEST_MAIN(TESTS); }

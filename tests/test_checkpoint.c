@@ -186,12 +186,14 @@ static void a_raised_step_limit_continues_the_run(void) {
   const char *path = temp_path("limit.ckpt");
   CHECK(herd_sim_checkpoint(first, path, true, &err) == HERD_OK);
   herd_sim_destroy(first);
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   uint32_t step = 0;
-  CHECK(herd_checkpoint_scenario(path, &sc, &step, &err) == HERD_OK && step == 70 && sc.max_steps == 70);
-  sc.max_steps = 120;
+  CHECK(herd_checkpoint_scenario(path, &sc, &step, &err) == HERD_OK && step == 70 &&
+        herd_scenario_describe(sc).max_steps == 70);
+  CHECK_MSG(herd_scenario_set(sc, "max_steps", "120", &err) == HERD_OK, "%s", err.message);
   herd_sim *resumed = NULL;
-  CHECK_MSG(herd_sim_resume(&(herd_sim_desc){.scenario = &sc}, path, &resumed, &err) == HERD_OK, "%s", err.message);
+  CHECK_MSG(herd_sim_resume(&(herd_sim_desc){.scenario = sc}, path, &resumed, &err) == HERD_OK, "%s", err.message);
+  herd_scenario_free(sc);
   if (!resumed) return free_ending(&a);
   CHECK(herd_sim_outcome(resumed) == HERD_RUNNING);
   ending b = end_of(resumed, run_to(resumed, 1000, 1));
@@ -320,8 +322,9 @@ static void an_existing_file_is_replaced_only_with_force(void) {
   CHECK(size == 8 && memcmp(bytes, "keep me\n", 8) == 0);
   free(bytes);
   CHECK(herd_sim_checkpoint(sim, path, true, &err) == HERD_OK);
-  herd_scenario back;
-  CHECK(herd_checkpoint_scenario(path, &back, NULL, &err) == HERD_OK && back.flock.count == 70);
+  herd_scenario *back = NULL;
+  CHECK(herd_checkpoint_scenario(path, &back, NULL, &err) == HERD_OK && herd_scenario_describe(back).count == 70);
+  herd_scenario_free(back);
   herd_sim_destroy(sim);
 }
 

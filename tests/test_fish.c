@@ -224,7 +224,7 @@ static void a_meal_resets_hunger(void) {
 static void check_refused(const char *const *sets, int count, const char *want) {
   herd_scenario sc;
   herd_error err;
-  herd_status s = herd_scenario_load("scenarios/fish-foraging.json", sets, count, &sc, &err);
+  herd_status s = scenario_load("scenarios/fish-foraging.json", sets, count, &sc, &err);
   CHECK_MSG(s == HERD_E_INPUT && strstr(err.message, want), "%s: %s", sets[0], s == HERD_OK ? "accepted" : err.message);
 }
 
@@ -236,7 +236,7 @@ static void food_must_lie_in_the_world_and_fit_the_steering(void) {
                 "food.points_m: 6 particles with 12 other steering agents make 18");
   herd_scenario sc;
   herd_error err;
-  CHECK(herd_scenario_load(NULL, (const char *[]){"food.points_m=[[1, 1]]"}, 1, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load(NULL, (const char *[]){"food.points_m=[[1, 1]]"}, 1, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(strstr(err.message, "food.points_m"), "%s", err.message); /* no food for Strömbom's sheep */
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/scenario.h"
 #include "herd/herd.h"
 
 static int rank;
@@ -60,7 +61,7 @@ static int compare(herd_sim *split, herd_sim *whole, uint32_t n, uint32_t dims, 
 static int run(const char *layout, uint32_t steps, uint32_t rebalance, const char *const *sets, int set_count) {
   herd_scenario sc;
   herd_error err;
-  if (herd_scenario_load(NULL, sets, set_count, &sc, &err) != HERD_OK) return fail("the scenario", &err);
+  if (scenario_load(NULL, sets, set_count, &sc, &err) != HERD_OK) return fail("the scenario", &err);
   herd_sim *split = NULL, *whole = NULL;
   herd_sim_desc desc = {
       .scenario = &sc, .threads = 1, .mpi = {.on = true, .layout = layout, .rebalance_every = rebalance}};

@@ -138,7 +138,7 @@ static void bad_paths_and_values_change_nothing(void) {
   herd_scenario out;
   const char *set[] = {"sheep.repulsion=-1"};
   CHECK(herd_sim_set_param(sim, "sheep.repulsion", -1.0, &via_sim) == HERD_E_INPUT);
-  CHECK(herd_scenario_load(NULL, set, 1, &out, &via_set) == HERD_E_INPUT);
+  CHECK(scenario_load(NULL, set, 1, &out, &via_set) == HERD_E_INPUT);
   CHECK_MSG(strcmp(via_sim.message, via_set.message) == 0, "\"%s\" vs --set's \"%s\"", via_sim.message,
             via_set.message);
   herd_sim_destroy(sim), herd_sim_destroy(twin);

@@ -96,7 +96,7 @@ static bool same_json(const herd_scenario *a, const herd_scenario *b, const char
 static void check_set_fails(const char *set, const char *want) {
   herd_scenario sc;
   herd_error err = {0};
-  herd_status s = herd_scenario_load(NULL, &set, 1, &sc, &err);
+  herd_status s = scenario_load(NULL, &set, 1, &sc, &err);
   CHECK_MSG(s == HERD_E_INPUT && err.status == HERD_E_INPUT, "--set %s: status %d", set, (int)s);
   CHECK_MSG(strcmp(err.message, want) == 0, "--set %s:\n    got:  %s\n    want: %s", set, err.message, want);
 }
@@ -106,7 +106,7 @@ static void check_set_fails(const char *set, const char *want) {
 static bool load_ok(const char *path, const char *const *sets, int set_count, herd_scenario *out) {
   herd_error err = {0};
   memset(out, 0, sizeof *out);
-  herd_status s = herd_scenario_load(path, sets, set_count, out, &err);
+  herd_status s = scenario_load(path, sets, set_count, out, &err);
   CHECK_MSG(s == HERD_OK, "%s", err.message);
   return s == HERD_OK;
 }
@@ -115,7 +115,7 @@ static bool load_ok(const char *path, const char *const *sets, int set_count, he
 static bool parse_ok(const char *text, const char *const *sets, int set_count, herd_scenario *out) {
   herd_error err = {0};
   memset(out, 0, sizeof *out);
-  herd_status s = herd_scenario_parse(text, "<test>", sets, set_count, out, &err);
+  herd_status s = scenario_parse(text, "<test>", sets, set_count, out, &err);
   CHECK_MSG(s == HERD_OK, "%s (in %s)", err.message, text);
   return s == HERD_OK;
 }
@@ -153,7 +153,7 @@ static void check_bad_file(const char *name) {
   if (!want) return;
   herd_scenario sc;
   herd_error err = {0};
-  herd_status s = herd_scenario_load(json_path, NULL, 0, &sc, &err);
+  herd_status s = scenario_load(json_path, NULL, 0, &sc, &err);
   CHECK_MSG(s == HERD_E_INPUT && err.status == HERD_E_INPUT, "%s: status %d, want HERD_E_INPUT (%d)", json_path, (int)s,
             (int)HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message), "%s: the message is not one clean line: %s", json_path, err.message);
@@ -342,9 +342,9 @@ static void failed_load_leaves_output_alone(void) {
   memcpy(&before, &sc, sizeof sc);
   herd_error err;
   const char *set = "sheep.count=0";
-  CHECK(herd_scenario_load(NULL, &set, 1, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load(NULL, &set, 1, &sc, &err) == HERD_E_INPUT);
   CHECK(memcmp(&sc, &before, sizeof sc) == 0);
-  CHECK(herd_scenario_load("tests/data/no-such-file.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load("tests/data/no-such-file.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK(strstr(err.message, "tests/data/no-such-file.json: cannot open: ") == err.message);
 }
 
@@ -355,9 +355,9 @@ static void values_must_survive_float_conversion(void) {
   herd_scenario sc;
   herd_error err;
   const char *tiny = "field.size_m=1e-50", *subnormal = "sheep.repulsion_radius_m=1e-39";
-  CHECK(herd_scenario_load(NULL, &tiny, 1, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load(NULL, &tiny, 1, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(strstr(err.message, "field.size_m: 1e-50 is too small") != NULL, "%s", err.message);
-  CHECK(herd_scenario_load(NULL, &subnormal, 1, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load(NULL, &subnormal, 1, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(strstr(err.message, "sheep.repulsion_radius_m: 1e-39 is too small") != NULL, "%s", err.message);
   /* The smallest normal float is kept, and the dump of it loads back. */
   const char *smallest = "sheep.repulsion_radius_m=1.17549435e-38";
@@ -384,9 +384,9 @@ static void big_integers_are_reported_as_typed(void) {
 static void odd_files_are_named_for_what_they_are(void) {
   herd_scenario sc;
   herd_error err;
-  CHECK(herd_scenario_load("tests", NULL, 0, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load("tests", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(strcmp(err.message, "tests: is a folder; a scenario must be a regular file") == 0, "%s", err.message);
-  CHECK(herd_scenario_load("/dev/zero", NULL, 0, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_load("/dev/zero", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(strcmp(err.message, "/dev/zero: is a character device; a scenario must be a regular file") == 0, "%s",
             err.message);
   /* A byte order mark, as some editors write, is skipped. */
@@ -425,14 +425,14 @@ static void escape_shows_controls_as_text(void) {
 static void messages_quote_user_text_escaped(void) {
   herd_scenario sc;
   herd_error err;
-  CHECK(herd_scenario_parse("{\"model\": \"\\u001b]0;x\\u0007\\nherd: forged\"}", "a\nb.json", NULL, 0, &sc, &err) ==
+  CHECK(scenario_parse("{\"model\": \"\\u001b]0;x\\u0007\\nherd: forged\"}", "a\nb.json", NULL, 0, &sc, &err) ==
         HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message), "%s", err.message);
   CHECK_MSG(strcmp(err.message,
                    "a\\nb.json: model: \"\\x1b]0;x\\x07\\nherd: forged\" is not a known model (allowed: "
                    "\"strombom\", \"boids\", \"netlogo\", \"couzin\", \"fish\")") == 0,
             "%s", err.message);
-  CHECK(herd_scenario_parse("{\"seed\": \x05}", "f.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
+  CHECK(scenario_parse("{\"seed\": \x05}", "f.json", NULL, 0, &sc, &err) == HERD_E_INPUT);
   CHECK_MSG(one_clean_line(err.message) && strstr(err.message, "\\x05"), "%s", err.message);
 }
 
@@ -717,7 +717,7 @@ TESTS(DECLARE_TEST)
 static void scenarios_built_in_code_are_validated(void) {
   herd_scenario sc;
   herd_error err;
-  CHECK(herd_scenario_load(NULL, NULL, 0, &sc, &err) == HERD_OK);
+  CHECK(scenario_load(NULL, NULL, 0, &sc, &err) == HERD_OK);
   CHECK(herd_scenario_validate(&sc, &err) == HERD_OK);
   herd_scenario bad = sc;
   sheep(&bad)->neighbours = 300;

@@ -155,13 +155,15 @@ static void each_run_gets_its_cell_and_seed(void) {
   CHECK(herd_sweep_set_seeds(&sw, "3-6", "--seeds", &err) == HERD_OK);
   sw.max_steps = 1234;
   CHECK(herd_sweep_run_count(&sw) == 24);
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   double count, neighbours;
   /* run 21: cell 5 (count 100, neighbours 20), seed index 1 (seed 4) */
   CHECK_MSG(herd_sweep_scenario(&sw, 21, &sc, &err) == HERD_OK, "%s", err.message);
-  CHECK(herd_scenario_get(&sc, "sheep.count", &count, &err) == HERD_OK && count == 100);
-  CHECK(herd_scenario_get(&sc, "sheep.neighbours", &neighbours, &err) == HERD_OK && neighbours == 20);
-  CHECK(sc.seed == 4 && sc.max_steps == 1234);
+  if (!sc) return herd_sweep_free(&sw);
+  CHECK(herd_scenario_get(sc, "sheep.count", &count, &err) == HERD_OK && count == 100);
+  CHECK(herd_scenario_get(sc, "sheep.neighbours", &neighbours, &err) == HERD_OK && neighbours == 20);
+  CHECK(herd_scenario_describe(sc).seed == 4 && herd_scenario_describe(sc).max_steps == 1234);
+  herd_scenario_free(sc);
   herd_sweep_free(&sw);
 }
 
@@ -184,11 +186,13 @@ static void the_sweep_file_is_read(void) {
   CHECK(sw.vary_count == 2 && sw.cell_count == 6 && sw.seed_count == 3 && sw.max_steps == 2000 && sw.set_count == 1);
   /* the scenario is taken from the sweep file's folder */
   CHECK(sw.scenario_path && strcmp(sw.scenario_path, "tests/data/sweeps/small-base.json") == 0);
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   double radius;
   CHECK(herd_sweep_scenario(&sw, 0, &sc, &err) == HERD_OK);
-  CHECK(herd_scenario_get(&sc, "sheep.dog_radius_m", &radius, &err) == HERD_OK && radius == 80);
-  CHECK(herd_scenario_get(&sc, "sheep.repulsion_radius_m", &radius, &err) == HERD_OK && radius == 2.5);
+  if (!sc) return herd_sweep_free(&sw);
+  CHECK(herd_scenario_get(sc, "sheep.dog_radius_m", &radius, &err) == HERD_OK && radius == 80);
+  CHECK(herd_scenario_get(sc, "sheep.repulsion_radius_m", &radius, &err) == HERD_OK && radius == 2.5);
+  herd_scenario_free(sc);
   herd_sweep_free(&sw);
 }
 

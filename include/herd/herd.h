@@ -1,14 +1,16 @@
 /* herd — large flocks and the agents that steer them.
  *
- * The public API in one header. Typical use:
+ * The public API for programs (docs/library.md); a viewer's hooks are in herd/herd_view.h.
+ * Typical use:
  *
  *   herd_error err;
- *   herd_scenario sc;
+ *   herd_scenario *sc;
  *   if (herd_scenario_load("field.json", NULL, 0, &sc, &err) != HERD_OK) { puts(err.message); ... }
  *   herd_sim *sim;
- *   if (herd_sim_create(&(herd_sim_desc){.scenario = &sc}, &sim, &err) != HERD_OK) ...
+ *   if (herd_sim_create(&(herd_sim_desc){.scenario = sc}, &sim, &err) != HERD_OK) ...
  *   while (herd_sim_outcome(sim) == HERD_RUNNING) herd_sim_step(sim, &err);
  *   herd_sim_destroy(sim);
+ *   herd_scenario_free(sc);
  *
  * Every function that can fail returns a herd_status and fills a herd_error with a
  * message a user can act on. The library never exits the process. In *_desc structs a
@@ -55,13 +57,8 @@ const char *herd_build_commit(void);
 
 /* ---- Scenarios --------------------------------------------------------------------- */
 
-#define HERD_MAX_STEERING 16        /* steering agents (dogs, cruisers, pursuers, food) per scenario */
-#define HERD_MAX_SPHERES 64         /* obstacles.spheres per scenario */
-#define HERD_MAX_PATH_POINTS 16     /* path.points_m: the control points of one Bezier curve */
-#define HERD_MAX_SHAPES 16          /* obstacles.walls, .water, .pens, .bridges: each list at most */
-#define HERD_MAX_SHAPE_POINTS 32    /* the points of one wall, water or pen */
-#define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
-#define HERD_MAX_GROUPS 32          /* groups.max at most: flock groups tracked in the observation */
+#define HERD_MAX_STEERING 16 /* steering agents (dogs, cruisers, pursuers, food) per scenario */
+#define HERD_MAX_GROUPS 32   /* groups.max at most: flock groups tracked in the observation */
 
 /* Flock models, in the order of the model table (kernels/models/models.h). */
 #define HERD_MODEL_STROMBOM 0u
@@ -69,7 +66,6 @@ uint32_t herd_model_count(void);
 const char *herd_model_name(uint32_t model);                  /* "strombom", "boids", ... */
 const char *herd_model_section(uint32_t model);               /* its fields' JSON group: "sheep" */
 const char *herd_model_title(uint32_t model);                 /* what it is, in a few words */
-float herd_model_body_m(uint32_t model);                      /* an agent's length, for drawing */
 bool herd_model_supports_dims(uint32_t model, uint32_t dims); /* 2 or 3 */
 
 /* Steering strategies: how a steering agent moves (src/steer/). */
@@ -84,239 +80,84 @@ typedef enum herd_strategy {
 } herd_strategy;
 const char *herd_strategy_name(herd_strategy strategy);
 
-/* When a Strömbom dog stands still (dogs.stop). */
-typedef enum herd_dog_stop {
-  HERD_DOG_STOP_NEAR_SHEEP = 0,      /* "near_sheep": while a sheep is within 3 r_a (the paper) */
-  HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE /* "near_sheep_or_centre": also within f(N) of G (authors' 2020 code) */
-} herd_dog_stop;
+/* ---- Scenarios: an opaque handle, its fields read and written by path ------------------ */
 
-/* How a Strömbom dog finds its way among walls, water and pens (dogs.rules). */
-typedef enum herd_dog_rules {
-  HERD_DOG_RULES_WAYPOINTS = 0, /* "waypoints": drive toward the route's next waypoint, sweep stragglers along it */
-  HERD_DOG_RULES_PUBLISHED      /* "published": the paper's dog alone (straight at the target) */
-} herd_dog_rules;
+/* A complete, validated scenario. Its fields are those of docs/scenario.md, named by their
+ * JSON paths ("sheep.count", "world.size_m[1]", "agents[0].strategy"): read them with
+ * herd_scenario_get (numbers) or herd_scenario_describe (what programs read most), change them
+ * with herd_scenario_set. */
+typedef struct herd_scenario herd_scenario;
 
-/* How Lien's shepherds place their steering points behind a group (shepherds.formation). */
-typedef enum herd_formation {
-  HERD_FORMATION_LINE = 0, /* "line": perpendicular to centre -> milestone, behind the group */
-  HERD_FORMATION_ARC       /* "arc": a semicircle behind the group about its centre */
-} herd_formation;
+/* The built-in default scenario (Strömbom et al. 2014), as JSON text. */
+const char *herd_default_scenario_json(void);
 
-/* How each shepherd picks its steering point, on its own (shepherds.assignment). */
-typedef enum herd_assignment {
-  HERD_ASSIGN_PROJECTION = 0, /* "projection": rank along the line perpendicular to centre -> milestone */
-  HERD_ASSIGN_GREEDY,         /* "greedy": the paper's Algorithm 1, shortest pair first */
-  HERD_ASSIGN_HUNGARIAN       /* "hungarian": the least total distance (optimal matching) */
-} herd_assignment;
+/* Parses and validates a scenario into a new one (*out, for herd_scenario_free). `path` NULL
+ * means the built-in default. `sets` are "PATH=VALUE" overrides (as `herd run --set`),
+ * validated exactly like the file and together (so sheep.count and sheep.neighbours may change
+ * at once). On error *out is NULL. */
+herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario **out,
+                               herd_error *err);
 
-/* How a shepherd reaches its steering point (shepherds.approach). */
-typedef enum herd_approach {
-  HERD_APPROACH_STRAIGHT = 0, /* "straight": straight at it */
-  HERD_APPROACH_SAFE_ZONE     /* "safe_zone": around a circle about the group, never through it */
-} herd_approach;
+/* The same from text in memory; `origin` names it in messages (a file name, "<default>"). */
+herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
+                                herd_scenario **out, herd_error *err);
 
-/* How Lien's shepherds hold the dominant group while the others are brought to it (shepherds.hold). */
-typedef enum herd_hold {
-  HERD_HOLD_STOP = 0, /* "stop": the stopping formation, in front of it against its heading (the paper) */
-  HERD_HOLD_MEET      /* "meet": behind it as seen from the other groups, so it goes to meet them (ours) */
-} herd_hold;
+/* A new scenario equal to sc (*out, for herd_scenario_free; NULL on error). */
+herd_status herd_scenario_copy(const herd_scenario *sc, herd_scenario **out, herd_error *err);
 
-/* When the backend finds the flock's groups (groups.observe). */
-typedef enum herd_groups_observe {
-  HERD_GROUPS_WITH_SHEPHERDS = 0, /* "with_shepherds": every step when the scenario has a shepherd */
-  HERD_GROUPS_ALWAYS,             /* "always": every step */
-  HERD_GROUPS_NEVER               /* "never" */
-} herd_groups_observe;
+/* Frees a scenario from herd_scenario_load, _parse, _copy or herd_checkpoint_scenario (NULL:
+ * nothing). A sim keeps its own copy: the scenario may be freed once the sim is created. */
+void herd_scenario_free(herd_scenario *sc);
 
-/* A scenario's list of points: each world.dims coordinates (z = 0 in 2D) and, for spheres, the
- * radius in v[k][3]. */
-typedef struct herd_point_list {
-  uint32_t count;
-  float v[HERD_MAX_SPHERES][4];
-} herd_point_list;
+/* Sets field `path` to `value`, text as `--set PATH=VALUE` takes it ("80", "[10, 20]",
+ * "near_sheep", "random"), checked exactly as --set checks it: the same messages and ranges,
+ * the whole scenario checked again. On any error (HERD_E_INPUT) sc is unchanged. The model is
+ * chosen when loading (a set of "model=NAME" there), not here. */
+herd_status herd_scenario_set(herd_scenario *sc, const char *path, const char *value, herd_error *err);
 
-/* One element of a list of 2D obstacle shapes (obstacles.walls, .water, .pens, .bridges;
- * docs/scenario.md): its points and the numbers its kind has. A 3D world extends each shape
- * as a vertical prism (z plays no part). */
-typedef struct herd_shape {
-  uint32_t count;                    /* points */
-  float v[HERD_MAX_SHAPE_POINTS][2]; /* x, y in metres */
-  float width_m;                     /* walls: thickness_m; pens: fence_m; bridges: width_m */
-  float gate[2][2];                  /* pens: the gate's two ends */
-  uint32_t water;                    /* bridges: the index into obstacles.water it spans */
-} herd_shape;
+/* The number in field `path` ("sheep.neighbours", "world.size_m[1]", "agents[0].count"). A
+ * choice holds the index of its name ("dogs.stop": 0 for "near_sheep"); a strategy its
+ * herd_strategy. */
+herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
 
-typedef struct herd_shape_list {
-  uint32_t count;
-  herd_shape s[HERD_MAX_SHAPES];
-} herd_shape_list;
+/* What programs read most often, in one struct (herd_scenario_describe). Axes past dims are 0. */
+typedef struct herd_scenario_info {
+  uint32_t model;         /* a row of the model table (herd_model_name) */
+  uint32_t dims;          /* world.dims: 2 or 3 */
+  float size_m[3];        /* world.size_m: the world box, from 0 on each axis */
+  uint32_t wrap[3];       /* world.wrap: 1 where the axis wraps (a torus) */
+  uint64_t seed;          /* seed */
+  uint32_t max_steps;     /* max_steps: the step limit */
+  uint32_t count;         /* flock.count: the flock's agents, N */
+  float target_m[3];      /* target.position_m */
+  float goal_radius_m;    /* target.goal_radius_m; negative: no goal */
+  int32_t goal_pen;       /* the pen (obstacles.pens index) holding the target, whose inside is the goal; -1: none */
+  uint32_t dogs;          /* Strömbom sheepdogs (dogs.count where the model has dogs, else 0) */
+  uint32_t steering;      /* steering agents at the start: dogs, every agents entry's count, food particles */
+  uint32_t agent_entries; /* entries of the "agents" list (read each as agents[K].strategy, .count, ...) */
+  uint32_t food;          /* food.points_m: food particles */
+  uint32_t path_points;   /* path.points_m: the guiding path's control points; 0: no path */
+  uint32_t spheres;       /* obstacles.spheres */
+  uint32_t shapes;        /* obstacles.walls, .water and .pens together (bridges only carve water) */
+  bool observes_groups;   /* the flock's groups are found each step (groups.observe, shepherds) */
+  float grid_cell_m;      /* the neighbour grid's cell: the model's interaction radius (Strömbom: 2 r_a) */
+  uint32_t observation_every, order_every, steering_every, trajectories_every; /* output.*.every_steps */
+} herd_scenario_info;
+herd_scenario_info herd_scenario_describe(const herd_scenario *sc);
 
-/* One entry of a scenario's "agents" list: `count` steering agents alike. */
-typedef struct herd_steering_config {
-  uint32_t strategy; /* herd_strategy */
-  uint32_t count;
-  float position_m[3]; /* NAN: each at a random place in the world */
-  float direction[3];  /* NAN: each in a random direction; else a unit vector */
-  float speed_m_per_step;
-} herd_steering_config;
+/* Writes the scenario as JSON with every field of its model, so a run can be reproduced
+ * exactly. Returns a malloc'd string, or NULL when out of memory. */
+char *herd_scenario_to_json(const herd_scenario *sc);
 
-/* ---- Output (issue 16, h5): what a run writes and how often; docs/output.md ------------ */
-
-/* An explicit list of agent ids (output.trajectories.ids), ascending. */
-#define HERD_MAX_OUTPUT_IDS 1024
-typedef struct herd_id_list {
-  uint32_t count;
-  uint32_t id[HERD_MAX_OUTPUT_IDS];
-} herd_id_list;
-
-/* The scenario's "output" section. An every_steps of n writes at the steps that are
- * multiples of n (step 0, the start, included); 0 writes the quantity never. */
-typedef struct herd_output_config {
-  uint32_t observation_every;    /* output.observation.every_steps: the CSV's observation columns */
-  uint32_t order_every;          /* output.order.every_steps: polarisation and milling */
-  uint32_t steering_every;       /* output.steering.every_steps: the steering agents' state */
-  uint32_t trajectories_every;   /* output.trajectories.every_steps: per-agent positions, headings */
-  uint32_t trajectories_sample;  /* output.trajectories.sample: K ids drawn from the seed; 0: all agents */
-  herd_id_list trajectories_ids; /* output.trajectories.ids: these agents (none: as the sample says) */
-} herd_output_config;
-
-/* True when a quantity written every `every` steps is due after `step` steps. */
+/* True when a quantity written every `every` steps (output.*.every_steps) is due after `step`
+ * steps: step is a multiple of every (step 0, the start, included); every 0: never. */
 bool herd_output_due(uint32_t every, uint32_t step);
 
 /* The agent ids whose trajectories are written, ascending: the candidates (the ids of
  * output.trajectories.ids, or else the whole flock), or output.trajectories.sample of them
  * drawn from the seed alone (the same seed and candidates give the same ids on every machine).
  * Fills ids (room for flock.count) when not NULL; returns how many. */
-struct herd_scenario;
-uint32_t herd_scenario_trajectory_ids(const struct herd_scenario *sc, uint32_t *ids);
-
-/* ---- End of the output block ------------------------------------------------------------ */
-
-/* A complete, validated scenario. Field names follow the JSON paths of docs/scenario.md;
- * the model's own parameters are in `params`, read them by path with herd_scenario_get. */
-typedef struct herd_scenario {
-  uint32_t model; /* a row of the model table */
-  uint64_t seed;
-  uint32_t max_steps;
-  struct {
-    uint32_t dims;    /* 2 or 3 */
-    float size_m[3];  /* the world box, from 0 on each axis (Strömbom: field.size_m square) */
-    uint32_t wrap[3]; /* 1: the axis wraps (a torus) */
-  } world;
-  struct {
-    float position_m[3];
-    float goal_radius_m; /* negative: no goal (every model but Strömbom's) */
-  } target;
-  struct {
-    uint32_t count; /* N */
-    struct {
-      float from[3]; /* fractions of the world's size */
-      float to[3];
-    } spawn;
-  } flock;
-  struct { /* Strömbom's sheepdogs */
-    uint32_t count;
-    float start[2]; /* fraction of field.size_m */
-    float spacing_m;
-    float speed_m_per_step; /* delta_s */
-    float noise;            /* e */
-    uint32_t stop;          /* herd_dog_stop: when a dog stands still */
-    uint32_t rules;         /* herd_dog_rules: waypoints and sweep, or the paper's dog alone */
-  } dogs;
-  struct {
-    uint32_t entries;
-    herd_steering_config entry[HERD_MAX_STEERING];
-  } agents;
-  struct {                   /* static obstacles of every model's world */
-    herd_point_list spheres; /* centres and radii (circles in 2D) */
-    float margin_m;          /* agents closer than this to a surface are pushed away */
-    float push;              /* the push's weight at the surface */
-    herd_shape_list walls;   /* polylines with a thickness (walls, fences) */
-    herd_shape_list water;   /* polygons no agent enters */
-    herd_shape_list pens;    /* polygons fenced along their boundary, open at a gate */
-    herd_shape_list bridges; /* passable strips across a water polygon */
-    float resolution_m;      /* the signed-distance field's grid spacing (at least) */
-  } obstacles;
-  struct {                 /* the flock's groups (docs/models/groups.md) */
-    uint32_t observe;      /* herd_groups_observe */
-    uint32_t max;          /* the largest groups tracked in the observation (at most HERD_MAX_GROUPS) */
-    float view_radius_m;   /* agents this close see each other: they are in one group */
-    float member_radius_m; /* R_f: a group's compact area is R_c = R_f sqrt(2 N_f); 0: no compact area */
-  } groups;
-  struct {                   /* Lien et al.'s shepherds (agents entries of strategy "shepherd") */
-    uint32_t formation;      /* herd_formation */
-    uint32_t assignment;     /* herd_assignment */
-    uint32_t approach;       /* herd_approach */
-    float turn_angle_deg;    /* theta_t: below it steer straight, to 90 deg turn, beyond stop */
-    float margin_m;          /* epsilon: the formation this far outside the group's enclosing circle */
-    float side_amplitude_m;  /* side-to-side steering of a lone shepherd: half the sweep */
-    float side_period_steps; /* and the steps of one full sweep */
-    float safe_margin_m;     /* the safe zone: the group's enclosing circle plus this */
-    uint32_t hold;           /* herd_hold: how the dominant group is held in states 2 and 3 */
-  } shepherds;
-  struct {                  /* food particles a foraging model seeks (steering agents of HERD_STRATEGY_FOOD) */
-    herd_point_list points; /* where they lie; none: no food */
-    float eat_radius_m;     /* an agent this close to a particle eats it */
-    float sense_radius_m;   /* an agent this close to a particle has found it */
-  } food;
-  struct {                  /* a guiding path (docs/models/path.md) */
-    herd_point_list points; /* the Bezier curve's control points; none: no path */
-    float lookahead_m;      /* how far ahead along the path an agent aims */
-    float weight;           /* how strongly the path steers (the model's bias factor) */
-  } path;
-  herd_output_config output; /* what herd run writes, and how often (docs/output.md) */
-  union {
-    unsigned char bytes[HERD_MODEL_PARAMS_BYTES];
-    uint32_t words[HERD_MODEL_PARAMS_BYTES / 4];
-  } params;
-} herd_scenario;
-
-/* The built-in default scenario (Strömbom et al. 2014), as JSON text. */
-const char *herd_default_scenario_json(void);
-
-/* Parses and validates a scenario. `path` NULL means the built-in default. `sets` are
- * "PATH=VALUE" overrides (as `herd run --set`), validated exactly like the file. */
-herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
-                               herd_error *err);
-
-/* The same from text in memory; `origin` names it in messages (a file name, "<default>"). */
-herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
-                                herd_scenario *out, herd_error *err);
-
-/* Checks a scenario built or changed in code against the same ranges and rules as a file
- * (herd_sim_create does this too). */
-herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err);
-
-/* Writes the scenario as JSON with every field of its model, so a run can be reproduced
- * exactly. Returns a malloc'd string, or NULL when out of memory. */
-char *herd_scenario_to_json(const herd_scenario *sc);
-
-/* The number in field `path` ("sheep.neighbours", "world.size_m[1]"). */
-herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
-
-/* Writes `count` points (x, y, z each; z = 0 in 2D) evenly spaced in the parameter along the
- * scenario's guiding path, for drawing. Returns false when the scenario has no path. */
-bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *xyz);
-
-/* The neighbour grid's cell size for this scenario, from its model's parameters. For models
- * that query a radius it is that radius, the distance within which agents see each other
- * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
-float herd_scenario_grid_cell_m(const herd_scenario *sc);
-
-/* The pen (an index into obstacles.pens) whose inside holds the target: its interior is then
- * the goal, instead of the circle of target.goal_radius_m. -1 when there is none. */
-int herd_scenario_goal_pen(const herd_scenario *sc);
-
-/* How many Strömbom sheepdogs the scenario has (dogs.count where the model has dogs, else 0). */
-uint32_t herd_scenario_dog_count(const herd_scenario *sc);
-
-/* Steering agents the scenario starts with: dogs.count, every agents entry's count, then one per
- * food particle. */
-uint32_t herd_scenario_steering_count(const herd_scenario *sc);
-
-/* Whether runs of the scenario find the flock's groups each step: groups.observe is "always",
- * or "with_shepherds" and an agents entry is of strategy "shepherd". */
-bool herd_scenario_observes_groups(const herd_scenario *sc);
+uint32_t herd_scenario_trajectory_ids(const herd_scenario *sc, uint32_t *ids);
 
 /* ---- Observation: what the backend reduces from the flock each step ---------------- */
 
@@ -433,16 +274,10 @@ typedef struct herd_steering_state {
   float speed_m_per_step;
 } herd_steering_state;
 
-/* OpenGL buffers for the OpenCL backend to share (cl_khr_gl_sharing): it then keeps the
- * flock's state in them, so a renderer draws it with no copy. Each buffer must hold the
- * whole flock: N positions and N velocities (float2 in 2D, float4 in 3D), N uint words. */
-typedef struct herd_gl_share {
-  void *gl_context; /* the current GLXContext */
-  void *display;    /* its X11 Display */
-  unsigned pos_buffer, vel_buffer, agent_buffer;
-} herd_gl_share;
+/* OpenGL buffers for the OpenCL backend to share: a viewer's (include/herd/herd_view.h). */
+typedef struct herd_gl_share herd_gl_share;
 
-/* Issue 17: one flock split over the ranks of MPI_COMM_WORLD (docs/cluster.md). Every rank
+/* One flock split over the ranks of MPI_COMM_WORLD (docs/cluster.md). Every rank
  * creates the sim alike (same scenario, seed and options) after MPI_Init; each steps its part
  * of the flock on its own backend, and every rank sees the same observation, bit for bit the
  * one process's. Builds without MPI refuse it. */
@@ -467,7 +302,7 @@ typedef struct herd_sim_desc {
   /* Never run a step ahead of the observation (docs/opencl.md, "Running a step ahead"): for
    * comparing with the run ahead, which must give the same results. */
   bool lockstep;
-  herd_mpi_options mpi; /* split the flock over MPI ranks (issue 17) */
+  herd_mpi_options mpi; /* split the flock over MPI ranks */
 } herd_sim_desc;
 
 /* Stages of a step, as --profile reports them. */
@@ -524,7 +359,7 @@ const char *herd_sim_device(const herd_sim *sim);
 /* Stage times so far; all zero unless the sim was created with profile = true. */
 herd_status herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
 
-/* What splitting the flock over MPI ranks cost (issue 17), summed over every rank and step; a
+/* What splitting the flock over MPI ranks cost, summed over every rank and step; a
  * collective call: every rank must make it. False (and nothing written) without --mpi. */
 typedef struct herd_mpi_stats {
   uint32_t ranks, px, py; /* the process grid: px slabs, each cut into py parts */
@@ -548,29 +383,10 @@ bool herd_sim_mpi_stats(herd_sim *sim, herd_mpi_stats *out);
 /* A line about how the backend was chosen ("auto: no GPU; using ..."), or "" if none. */
 const char *herd_sim_backend_note(const herd_sim *sim);
 
-/* ---- Issue 16, summary: what really ran (for honest bench labels) ---- */
 /* The CPU threads the backend steps with: desc.threads, or fewer where the backend decided
  * so (the CPU backend runs small flocks on one thread); 0 for a backend without threads
  * (OpenCL). */
 int herd_sim_threads(const herd_sim *sim);
-/* ---- end of issue 16, summary ---- */
-
-/* The flock as the backend holds it (not in id order): N positions and N velocities, as
- * float2 in 2D and float4 (w unused) in 3D, and N agent words (id in the low 28 bits; bit
- * 31 delivered, bit 30 moved in the last step, bit 29 reacted to a steering agent). The
- * pointers stay valid until the next step; on a device they point at a host copy made by
- * this call. For drawing without buffer sharing. */
-herd_status herd_sim_map_state(herd_sim *sim, const float **pos, const float **vel, const uint32_t **agent,
-                               herd_error *err);
-
-/* Each agent's group, in the order of herd_sim_map_state: an index into the observation's
- * group[] (below groups_tracked), or HERD_GROUP_UNTRACKED. NULL when groups are not observed.
- * Valid until the next step. */
-#define HERD_GROUP_UNTRACKED 0xffffffffu
-herd_status herd_sim_map_groups(herd_sim *sim, const uint32_t **group, herd_error *err);
-
-/* True when the flock lives in the GL buffers of desc.gl_share. */
-bool herd_sim_shares_gl(const herd_sim *sim);
 
 /* Hands steering agent `index` to the user: from the next step on it moves toward `aim`
  * (world.dims numbers, anywhere: a point outside the world is headed for, not reached) at its
@@ -581,16 +397,6 @@ bool herd_sim_shares_gl(const herd_sim *sim);
  * "aim[0] (x) = inf is not a finite number"). */
 herd_status herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim, herd_error *err);
 herd_status herd_sim_release(herd_sim *sim, uint32_t index, herd_error *err);
-
-/* The route home among walls, water and pens (docs/models/env.md "Routing"): the point `ahead_m`
- * metres down the distance-to-goal field from (from[0], from[1]), the way a flock there is
- * driven. False when the scenario has no route (no walls, water or pens, or no dogs) or the
- * point is cut off from the goal. */
-bool herd_sim_route_waypoint(const herd_sim *sim, const float from[2], float ahead_m, float out[2]);
-
-/* The waypoint the dogs drive the flock toward now (from its centre, as far ahead as they
- * drive it); false when they drive toward none (no route, or dogs.rules = published). */
-bool herd_sim_flock_waypoint(const herd_sim *sim, float out[2]);
 
 /* The scenario the simulation runs. */
 const herd_scenario *herd_sim_scenario(const herd_sim *sim);
@@ -606,9 +412,10 @@ const herd_scenario *herd_sim_scenario(const herd_sim *sim);
  * `force`. A step run ahead is abandoned first; the run after is unchanged. */
 herd_status herd_sim_checkpoint(herd_sim *sim, const char *path, bool force, herd_error *err);
 
-/* The scenario a checkpoint holds, and its step index (NULL: not wanted). Corrupt, truncated
+/* The scenario a checkpoint holds (a new one, for herd_scenario_free), and its step index (NULL:
+ * not wanted). Corrupt, truncated
  * or foreign files: HERD_E_INPUT with a message naming the file and what is wrong. */
-herd_status herd_checkpoint_scenario(const char *path, herd_scenario *out, uint32_t *step, herd_error *err);
+herd_status herd_checkpoint_scenario(const char *path, herd_scenario **out, uint32_t *step, herd_error *err);
 
 /* A sim continuing from the checkpoint at `path`. desc->scenario NULL: the checkpoint's; else
  * it must be the checkpoint's but for max_steps (from herd_checkpoint_scenario, the step limit
@@ -617,7 +424,7 @@ herd_status herd_checkpoint_scenario(const char *path, herd_scenario *out, uint3
  * herd_sim_create. */
 herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err);
 
-/* ---- Parameters changed during a run (issue 16, params) ---------------------------- */
+/* ---- Parameters changed during a run ------------------------------------------------ */
 
 /* Sets scenario field `path` of the running simulation to `value`, from the next step on, on
  * either backend. The value is checked exactly as `--set PATH=VALUE` checks it (the same
@@ -668,52 +475,10 @@ const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
 /* World w's flock, as herd_sim_read_flock gives it. */
 herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
 
-/* ---- Viewer: what the model marks (issue 16, viewer; src/core/explain.c) ----------------- */
-
-/* Radii a viewer draws for the present state, from the model table (kernels/models/models.h,
- * HERD_MARKS_MODELS); NAN where the model has none: cohesion_m about the flock's centroid
- * (Strombom: f(N) = r_a N^(2/3), N the agents still in the flock), reaction_m about each
- * steering agent (Strombom: r_s, within which the flock reacts to it). */
-typedef struct herd_model_marks {
-  float cohesion_m;
-  float reaction_m;
-  uint32_t nearest_n;  /* an agent's update reads its n nearest (Strombom: n); 0: not so */
-  float interaction_m; /* it reads the agents within this (boids: r_v; Couzin: r_a); NAN: not so */
-} herd_model_marks;
-herd_model_marks herd_sim_model_marks(const herd_sim *sim);
-
-/* The terms of one flock agent's update, as the model's step evaluates them (kernels/models/,
- * HERD_EXPLAIN_MODELS): the new heading is the unit vector of the sum of weight x dir over the
- * terms, taken in order (the model keeps the old heading where that sum is zero). */
-#define HERD_UPDATE_TERMS_MAX 8
-typedef struct herd_update_terms {
-  uint32_t id;   /* the flock agent */
-  uint32_t step; /* the step index the update was made in (herd_sim_step_index before it) */
-  bool moved;    /* false: it stood still this step (a grazing sheep); no terms */
-  uint32_t count;
-  struct {
-    const char *name; /* "attraction c C", ... (static storage) */
-    float weight;
-    float dir[3];
-  } term[HERD_UPDATE_TERMS_MAX];
-} herd_update_terms;
-
-/* Every following step keeps the terms of flock agent `id`'s update (UINT32_MAX: stop).
- * HERD_E_INPUT, and nothing changes, for an id past the flock ("herd_sim_explain: flock agent
- * 500: this simulation has 60 (0..59)"), and with "terms: n/a for MODEL" or "terms: n/a on the
- * opencl backend" where the model or backend cannot (the CPU backend can, for models with the
- * hook). */
-herd_status herd_sim_explain(herd_sim *sim, uint32_t id, herd_error *err);
-
-/* The watched agent's terms from the last step; false when no step has run since
- * herd_sim_explain. */
-bool herd_sim_update_terms(const herd_sim *sim, herd_update_terms *out);
-
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 
-/* ---- For programs (issue 16 "lib": the installed library, examples/, python/) ---------
- * docs/library.md shows a whole program. Every function here is exported by libherd.so. */
+/* ---- Whole runs, flags, placing steering agents ------------------------------------------ */
 
 /* Per-agent flags, as herd_sim_read_flags gives them (one byte per agent). */
 #define HERD_FLAG_REMOVED 1u   /* taken out of the flock by its model (latched) */
@@ -741,9 +506,10 @@ herd_status herd_sim_place_steering(herd_sim *sim, uint32_t index, const float *
 /* "running", "succeeded" or "step_limit" (as `herd run` and runs.csv write it). */
 const char *herd_outcome_name(herd_outcome outcome);
 
-/* sizeof the public struct named `type` ("herd_scenario", "herd_observation",
+/* sizeof the public struct named `type` ("herd_scenario_info", "herd_observation",
  * "herd_steering_state", "herd_sim_desc", "herd_error"), 0 for another name: lets a foreign
- * function interface (the Python package) check its copy of the layouts. */
+ * function interface (the Python package) check its copy of the layouts. (herd_scenario is
+ * opaque: it has no size a program may know.) */
 size_t herd_sizeof(const char *type);
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 #define HERD_BACKEND_BACKEND_H
 #include "../../kernels/groups.h"
 #include "../../kernels/reduce.h"
+#include "../core/scenario.h"
 #include "herd/herd.h"
 #include "layer.h"
 #include "model_exec.h"

@@ -3,6 +3,7 @@
 #include "model_exec.h"
 
 #include "../../kernels/reduce.h"
+#include "../core/scenario.h"
 
 _Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
                "kernels/reduce.h and herd.h disagree on steering agents");

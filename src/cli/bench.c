@@ -302,29 +302,31 @@ static void say(FILE *to, const char *fmt, ...) {
 /* A model other than Strömbom: N agents uniform in a world that wraps along every axis, its
  * side chosen so that each agent has o->neighbours others within the grid cell radius r on
  * average: N pi r^2 / area (2D) or N 4/3 pi r^3 / volume (3D). */
-static int uniform_workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
-  herd_scenario base;
+static int uniform_workload(const bench_opts *o, uint32_t n, herd_scenario **sc) {
+  herd_scenario *base;
   herd_error err;
   char model[64], count[64], size[160];
   snprintf(model, sizeof model, "model=%s", herd_model_name(o->model));
   const char *model_set[] = {model};
   if (herd_scenario_load(NULL, model_set, 1, &base, &err) != HERD_OK) return cli_fail(1, "bench: %s", err.message);
-  uint32_t dims = o->dims ? o->dims : base.world.dims;
-  double r = herd_scenario_grid_cell_m(&base), pi = acos(-1.0);
+  herd_scenario_info info = herd_scenario_describe(base);
+  herd_scenario_free(base);
+  uint32_t dims = o->dims ? o->dims : info.dims;
+  double r = info.grid_cell_m, pi = acos(-1.0);
   double side = dims == 2 ? sqrt(n * pi * r * r / o->neighbours) : cbrt(n * 4.0 / 3.0 * pi * r * r * r / o->neighbours);
   snprintf(count, sizeof count, "%s.count=%u", herd_model_section(o->model), n);
   if (dims == 2)
     snprintf(size, sizeof size, "world.size_m=[%.6g,%.6g]", side, side);
   else
     snprintf(size, sizeof size, "world.size_m=[%.6g,%.6g,%.6g]", side, side, side);
-  const char *sets[] = {model, count, size, dims == 2 ? "world.wrap=[true,true]" : "world.wrap=[true,true,true]"};
-  if (herd_scenario_load(NULL, sets, 4, sc, &err) != HERD_OK) return cli_fail(1, "bench workload: %s", err.message);
-  sc->max_steps = 1000000000u;
+  const char *sets[] = {model, count, size, dims == 2 ? "world.wrap=[true,true]" : "world.wrap=[true,true,true]",
+                        "max_steps=1000000000"};
+  if (herd_scenario_load(NULL, sets, 5, sc, &err) != HERD_OK) return cli_fail(1, "bench workload: %s", err.message);
   return 0;
 }
 
 /* The workload's scenario for N agents: the same density at every N. */
-static int workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
+static int workload(const bench_opts *o, uint32_t n, herd_scenario **sc) {
   if (o->model != HERD_MODEL_STROMBOM) return uniform_workload(o, n, sc);
   char count[48], field[48], neighbours[48];
   snprintf(count, sizeof count, "sheep.count=%u", n);
@@ -332,11 +334,12 @@ static int workload(const bench_opts *o, uint32_t n, herd_scenario *sc) {
    * the default scenario's density, 100 sheep in 50 m x 50 m. */
   snprintf(field, sizeof field, "field.size_m=%.3f", o->all_active ? 3.0 * sqrt(4.0 * n) : 150.0 * sqrt(n / 100.0));
   snprintf(neighbours, sizeof neighbours, "sheep.neighbours=%u", n > 50 ? 50u : n - 1);
-  const char *sets[] = {count, field, neighbours, "sheep.dog_radius_m=1e9", "target.position_m=[-1e7,-1e7]"};
+  /* max_steps: the bench decides how long to run */
+  const char *sets[] = {"max_steps=1000000000",         count, field, neighbours, "sheep.dog_radius_m=1e9",
+                        "target.position_m=[-1e7,-1e7]"};
   herd_error err;
-  if (herd_scenario_load(NULL, sets, o->all_active ? 5 : 3, sc, &err) != HERD_OK)
+  if (herd_scenario_load(NULL, sets, o->all_active ? 6 : 4, sc, &err) != HERD_OK)
     return cli_fail(1, "bench workload: %s", err.message);
-  sc->max_steps = 1000000000u; /* the bench decides how long to run */
   return 0;
 }
 
@@ -358,22 +361,25 @@ static double peak_memory_mib(void) {
 }
 
 static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *row) {
-  herd_scenario sc;
+  herd_scenario *sc;
   if (workload(o, n, &sc)) return 1;
   reset_peak_memory();
   herd_sim *sim;
   herd_error err;
-  herd_sim_desc desc = {.scenario = &sc,
+  herd_sim_desc desc = {.scenario = sc,
                         .threads = c->threads,
                         .backend = c->backend,
                         .device = *c->device ? c->device : NULL,
                         .profile = true,
                         .stop = &cli_stop};
-  if (herd_sim_create(&desc, &sim, &err) != HERD_OK) return cli_fail(1, "%s: %s", c->label, err.message);
+  herd_status created = herd_sim_create(&desc, &sim, &err);
+  uint32_t dims = herd_scenario_describe(sc).dims;
+  herd_scenario_free(sc); /* the sim keeps its own copy */
+  if (created != HERD_OK) return cli_fail(1, "%s: %s", c->label, err.message);
   memset(row, 0, sizeof *row);
   row->config = c;
   row->n = n;
-  row->dims = sc.world.dims;
+  row->dims = dims;
   row->steps = (uint32_t)(o->steps ? o->steps : fmax(1.0, round(5e5 / n)));
   herd_profile before, after;
   int status = 0;
@@ -507,14 +513,16 @@ static void write_workload(FILE *f, const bench_opts *o) {
             o->all_active ? "10⁹ m" : "65 m");
     return;
   }
-  herd_scenario sc;
+  herd_scenario *sc;
   if (uniform_workload(o, 1000, &sc)) return;
+  herd_scenario_info info = herd_scenario_describe(sc);
+  herd_scenario_free(sc);
   fprintf(f,
           "Workload: **%s %uD, uniform**: the model's default parameters; the agents start uniform at random in a "
           "world that wraps along every axis, sized so that each has %g others within r = %g m (its grid cell: "
           "the radius it sees within) on average at the start. Every agent does the full update every step; the "
           "flock then gathers as the model makes it.",
-          herd_model_name(o->model), sc.world.dims, o->neighbours, (double)herd_scenario_grid_cell_m(&sc));
+          herd_model_name(o->model), info.dims, o->neighbours, (double)info.grid_cell_m);
 }
 
 /* Where the CPU backend ran fewer threads than asked for (small flocks: a parallel region

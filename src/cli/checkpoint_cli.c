@@ -47,12 +47,13 @@ int checkpoint_check(checkpoint_opts *c, const scenario_args *scenario) {
   return status;
 }
 
-int checkpoint_scenario_of(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario *sc) {
+int checkpoint_scenario_of(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario **sc) {
   herd_error err;
-  herd_scenario saved;
+  herd_scenario *saved;
   if (herd_checkpoint_scenario(c->resume, &saved, NULL, &err) != HERD_OK) return cli_error(&err);
   /* --steps through the scenario's own checks, as for a scenario file. */
-  char *json = herd_scenario_to_json(&saved);
+  char *json = herd_scenario_to_json(saved);
+  herd_scenario_free(saved);
   if (!json) return cli_fail(1, "out of memory");
   herd_status st = herd_scenario_parse(json, c->resume, scenario->sets, scenario->set_count, sc, &err);
   free(json);

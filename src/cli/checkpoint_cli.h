@@ -20,9 +20,9 @@ typedef struct checkpoint_opts {
  * after saying what is wrong. */
 int checkpoint_check(checkpoint_opts *c, const scenario_args *scenario);
 
-/* With --resume: the checkpoint's scenario with --steps applied (sc). 0, or the exit status
- * after saying why not. */
-int checkpoint_scenario_of(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario *sc);
+/* With --resume: the checkpoint's scenario with --steps applied (a new one in *sc, for
+ * herd_scenario_free). 0, or the exit status after saying why not. */
+int checkpoint_scenario_of(const checkpoint_opts *c, const scenario_args *scenario, herd_scenario **sc);
 
 /* Then the sim resumed from the checkpoint with that scenario, on desc's backend. */
 int checkpoint_resume(const checkpoint_opts *c, herd_scenario *sc, const herd_sim_desc *desc, herd_sim **sim);

@@ -59,15 +59,14 @@ static bool part_ok(const series_part *p) {
 }
 
 h5_series *h5_series_create(hid_t file, const herd_sim *sim, bool *ok) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  const herd_output_config *out = &sc->output;
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim)), *out = &sc;
   h5_series *s = calloc(1, sizeof *s);
   *ok = s != NULL;
   if (!s) return NULL;
-  s->dims = sc->world.dims;
+  s->dims = sc.dims;
   s->agents = herd_sim_steering_count(sim);
-  s->path = sc->path.points.count > 0;
-  s->groups = herd_scenario_observes_groups(sc);
+  s->path = sc.path_points > 0;
+  s->groups = sc.observes_groups;
   s->buf = malloc(sizeof(float) * (s->agents ? s->agents : 1) * 3);
   hid_t u32 = H5T_STD_U32LE, f32 = H5T_IEEE_F32LE;
   if (out->observation_every &&

@@ -17,8 +17,8 @@ typedef struct mapped {
 
 static bool map(herd_sim *sim, mapped *m) {
   herd_error err;
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  m->count = sc->flock.count, m->dims = sc->world.dims, m->stride = m->dims == 3 ? 4 : 2;
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim));
+  m->count = sc.count, m->dims = sc.dims, m->stride = m->dims == 3 ? 4 : 2;
   return herd_sim_map_state(sim, &m->pos, &m->vel, &m->agent, &err) == HERD_OK;
 }
 
@@ -111,7 +111,8 @@ static uint32_t neighbours_of(herd_sim *sim, uint32_t id, uint32_t max, uint32_t
     n = inspect_within_ids(sim, id, marks.interaction_m, max, out);
     snprintf(line, size, "neighbours: the %u within %.2f m (ringed)\n", n, (double)marks.interaction_m);
   } else {
-    snprintf(line, size, "neighbours: n/a for %s\n", herd_model_name(herd_sim_scenario(sim)->model));
+    snprintf(line, size, "neighbours: n/a for %s\n",
+             herd_model_name(herd_scenario_describe(herd_sim_scenario(sim)).model));
   }
   return n;
 }

@@ -66,7 +66,7 @@ json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, c
   if (!p) return NULL;
   if (argv) json_object_set_new(p, "command", command_json(argc, argv));
   if (sc) {
-    json_object_set_new(p, "seed", json_integer((json_int_t)sc->seed));
+    json_object_set_new(p, "seed", json_integer((json_int_t)herd_scenario_describe(sc).seed));
     json_object_set_new(p, "scenario", scenario_json(sc));
   }
   if (sim)

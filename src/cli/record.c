@@ -156,7 +156,7 @@ static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, 
     if (frame(s, rec, o, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     ++*queued;
     if (live && now_s() - shown > 0.25) {
-      progress(s->sim, *queued, s->sc.max_steps, now_s() - start);
+      progress(s->sim, *queued, herd_scenario_describe(s->sc).max_steps, now_s() - start);
       shown = now_s();
     }
   }
@@ -168,7 +168,7 @@ static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, 
 /* The run summary with what was recorded ("video"): frames, their spacing, rate and size. */
 static json_t *record_summary(const gl_session *s, const record_opts *o, uint32_t frames, double seconds, int argc,
                               char **argv) {
-  json_t *doc = summary_run_json(s->sim, &s->sc, seconds, argc, argv);
+  json_t *doc = summary_run_json(s->sim, s->sc, seconds, argc, argv);
   if (doc)
     json_object_set_new(doc, "video",
                         json_pack("{s:s, s:I, s:I, s:i, s:[i, i]}", "path", o->out, "frames", (json_int_t)frames,
@@ -186,7 +186,7 @@ int cmd_record(int argc, char **argv) {
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   herd_recorder_desc rd = {.path = o.out, .width = o.width, .height = o.height, .fps = o.fps, .force = o.force};
   /* Everything that can fail is checked before the simulation starts. */
-  if (status == -1) status = view_marks_check(&o.marks, &g.sc) ? EXIT_BAD_INPUT : -1;
+  if (status == -1) status = view_marks_check(&o.marks, g.sc) ? EXIT_BAD_INPUT : -1;
   if (status == -1 && herd_recorder_check(&rd, &err) != HERD_OK)
     status = cli_fail(err.status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "%s", err.message);
   cli_claims files = {.force = o.force};

@@ -199,26 +199,26 @@ static void steering_label(const herd_sim *sim, uint32_t d, char *out, size_t si
 }
 
 /* The axes of the world: "x", "y" and in 3D "z". */
-static uint32_t dims_of(const herd_sim *sim) { return herd_sim_scenario(sim)->world.dims; }
+static uint32_t dims_of(const herd_sim *sim) { return herd_scenario_describe(herd_sim_scenario(sim)).dims; }
 
 static void csv_axes(FILE *f, const char *prefix, uint32_t dims) {
   static const char axis[3] = {'x', 'y', 'z'};
   for (uint32_t k = 0; k < dims; ++k) fprintf(f, ",%s_%c_m", prefix, axis[k]);
 }
 
-static bool has_path(const herd_sim *sim) { return herd_sim_scenario(sim)->path.points.count > 0; }
+static bool has_path(const herd_sim *sim) { return herd_scenario_describe(herd_sim_scenario(sim)).path_points > 0; }
 
-static bool has_groups(const herd_sim *sim) { return herd_scenario_observes_groups(herd_sim_scenario(sim)); }
+static bool has_groups(const herd_sim *sim) { return herd_scenario_describe(herd_sim_scenario(sim)).observes_groups; }
 
 /* The scenario's output section decides which column groups a row has (every_steps 0: none)
  * and which are filled at a step; a row is written when any is due. */
-static const herd_output_config *output_of(const herd_sim *sim) { return &herd_sim_scenario(sim)->output; }
+static herd_scenario_info output_of(const herd_sim *sim) { return herd_scenario_describe(herd_sim_scenario(sim)); }
 
 static void csv_header(FILE *f, const herd_sim *sim) {
-  const herd_output_config *out = output_of(sim);
+  herd_scenario_info out = output_of(sim);
   uint32_t dims = dims_of(sim);
   fputs("step", f);
-  if (out->observation_every) {
+  if (out.observation_every) {
     fputs(",delivered,in_goal", f);
     csv_axes(f, "centroid", dims);
     csv_axes(f, "extent_min", dims);
@@ -227,10 +227,10 @@ static void csv_header(FILE *f, const herd_sim *sim) {
     csv_axes(f, "farthest", dims);
     fputs(",farthest_dist_m", f);
   }
-  if (out->order_every) fputs(",polarisation,milling", f);
-  if (out->observation_every && has_path(sim)) fputs(",path_distance_m,path_end", f);
-  if (out->observation_every && has_groups(sim)) fputs(",groups,groups_tracked", f);
-  for (uint32_t d = 0; out->steering_every && d < herd_sim_steering_count(sim); ++d) {
+  if (out.order_every) fputs(",polarisation,milling", f);
+  if (out.observation_every && has_path(sim)) fputs(",path_distance_m,path_end", f);
+  if (out.observation_every && has_groups(sim)) fputs(",groups,groups_tracked", f);
+  for (uint32_t d = 0; out.steering_every && d < herd_sim_steering_count(sim); ++d) {
     char label[32];
     steering_label(sim, d, label, sizeof label);
     csv_axes(f, label, dims);
@@ -288,19 +288,19 @@ static void csv_steering(FILE *f, const herd_sim *sim, bool due) {
 
 /* Writes the row of this step when any column group is due; true when it wrote one. */
 static bool csv_row(FILE *f, const herd_sim *sim) {
-  const herd_output_config *out = output_of(sim);
+  herd_scenario_info out = output_of(sim);
   uint32_t step = herd_sim_step_index(sim);
-  bool observation = herd_output_due(out->observation_every, step), order = herd_output_due(out->order_every, step),
-       steering = herd_output_due(out->steering_every, step);
+  bool observation = herd_output_due(out.observation_every, step), order = herd_output_due(out.order_every, step),
+       steering = herd_output_due(out.steering_every, step);
   if (!observation && !order && !steering) return false;
   fprintf(f, "%u", step);
-  if (out->observation_every) csv_observation(f, sim, observation);
-  if (out->order_every && order)
+  if (out.observation_every) csv_observation(f, sim, observation);
+  if (out.order_every && order)
     fprintf(f, ",%.6f,%.6f", herd_sim_observation(sim)->polarisation, herd_sim_observation(sim)->milling);
-  else if (out->order_every)
+  else if (out.order_every)
     csv_blank(f, 2);
-  if (out->observation_every) csv_observation_tail(f, sim, observation);
-  if (out->steering_every) csv_steering(f, sim, steering);
+  if (out.observation_every) csv_observation_tail(f, sim, observation);
+  if (out.steering_every) csv_steering(f, sim, steering);
   fputc('\n', f);
   return true;
 }
@@ -311,7 +311,7 @@ static void progress(const herd_sim *sim, uint32_t max_steps, double elapsed_s) 
   const herd_observation *o = herd_sim_observation(sim);
   uint32_t step = herd_sim_step_index(sim);
   fprintf(stderr, "\rstep %u/%u  %.0f steps/s", step, max_steps, elapsed_s > 0 ? step / elapsed_s : 0.0);
-  if (herd_sim_scenario(sim)->target.goal_radius_m >= 0.0f)
+  if (herd_scenario_describe(herd_sim_scenario(sim)).goal_radius_m >= 0.0f)
     fprintf(stderr, "  delivered %u/%u", o->delivered, o->count);
   char groups[160], steering[512];
   steering_ui_groups(sim, true, groups, sizeof groups);
@@ -338,22 +338,23 @@ static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
           steps ? (double)p.waits / steps : 0.0);
 }
 
-static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, const char *name, double wall_s) {
+static void summary(FILE *out, const herd_sim *sim, const herd_scenario *scenario, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
+  herd_scenario_info sc = herd_scenario_describe(scenario);
   uint32_t steps = herd_sim_step_index(sim), steering = herd_sim_steering_count(sim);
   fprintf(out, "scenario: %s (%s, %u agents, %uD, %u steering agent%s, seed %llu)\n", cli_shown(name),
-          herd_model_name(sc->model), sc->flock.count, sc->world.dims, steering, steering == 1 ? "" : "s",
-          (unsigned long long)sc->seed);
+          herd_model_name(sc.model), sc.count, sc.dims, steering, steering == 1 ? "" : "s",
+          (unsigned long long)sc.seed);
   fprintf(out, "backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
-  bool goal = sc->target.goal_radius_m >= 0.0f;
+  bool goal = sc.goal_radius_m >= 0.0f;
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED:
-      if (herd_scenario_goal_pen(sc) >= 0)
+      if (sc.goal_pen >= 0)
         fprintf(out, "result: success: all %u agents delivered (each entered obstacles.pens[%d])\n", o->count,
-                herd_scenario_goal_pen(sc));
+                (int)sc.goal_pen);
       else
         fprintf(out, "result: success: all %u agents delivered (each came within %g m of the target)\n", o->count,
-                sc->target.goal_radius_m);
+                sc.goal_radius_m);
       break;
     case HERD_STEP_LIMIT:
       if (goal)
@@ -368,19 +369,20 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *sc, con
         fprintf(out, "result: interrupted\n");
       break;
   }
-  fprintf(out, "steps: %u (limit %u)\n", steps, sc->max_steps);
+  fprintf(out, "steps: %u (limit %u)\n", steps, sc.max_steps);
   fprintf(out, "order: polarisation %.4f, milling %.4f\n", o->polarisation, o->milling);
-  if (herd_scenario_observes_groups(sc))
+  double view_radius_m = 0.0;
+  if (sc.observes_groups && herd_scenario_get(scenario, "groups.view_radius_m", &view_radius_m, NULL) == HERD_OK)
     fprintf(out, "groups: %u at the end (view radius %g m); the largest %u agents, %u tracked\n", o->group_count,
-            sc->groups.view_radius_m, o->groups_tracked ? o->group[0].count : 0u, o->groups_tracked);
-  if (sc->path.points.count)
+            view_radius_m, o->groups_tracked ? o->group[0].count : 0u, o->groups_tracked);
+  if (sc.path_points)
     fprintf(out, "path: mean distance %.2f m; %u of %u agents at its end (last 5 %%)\n", o->path_distance_m,
             o->path_end, o->count);
-  if (sc->food.points.count) {
+  if (sc.food) {
     uint32_t eaten = 0;
     for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
       eaten += herd_sim_steering(sim, d)->mode == HERD_MODE_EATEN;
-    fprintf(out, "food: %u of %u particles eaten\n", eaten, sc->food.points.count);
+    fprintf(out, "food: %u of %u particles eaten\n", eaten, sc.food);
   }
   fprintf(out, "wall time: %.3f s\n", wall_s);
   fprintf(out, "speed: %.0f steps/s, %.3g agent-steps/s\n", wall_s > 0 ? steps / wall_s : 0.0,
@@ -412,9 +414,9 @@ static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
 /* A rank other than 0 under --mpi --trajectories: its part in the gather of a frame that rank
  * 0 writes (trajectories.c writes the frames herd_output_due says, at the same steps). */
 static herd_status follow_frame(herd_sim *sim, herd_error *err) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  if (!herd_output_due(sc->output.trajectories_every, herd_sim_step_index(sim))) return HERD_OK;
-  float *scratch = malloc((size_t)sc->flock.count * sc->world.dims * sizeof(float));
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim));
+  if (!herd_output_due(sc.trajectories_every, herd_sim_step_index(sim))) return HERD_OK;
+  float *scratch = malloc((size_t)sc.count * sc.dims * sizeof(float));
   if (!scratch) return herd_fail(err, HERD_E_MEMORY, "out of memory gathering a trajectory frame");
   herd_status s = herd_sim_read_flock(sim, scratch, NULL, err);
   free(scratch);
@@ -441,7 +443,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
     if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
     if (o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
     if (live && t - last_shown > 0.25) {
-      progress(sim, sc->max_steps, t - start);
+      progress(sim, herd_scenario_describe(sc).max_steps, t - start);
       last_shown = t;
     }
   }
@@ -465,17 +467,19 @@ static int claim_files(const run_opts *o) {
   return 0;
 }
 
-static int prepare(run_opts *o, herd_scenario *sc, herd_sim **sim, csv_out *csv, traj_out **traj) {
+static int prepare(run_opts *o, herd_scenario **scp, herd_sim **sim, csv_out *csv, traj_out **traj) {
   herd_error err;
   o->ckpt.force = o->force;
   int status = claim_files(o);
   if (status == 0) status = checkpoint_check(&o->ckpt, &o->scenario);
   if (status != 0) return status;
-  if (o->ckpt.resume && (status = checkpoint_scenario_of(&o->ckpt, &o->scenario, sc)) != 0) return status;
+  if (o->ckpt.resume && (status = checkpoint_scenario_of(&o->ckpt, &o->scenario, scp)) != 0) return status;
   if (!o->ckpt.resume &&
-      herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, sc, &err) != HERD_OK)
+      herd_scenario_load(o->scenario.path, o->scenario.sets, o->scenario.set_count, scp, &err) != HERD_OK)
     return cli_error(&err);
-  if (o->csv && !sc->output.observation_every && !sc->output.order_every && !sc->output.steering_every)
+  herd_scenario *sc = *scp;
+  herd_scenario_info info = herd_scenario_describe(sc);
+  if (o->csv && !info.observation_every && !info.order_every && !info.steering_every)
     return cli_fail(EXIT_BAD_INPUT,
                     "--csv %s: output.observation, output.order and output.steering.every_steps are all 0: nothing to "
                     "write (allowed: at least one above 0)",
@@ -525,7 +529,7 @@ static void keep_to_rank_0(run_opts *o, const cli_mpi *m) {
 
 int cmd_run(int argc, char **argv) {
   run_opts o = {.argc = argc, .argv = argv};
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   herd_sim *sim = NULL;
   csv_out csv = {0};
   traj_out *traj = NULL;
@@ -545,12 +549,12 @@ int cmd_run(int argc, char **argv) {
   bool mpi = false;
   if (status == 0 && sim) {
     double wall_s = 0;
-    status = simulate(sim, &sc, &o, &csv, traj, &wall_s);
+    status = simulate(sim, sc, &o, &csv, traj, &wall_s);
     mpi = herd_sim_mpi_stats(sim, &mpi_stats); /* every rank: it sums over them */
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
     if (status == 0 && !cli_quiet)
-      summary(out, sim, &sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
+      summary(out, sim, sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && !cli_quiet && mpi) summary_mpi_text(out, &mpi_stats);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
@@ -564,12 +568,13 @@ int cmd_run(int argc, char **argv) {
     }
     if (status == 0 && (o.summary.path || o.summary.json))
       status = summary_emit(&o.summary, o.force,
-                            summary_with_mpi(summary_run_json(sim, &sc, wall_s, argc, argv), mpi ? &mpi_stats : NULL));
+                            summary_with_mpi(summary_run_json(sim, sc, wall_s, argc, argv), mpi ? &mpi_stats : NULL));
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
   traj_close(traj, false, NULL);
   herd_sim_destroy(sim);
+  herd_scenario_free(sc);
   scenario_args_free(&o.scenario);
   return cli_mpi_end(&m, status == -1 ? 0 : status);
 }
@@ -583,15 +588,16 @@ int cmd_scenario(int argc, char **argv) {
   scenario_args a = {0};
   cli_command c = {.name = "scenario", .usage = scenario_usage, .tables = tables, .take = take_scenario, .ctx = &a};
   int status = cli_parse(&c, argc, argv);
-  herd_scenario sc;
+  herd_scenario *sc = NULL;
   herd_error err;
   if (status == -1 && herd_scenario_load(a.path, a.sets, a.set_count, &sc, &err) != HERD_OK) status = cli_error(&err);
   if (status == -1) {
-    char *json = herd_scenario_to_json(&sc);
+    char *json = herd_scenario_to_json(sc);
     status = json ? 0 : cli_fail(1, "out of memory");
     if (json) puts(json);
     free(json);
   }
+  herd_scenario_free(sc);
   scenario_args_free(&a);
   return status;
 }

@@ -7,7 +7,7 @@
 
 int gl_session_start_sim(gl_session *s) {
   herd_error err;
-  herd_sim_desc desc = {.scenario = &s->sc,
+  herd_sim_desc desc = {.scenario = s->sc,
                         .threads = s->desc.backend.threads,
                         .backend = s->choice.backend,
                         .device = s->choice.device,
@@ -28,8 +28,8 @@ int gl_session_open(gl_session *s, const gl_session_desc *desc) {
                                sizeof s->share_why);
   herd_window_desc wd = {.width = desc->width, .height = desc->height, .hidden = desc->hidden, .title = "herd"};
   if (herd_window_open(&wd, &s->win, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
-  if (herd_renderer_create(s->sc.flock.count, s->sc.world.dims, &s->renderer, &err) != HERD_OK)
-    return cli_fail(1, "%s", err.message);
+  herd_scenario_info sc = herd_scenario_describe(s->sc);
+  if (herd_renderer_create(sc.count, sc.dims, &s->renderer, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
   s->gl = herd_renderer_share(s->renderer, s->win);
   return gl_session_start_sim(s);
 }
@@ -38,20 +38,21 @@ void gl_session_close(gl_session *s) {
   herd_sim_destroy(s->sim);
   herd_renderer_destroy(s->renderer);
   herd_window_close(s->win);
-  s->sim = NULL, s->renderer = NULL, s->win = NULL;
+  herd_scenario_free(s->sc);
+  s->sim = NULL, s->renderer = NULL, s->win = NULL, s->sc = NULL;
 }
 
 void gl_session_status(const gl_session *s, const char *rates, const steering_pick *pick, char *out, size_t size) {
   const herd_observation *o = herd_sim_observation(s->sim);
-  const herd_scenario *sc = herd_sim_scenario(s->sim);
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(s->sim));
   const char *outcome = herd_sim_outcome(s->sim) == HERD_SUCCEEDED    ? "  HERDED"
                         : herd_sim_outcome(s->sim) == HERD_STEP_LIMIT ? "  step limit"
                                                                       : "";
   char goal[64] = "", groups[160], steering[HUD_TEXT_MAX / 2];
-  if (sc->target.goal_radius_m >= 0.0f) snprintf(goal, sizeof goal, "  delivered %u", o->delivered);
+  if (sc.goal_radius_m >= 0.0f) snprintf(goal, sizeof goal, "  delivered %u", o->delivered);
   steering_ui_groups(s->sim, false, groups, sizeof groups);
   steering_ui_hud(s->sim, pick ? pick->selected : -1, pick && pick->manual, steering, sizeof steering);
-  snprintf(out, size, "%s  step %u%s  N %u%s  pol %.2f  mill %.2f%s\n%s%s%s%s%s (%s)  %s", herd_model_name(sc->model),
+  snprintf(out, size, "%s  step %u%s  N %u%s  pol %.2f  mill %.2f%s\n%s%s%s%s%s (%s)  %s", herd_model_name(sc.model),
            herd_sim_step_index(s->sim), rates, o->count, goal, o->polarisation, o->milling, outcome, groups,
            *groups ? "\n" : "", steering, *steering ? "\n" : "", herd_sim_backend(s->sim), herd_sim_device(s->sim),
            s->share_why);

@@ -17,7 +17,7 @@ typedef struct gl_session_desc {
 } gl_session_desc;
 
 typedef struct gl_session {
-  herd_scenario sc; /* set by the caller before gl_session_open */
+  herd_scenario *sc; /* loaded by the caller before gl_session_open; gl_session_close frees it */
   gl_session_desc desc;
   herd_backend_choice choice;
   bool share;

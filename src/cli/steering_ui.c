@@ -50,7 +50,7 @@ static bool has_shepherd(const herd_sim *sim) {
 void steering_ui_groups(const herd_sim *sim, bool brief, char *out, size_t size) {
   const herd_observation *o = herd_sim_observation(sim);
   out[0] = '\0';
-  if (!has_shepherd(sim) && !herd_scenario_observes_groups(herd_sim_scenario(sim))) return;
+  if (!has_shepherd(sim) && !herd_scenario_describe(herd_sim_scenario(sim)).observes_groups) return;
   snprintf(out, size, brief ? "groups %u/%u" : "groups %u found, %u tracked", o->group_count, o->groups_tracked);
   char states[16];
   uint32_t state = 0;

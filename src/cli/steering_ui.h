@@ -12,7 +12,7 @@
  * <= shepherds)", `brief` (a terminal's progress line): "groups 3/2  state 2"; the state is the
  * shepherds' (each shepherd's, "2/3", where they differ), left out before they first judged it
  * or without shepherds. "" when the sim has no shepherd and does not observe groups
- * (herd_scenario_observes_groups). */
+ * (herd_scenario_info.observes_groups). */
 void steering_ui_groups(const herd_sim *sim, bool brief, char *out, size_t size);
 
 /* The HUD's lines about every steering agent, one entry each: its index (the viewer's number

@@ -86,7 +86,7 @@ static json_t *vector_d(const double *v, uint32_t dims) {
 static const char *outcome_name(const herd_sim *sim, const herd_scenario *sc) {
   switch (herd_sim_outcome(sim)) {
     case HERD_SUCCEEDED: return "success";
-    case HERD_STEP_LIMIT: return sc->target.goal_radius_m >= 0.0f ? "not_herded" : "no_goal";
+    case HERD_STEP_LIMIT: return herd_scenario_describe(sc).goal_radius_m >= 0.0f ? "not_herded" : "no_goal";
     default: return "interrupted";
   }
 }
@@ -99,23 +99,25 @@ static const char *exit_reason(const herd_sim *sim) {
 
 /* Groups as the observation has them, or null when the scenario does not observe them. */
 static json_t *groups_json(const herd_observation *o, const herd_scenario *sc) {
-  if (!herd_scenario_observes_groups(sc)) return json_null();
+  double view_radius_m;
+  if (!herd_scenario_describe(sc).observes_groups ||
+      herd_scenario_get(sc, "groups.view_radius_m", &view_radius_m, NULL) != HERD_OK)
+    return json_null();
   json_t *sizes = json_array();
   for (uint32_t g = 0; g < o->groups_tracked; ++g) json_array_append_new(sizes, json_integer(o->group[g].count));
   return json_pack("{s:I, s:I, s:o, s:o}", "count", (json_int_t)o->group_count, "tracked",
-                   (json_int_t)o->groups_tracked, "view_radius_m", summary_number(sc->groups.view_radius_m), "largest",
-                   sizes);
+                   (json_int_t)o->groups_tracked, "view_radius_m", summary_number(view_radius_m), "largest", sizes);
 }
 
 static json_t *path_json(const herd_observation *o, const herd_scenario *sc) {
-  if (!sc->path.points.count) return json_null();
+  if (!herd_scenario_describe(sc).path_points) return json_null();
   return json_pack("{s:o, s:I}", "mean_distance_m", summary_number(o->path_distance_m), "at_end",
                    (json_int_t)o->path_end);
 }
 
 static json_t *observation_json(const herd_sim *sim, const herd_scenario *sc) {
   const herd_observation *o = herd_sim_observation(sim);
-  uint32_t dims = sc->world.dims;
+  uint32_t dims = herd_scenario_describe(sc).dims;
   return json_pack("{s:I, s:I, s:I, s:o, s:o, s:o, s:{s:I, s:o, s:o}, s:o, s:o, s:o, s:o}", "agents",
                    (json_int_t)o->count, "delivered", (json_int_t)o->delivered, "in_goal", (json_int_t)o->in_goal,
                    "centroid_m", vector_d(o->centroid, dims), "extent_min_m", vector_f(o->extent_min, dims),
@@ -149,13 +151,14 @@ static json_t *memory_json(const herd_sim *sim, uint32_t count) {
 
 json_t *summary_run_json(const herd_sim *sim, const herd_scenario *sc, double wall_s, int argc, char **argv) {
   uint32_t steps = herd_sim_step_index(sim), count = herd_sim_observation(sim)->count;
+  herd_scenario_info info = herd_scenario_describe(sc);
   double rate = wall_s > 0 ? steps / wall_s : NAN;
   return json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", SUMMARY_RUN_SCHEMA,
                    "outcome", outcome_name(sim, sc), "exit_reason", exit_reason(sim), "steps", (json_int_t)steps,
-                   "step_limit", (json_int_t)sc->max_steps, "wall_time_s", summary_number(wall_s), "steps_per_s",
+                   "step_limit", (json_int_t)info.max_steps, "wall_time_s", summary_number(wall_s), "steps_per_s",
                    summary_number(rate), "agent_steps_per_s", summary_number(rate * count), "memory",
                    memory_json(sim, count), "observation", observation_json(sim, sc), "steering",
-                   steering_json(sim, sc->world.dims), "provenance", cli_provenance(sc, sim, argc, argv));
+                   steering_json(sim, info.dims), "provenance", cli_provenance(sc, sim, argc, argv));
 }
 
 json_t *summary_with_mpi(json_t *doc, const herd_mpi_stats *m) {

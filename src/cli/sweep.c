@@ -232,7 +232,7 @@ static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
   return (sweep_result){.outcome = herd_sim_outcome(sim),
                         .steps = herd_sim_step_index(sim),
                         .obs = *herd_sim_observation(sim),
-                        .dims = herd_sim_scenario(sim)->world.dims,
+                        .dims = herd_scenario_describe(herd_sim_scenario(sim)).dims,
                         .mode_changes = t->mode_changes,
                         .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
                         .wall_s = sweep_now_s() - t->started_s};
@@ -253,10 +253,10 @@ typedef struct sweep_job {
   bool failed;
 } sweep_job;
 
-/* Runs [first, first + count), whose scenarios are sc (one model, one dimension), to their
+/* Runs [first, first + count), whose scenarios are sc[] (one model, one dimension), to their
  * ends as one batch of worlds; results[k] is run first + k's. A run's wall time is from the
  * batch's start to the step it ended at. */
-static herd_status run_batch(const sweep_runner *job, const herd_scenario *sc, uint32_t count, sweep_result *results,
+static herd_status run_batch(const sweep_runner *job, herd_scenario *const *sc, uint32_t count, sweep_result *results,
                              herd_error *err) {
   herd_sim_desc *descs = calloc(count, sizeof *descs);
   run_tracker *track = calloc(count, sizeof *track);
@@ -265,7 +265,7 @@ static herd_status run_batch(const sweep_runner *job, const herd_scenario *sc, u
     return herd_fail(err, HERD_E_MEMORY, "out of memory for a batch of %u runs", count);
   }
   for (uint32_t k = 0; k < count; ++k)
-    descs[k] = (herd_sim_desc){.scenario = &sc[k],
+    descs[k] = (herd_sim_desc){.scenario = sc[k],
                                .threads = job->batch_threads,
                                .backend = job->backend,
                                .device = job->device,
@@ -293,15 +293,19 @@ static herd_status run_batch(const sweep_runner *job, const herd_scenario *sc, u
 
 herd_status sweep_run_group(const sweep_runner *job, size_t first, uint32_t count, sweep_result *results,
                             herd_error *err) {
-  herd_scenario *sc = malloc(count * sizeof *sc);
-  if (!sc) return herd_fail(err, HERD_E_MEMORY, "out of memory for %u runs", count);
-  herd_status s = HERD_OK;
-  for (uint32_t k = 0; k < count && s == HERD_OK; ++k) s = herd_sweep_scenario(job->sw, first + k, &sc[k], err);
+  herd_scenario **sc = calloc(count, sizeof *sc);
+  herd_scenario_info *info = calloc(count, sizeof *info);
+  herd_status s = sc && info ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory for %u runs", count);
+  for (uint32_t k = 0; k < count && s == HERD_OK; ++k) {
+    s = herd_sweep_scenario(job->sw, first + k, &sc[k], err);
+    if (s == HERD_OK) info[k] = herd_scenario_describe(sc[k]);
+  }
   for (uint32_t from = 0, to = 0; from < count && s == HERD_OK; from = to) {
-    for (to = from + 1; to < count && sc[to].model == sc[from].model && sc[to].world.dims == sc[from].world.dims;) ++to;
+    for (to = from + 1; to < count && info[to].model == info[from].model && info[to].dims == info[from].dims;) ++to;
     s = run_batch(job, sc + from, to - from, results + from, err);
   }
-  free(sc);
+  for (uint32_t k = 0; sc && k < count; ++k) herd_scenario_free(sc[k]);
+  free(sc), free(info);
   return s;
 }
 

@@ -162,10 +162,11 @@ int sweep_check_backend(sweep_run_opts *o) {
 
 /* Writes sweep.json: provenance, the sweep, the base scenario as resolved for run 0. */
 static int write_sweep_json(const sweep_writer *w, bool finished) {
-  herd_scenario sc;
+  herd_scenario *sc;
   herd_error err;
   if (herd_sweep_scenario(w->sw, 0, &sc, &err) != HERD_OK) return cli_error(&err);
-  char *spec = herd_sweep_to_json(w->sw), *base = herd_scenario_to_json(&sc), finished_at[32];
+  char *spec = herd_sweep_to_json(w->sw), *base = herd_scenario_to_json(sc), finished_at[32];
+  herd_scenario_free(sc);
   cli_utc_now(finished_at, sizeof finished_at);
   json_t *root = json_pack("{s:{s:s, s:s}, s:s, s:s, s:o, s:o, s:I, s:I, s:I}", "herd", "version", herd_version(),
                            "commit", herd_build_commit(), "command", w->command, "started", w->started, "finished",

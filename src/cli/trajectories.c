@@ -136,9 +136,10 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
   if (!t) return herd_fail(err, HERD_E_IO, "out of memory");
   *out = t;
   t->h5 = t->positions = t->headings = t->steps = H5I_INVALID_HID;
-  t->n = sc->flock.count;
-  t->dims = sc->world.dims;
-  t->every = sc->output.trajectories_every;
+  herd_scenario_info info = herd_scenario_describe(sc);
+  t->n = info.count;
+  t->dims = info.dims;
+  t->every = info.trajectories_every;
   t->ids = malloc(sizeof *t->ids * t->n);
   t->pos = malloc(sizeof(float) * t->n * t->dims);
   t->vel = malloc(sizeof(float) * t->n * t->dims);

@@ -189,9 +189,9 @@ static void hud_text(const viewer *v, char *out, size_t size) {
   gl_session_status(&v->g, rates, &v->pick, status, sizeof status);
   char param[200] = "";
   if (!v->opts->screenshot) param_edit_hud(&v->edit, v->g.sim, param, sizeof param);
-  snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s\n%s", status, (unsigned long long)v->g.sc.seed,
-           v->steps_per_frame, v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "",
-           v->help ? key_help : "H help", param);
+  snprintf(out, size, "%s\nseed %llu  %d step%s/frame%s  %s\n%s", status,
+           (unsigned long long)herd_scenario_describe(v->g.sc).seed, v->steps_per_frame,
+           v->steps_per_frame == 1 ? "" : "s", v->paused ? "  PAUSED" : "", v->help ? key_help : "H help", param);
   size_t used = strlen(out);
   if (used < size) snprintf(out + used, size - used, "%s", v->inspect.text);
 }
@@ -245,13 +245,17 @@ static void fit(viewer *v) {
 static void restart(viewer *v) {
   herd_sim_destroy(v->g.sim);
   v->g.sim = NULL;
-  v->g.sc.seed += 1;
-  if (gl_session_start_sim(&v->g) != 0) {
+  char seed[32];
+  herd_error err;
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)herd_scenario_describe(v->g.sc).seed + 1);
+  bool seeded = herd_scenario_set(v->g.sc, "seed", seed, &err) == HERD_OK;
+  if (!seeded) cli_error(&err);
+  if (!seeded || gl_session_start_sim(&v->g) != 0) {
     glfwSetWindowShouldClose(herd_window_glfw(v->g.win), GLFW_TRUE);
     return;
   }
   steering_pick_restart(&v->pick, v->g.sim);
-  printf("herd view: restarted with seed %llu\n", (unsigned long long)v->g.sc.seed);
+  printf("herd view: restarted with seed %llu\n", (unsigned long long)herd_scenario_describe(v->g.sc).seed);
 }
 
 /* V: starts recording the window's view to a new timestamped file, or stops it. */
@@ -458,8 +462,8 @@ static int interact(viewer *v) {
     glFinish();
     double seconds = glfwGetTime() - start;
     printf("frames: %ld in %.3f s, %.1f frames/s, %.1f steps/s (%u agents, %s)\n", v->opts->frames, seconds,
-           v->opts->frames / seconds, (herd_sim_step_index(v->g.sim) - first_step) / seconds, v->g.sc.flock.count,
-           v->g.share_why);
+           v->opts->frames / seconds, (herd_sim_step_index(v->g.sim) - first_step) / seconds,
+           herd_scenario_describe(v->g.sc).count, v->g.share_why);
   }
   return 0;
 }
@@ -502,10 +506,10 @@ int cmd_view(int argc, char **argv) {
   if (status == -1 &&
       herd_scenario_load(o.scenario.path, o.scenario.sets, o.scenario.set_count, &v.g.sc, &err) != HERD_OK)
     status = cli_error(&err);
-  if (status == -1) status = view_marks_check(&o.marks, &v.g.sc) ? EXIT_BAD_INPUT : -1;
-  if (status == -1 && o.inspect >= (long)v.g.sc.flock.count)
-    status = cli_fail(EXIT_BAD_INPUT, "--inspect: agent %ld does not exist (allowed: 0 to %u)", o.inspect,
-                      v.g.sc.flock.count - 1);
+  if (status == -1) status = view_marks_check(&o.marks, v.g.sc) ? EXIT_BAD_INPUT : -1;
+  uint32_t count = status == -1 ? herd_scenario_describe(v.g.sc).count : 0;
+  if (status == -1 && o.inspect >= (long)count)
+    status = cli_fail(EXIT_BAD_INPUT, "--inspect: agent %ld does not exist (allowed: 0 to %u)", o.inspect, count - 1);
   cli_claims files = {.force = o.force};
   if (status == -1 &&
       (cli_claim_input(&files, "the scenario", o.scenario.path) ||
@@ -520,9 +524,11 @@ int cmd_view(int argc, char **argv) {
   if (status == -1 && o.screenshot) {
     /* --steps counts the steps before the picture (none without it), not a step limit. */
     o.screenshot_steps = o.steps_given ? o.steps : 0;
-    v.g.sc.max_steps = 1000000000u;
+    if (herd_scenario_set(v.g.sc, "max_steps", "1000000000", &err) != HERD_OK) status = cli_error(&err);
   } else if (status == -1 && o.steps_given) {
-    v.g.sc.max_steps = o.steps;
+    char steps[32];
+    snprintf(steps, sizeof steps, "%u", o.steps);
+    if (herd_scenario_set(v.g.sc, "max_steps", steps, &err) != HERD_OK) status = cli_error(&err);
   }
   if (status == -1) {
     status = open_view(&v);

@@ -8,6 +8,7 @@
 #include "layer.h"
 
 #include "herd/herd.h"
+#include "herd/herd_view.h"
 
 /* True when the scenario has walls, water or pens (bridges only carve water). */
 bool herd_geometry_any(const herd_scenario *sc);

@@ -3,6 +3,7 @@
 #define HERD_CORE_OUTPUT_H
 #include "herd/herd.h"
 #include "layer.h"
+#include "scenario.h"
 
 /* Checks what the field table cannot: a sample no larger than the flock. `where` is the
  * scenario's name for messages. */

@@ -18,7 +18,9 @@
 #include "geometry.h"
 #include "model_info.h"
 #include "output.h"
+#include "scenario.h"
 #include "scenario_fields.h"
+#include "scenario_live.h"
 
 extern const char herd_embedded_default_scenario[];
 
@@ -1033,8 +1035,8 @@ static herd_status read_size(load_ctx *c, const json_t *root, const char *const 
   return s == HERD_OK ? apply_sets(c->sc, sets, set_count, SET_SIZE, c->err) : s;
 }
 
-herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
-                                herd_scenario *out, herd_error *err) {
+herd_status scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
+                           herd_scenario *out, herd_error *err) {
   json_error_t jerr;
   json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
   if (!root) return herd_fail(err, HERD_E_INPUT, "%s:%d:%d: %s", origin, jerr.line, jerr.column, jerr.text);
@@ -1061,19 +1063,19 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
   return s;
 }
 
-herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
-                               herd_error *err) {
+herd_status scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out,
+                          herd_error *err) {
   if (!path) {
     /* The built-in default is Strömbom's setup; with --set model=X, it is X's defaults. */
     const char *text = herd_default_scenario_json();
     for (int i = 0; i < set_count; ++i)
       if (strncmp(sets[i], "model=", 6) == 0) text = strcmp(sets[i] + 6, "strombom") == 0 ? text : "{}";
-    return herd_scenario_parse(text, "<default>", sets, set_count, out, err);
+    return scenario_parse(text, "<default>", sets, set_count, out, err);
   }
   char *text = NULL;
   herd_status s = herd_read_json_file(path, "a scenario", &text, err);
   if (s != HERD_OK) return s;
-  s = herd_scenario_parse(herd_skip_bom(text), path, sets, set_count, out, err);
+  s = scenario_parse(herd_skip_bom(text), path, sets, set_count, out, err);
   free(text);
   return s;
 }
@@ -1262,4 +1264,102 @@ char *herd_scenario_to_json(const herd_scenario *sc) {
   json_decref(d.agents);
   json_decref(d.root);
   return text;
+}
+
+/* ---- The handle programs hold --------------------------------------------------------- */
+
+/* A new scenario holding *sc, or NULL (and err filled) when out of memory. */
+static herd_scenario *scenario_new(const herd_scenario *sc, herd_error *err) {
+  herd_scenario *out = malloc(sizeof *out);
+  if (!out) {
+    herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
+    return NULL;
+  }
+  memcpy(out, sc, sizeof *out);
+  return out;
+}
+
+/* *out: a new scenario from `s`'s result, or NULL when it failed. */
+static herd_status scenario_hand_out(herd_status s, herd_scenario *sc, herd_scenario **out, herd_error *err) {
+  *out = s == HERD_OK ? scenario_new(sc, err) : NULL;
+  free(sc);
+  return s == HERD_OK && !*out ? HERD_E_MEMORY : s;
+}
+
+herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
+                                herd_scenario **out, herd_error *err) {
+  herd_scenario *sc = malloc(sizeof *sc); /* 26 KB: not on the caller's stack */
+  if (!sc) {
+    *out = NULL;
+    return herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
+  }
+  return scenario_hand_out(scenario_parse(text, origin, sets, set_count, sc, err), sc, out, err);
+}
+
+herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario **out,
+                               herd_error *err) {
+  herd_scenario *sc = malloc(sizeof *sc);
+  if (!sc) {
+    *out = NULL;
+    return herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
+  }
+  return scenario_hand_out(scenario_load(path, sets, set_count, sc, err), sc, out, err);
+}
+
+herd_status herd_scenario_copy(const herd_scenario *sc, herd_scenario **out, herd_error *err) {
+  *out = scenario_new(sc, err);
+  return *out ? HERD_OK : HERD_E_MEMORY;
+}
+
+void herd_scenario_free(herd_scenario *sc) { free(sc); }
+
+/* world.size_m decides how long every vector is, so it is set as at loading: the scenario
+ * written out and read back with the override (exact: the dump keeps every float's bits). */
+static herd_status set_size(herd_scenario *sc, const char *set, herd_error *err) {
+  char *json = herd_scenario_to_json(sc);
+  if (!json) return herd_fail(err, HERD_E_MEMORY, "out of memory");
+  herd_scenario *next = malloc(sizeof *next);
+  herd_status s = next ? scenario_parse(json, "scenario", &set, 1, next, err)
+                       : herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
+  if (s == HERD_OK) memcpy(sc, next, sizeof *sc);
+  free(next);
+  free(json);
+  return s;
+}
+
+herd_status herd_scenario_set(herd_scenario *sc, const char *path, const char *value, herd_error *err) {
+  if (!path || !*path) return herd_fail(err, HERD_E_INPUT, "herd_scenario_set: no field path given");
+  if (!value) return herd_fail(err, HERD_E_INPUT, "herd_scenario_set: %.160s: no value given", path);
+  size_t size = strlen(path) + strlen(value) + 2;
+  char *set = malloc(size);
+  if (!set) return herd_fail(err, HERD_E_MEMORY, "out of memory");
+  snprintf(set, size, "%s=%s", path, value);
+  field_ref ref;
+  herd_status s;
+  if (strchr(path, '=')) {
+    s = herd_fail(err, HERD_E_INPUT, "herd_scenario_set: %.160s: a field path holds no '='", path);
+  } else if (scenario_field_find(path, &ref) && ref.f->kind == FIELD_MODEL) {
+    s = herd_fail(err, HERD_E_INPUT,
+                  "--set %.180s: model: the model is chosen when the scenario is loaded (a set of model=NAME there), "
+                  "since it decides every other field",
+                  set);
+  } else if (scenario_field_find(path, &ref) && ref.f->kind == FIELD_SIZE) {
+    s = set_size(sc, set, err);
+  } else {
+    herd_scenario *next = scenario_new(sc, err); /* on error sc stays as it was */
+    s = next ? scenario_apply_set(next, set, err) : HERD_E_MEMORY;
+    if (s == HERD_OK) memcpy(sc, next, sizeof *sc);
+    free(next);
+  }
+  free(set);
+  return s;
+}
+
+void herd_scenario_obstacles(const herd_scenario *sc, herd_obstacles *out) {
+  memset(out, 0, sizeof *out);
+  out->spheres = sc->obstacles.spheres;
+  out->walls = sc->obstacles.walls;
+  out->water = sc->obstacles.water;
+  out->pens = sc->obstacles.pens;
+  out->bridges = sc->obstacles.bridges;
 }

@@ -10,6 +10,7 @@
 #include "layer.h"
 
 #include "herd/herd.h"
+#include "scenario.h"
 
 typedef enum scenario_field_kind {
   FIELD_UINT,       /* uint32_t, a JSON integer (an integral real such as 1e4 is accepted) */

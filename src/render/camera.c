@@ -178,10 +178,10 @@ static bool has_extent(const herd_observation *o) { return o->extent_min[0] <= o
 
 /* The world box and the flock's extent (in 2D z is 0 throughout). */
 static void world_and_flock(const herd_sim *sim, float lo[3], float hi[3]) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim));
   const herd_observation *o = herd_sim_observation(sim);
-  bool flat = sc->world.dims != 3;
-  for (int k = 0; k < 3; ++k) lo[k] = 0.0f, hi[k] = flat && k == 2 ? 0.0f : sc->world.size_m[k];
+  bool flat = sc.dims != 3;
+  for (int k = 0; k < 3; ++k) lo[k] = 0.0f, hi[k] = flat && k == 2 ? 0.0f : sc.size_m[k];
   if (!has_extent(o)) return;
   grow(lo, hi, (const float[3]){o->extent_min[0], o->extent_min[1], flat ? 0.0f : o->extent_min[2]});
   grow(lo, hi, (const float[3]){o->extent_max[0], o->extent_max[1], flat ? 0.0f : o->extent_max[2]});
@@ -189,10 +189,10 @@ static void world_and_flock(const herd_sim *sim, float lo[3], float hi[3]) {
 
 /* Everything a picture shows: the world box, the goal circle, the flock, the steering agents. */
 static void scene_bounds(const herd_sim *sim, float lo[3], float hi[3]) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  bool flat = sc->world.dims != 3;
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim));
+  bool flat = sc.dims != 3;
   world_and_flock(sim, lo, hi);
-  const float *t = sc->target.position_m, r = sc->target.goal_radius_m, tz = flat ? 0.0f : t[2];
+  const float *t = sc.target_m, r = sc.goal_radius_m, tz = flat ? 0.0f : t[2];
   if (r >= 0.0f) {
     grow(lo, hi, (const float[3]){t[0] - r, t[1] - r, tz});
     grow(lo, hi, (const float[3]){t[0] + r, t[1] + r, tz});
@@ -206,7 +206,7 @@ static void scene_bounds(const herd_sim *sim, float lo[3], float hi[3]) {
 herd_camera herd_camera_for_sim(const herd_sim *sim, int w, int h) {
   float lo[3], hi[3];
   scene_bounds(sim, lo, hi);
-  if (herd_sim_scenario(sim)->world.dims == 3)
+  if (herd_scenario_describe(herd_sim_scenario(sim)).dims == 3)
     return herd_camera_fit_orbit(lo, hi, HERD_CAMERA_YAW_DEG, HERD_CAMERA_PITCH_DEG, w, h);
   return herd_camera_fit(lo, hi, w, h);
 }

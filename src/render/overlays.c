@@ -100,14 +100,14 @@ bool herd_camera_spec_parse(const char *text, herd_camera_spec *out, char *why, 
 
 bool herd_camera_from_spec(const herd_camera_spec *spec, const herd_scenario *sc, int w, int h, herd_camera *out,
                            char *why, size_t why_size) {
+  herd_scenario_info info = herd_scenario_describe(sc);
   if (spec->fit_field) {
     float lo[3] = {0, 0, 0};
-    *out = sc->world.dims == 3
-               ? herd_camera_fit_orbit(lo, sc->world.size_m, HERD_CAMERA_YAW_DEG, HERD_CAMERA_PITCH_DEG, w, h)
-               : herd_camera_fit(lo, sc->world.size_m, w, h);
+    *out = info.dims == 3 ? herd_camera_fit_orbit(lo, info.size_m, HERD_CAMERA_YAW_DEG, HERD_CAMERA_PITCH_DEG, w, h)
+                          : herd_camera_fit(lo, info.size_m, w, h);
     return true;
   }
-  if (sc->world.dims == 3) {
+  if (info.dims == 3) {
     snprintf(why, why_size,
              "--camera: x,y,width_m is a 2D view and this world is 3D (allowed in 3D: fit-field, the default orbit "
              "round the world's box)");
@@ -157,7 +157,8 @@ void herd_renderer_inspect(herd_renderer *r, const float *at, const float *neigh
 
 /* How large a mark is drawn: HERD_OVERLAY_MARK_PX in 2D, a small part of the world in 3D. */
 static float mark_m(const herd_sim *sim, const herd_camera *cam) {
-  const float *size = herd_sim_scenario(sim)->world.size_m;
+  herd_scenario_info sc = herd_scenario_describe(herd_sim_scenario(sim));
+  const float *size = sc.size_m;
   return cam->orbit ? OVERLAY_WORLD * fmaxf(size[0], size[1]) : HERD_OVERLAY_MARK_PX * cam->metres_per_px;
 }
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "layer.h"
 
-#include "herd/herd.h"
+#include "herd/herd_view.h"
 
 /* ---- Window and context -------------------------------------------------------------- */
 

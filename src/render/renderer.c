@@ -106,8 +106,9 @@ typedef struct geometry_cache {
  * for a sim and again only for another sim or scenario: the field is static. */
 typedef struct route_cache {
   bool shown, built;
-  const herd_sim *sim; /* what they were built for */
-  herd_scenario sc;
+  const herd_sim *sim;      /* what they were built for: the sim, its world and obstacles */
+  herd_scenario_info world; /* (its dims, size_m, target_m, goal_radius_m and dogs) */
+  herd_obstacles obstacles;
   vertex_list arrows;
 } route_cache;
 
@@ -130,6 +131,7 @@ struct herd_renderer {
   float *hud_vertices;
   geometry_cache geometry;
   route_cache route;
+  herd_obstacles obstacles;           /* the drawn scenario's, this frame */
   uint32_t overlays;                  /* herd_renderer_set_overlays (src/render/overlays.c draws them) */
   struct herd_inspect_marks *inspect; /* herd_renderer_inspect (overlays.c) */
 };
@@ -400,8 +402,8 @@ uint32_t herd_draw_dims(const herd_renderer *r) { return r->dims; }
 
 /* The world box: its outline in 2D, its 12 edges in 3D (each from a corner to the corner one
  * axis further). */
-static void draw_world(herd_renderer *r, const herd_scenario *sc) {
-  const float *size = sc->world.size_m;
+static void draw_world(herd_renderer *r, const herd_scenario_info *sc) {
+  const float *size = sc->size_m;
   if (r->dims != 3) {
     float field[12] = {0, 0, 0, size[0], 0, 0, size[0], size[1], 0, 0, size[1], 0};
     draw_shape(r, field, 4, GL_LINE_LOOP, herd_colors.field);
@@ -438,9 +440,9 @@ static void circle_points(float *out, int n, const float *c, float radius) {
 }
 
 /* The goal circle and a cross at the target, level at the target's height in 3D. */
-static void draw_goal(herd_renderer *r, const herd_scenario *sc) {
-  float radius = sc->target.goal_radius_m, tx = sc->target.position_m[0], ty = sc->target.position_m[1];
-  float tz = r->dims == 3 ? sc->target.position_m[2] : 0.0f;
+static void draw_goal(herd_renderer *r, const herd_scenario_info *sc) {
+  float radius = sc->goal_radius_m, tx = sc->target_m[0], ty = sc->target_m[1];
+  float tz = r->dims == 3 ? sc->target_m[2] : 0.0f;
   if (radius < 0.0f) return; /* no goal in this scenario */
   float circle[3 * CIRCLE_SEGMENTS];
   circle_points(circle, CIRCLE_SEGMENTS, (const float[3]){tx, ty, tz}, radius);
@@ -451,8 +453,8 @@ static void draw_goal(herd_renderer *r, const herd_scenario *sc) {
 }
 
 /* Each sphere obstacle as its outline: a circle in 2D, three great circles in 3D. */
-static void draw_obstacles(herd_renderer *r, const herd_scenario *sc) {
-  const herd_point_list *spheres = &sc->obstacles.spheres;
+static void draw_obstacles(herd_renderer *r, const herd_obstacles *obstacles) {
+  const herd_point_list *spheres = &obstacles->spheres;
   for (uint32_t s = 0; s < spheres->count; ++s) {
     const float *c = spheres->v[s];
     for (int plane = 0; plane < (r->dims == 3 ? 3 : 1); ++plane) {
@@ -639,15 +641,15 @@ static void add_pen(geometry_cache *g, const herd_shape *s) {
   }
 }
 
-static void build_geometry(geometry_cache *g, const herd_scenario *sc) {
+static void build_geometry(geometry_cache *g, const herd_scenario_info *sc, const herd_obstacles *obstacles) {
   for (int k = 0; k < GEO_PARTS; ++k) {
     g->fill[k].count = g->outline[k].count = 0;
     g->fill[k].failed = g->outline[k].failed = false;
   }
-  g->dims = sc->world.dims;
-  g->top = g->dims == 3 ? sc->world.size_m[2] : 0.0f;
-  g->walls = sc->obstacles.walls, g->water = sc->obstacles.water;
-  g->pens = sc->obstacles.pens, g->bridges = sc->obstacles.bridges;
+  g->dims = sc->dims;
+  g->top = g->dims == 3 ? sc->size_m[2] : 0.0f;
+  g->walls = obstacles->walls, g->water = obstacles->water;
+  g->pens = obstacles->pens, g->bridges = obstacles->bridges;
   for (uint32_t i = 0; i < g->water.count; ++i) {
     const herd_shape *s = &g->water.s[i];
     add_polygon_fill(&g->fill[GEO_WATER], (const float(*)[2])s->v, s->count);
@@ -670,11 +672,10 @@ static void build_geometry(geometry_cache *g, const herd_scenario *sc) {
 }
 
 /* True when the cached lists were built from this scenario's geometry and world. */
-static bool geometry_current(const geometry_cache *g, const herd_scenario *sc) {
-  const herd_shape_list *now[4] = {&sc->obstacles.walls, &sc->obstacles.water, &sc->obstacles.pens,
-                                   &sc->obstacles.bridges};
+static bool geometry_current(const geometry_cache *g, const herd_scenario_info *sc, const herd_obstacles *obstacles) {
+  const herd_shape_list *now[4] = {&obstacles->walls, &obstacles->water, &obstacles->pens, &obstacles->bridges};
   const herd_shape_list *was[4] = {&g->walls, &g->water, &g->pens, &g->bridges};
-  bool same = g->built && g->dims == sc->world.dims && g->top == (g->dims == 3 ? sc->world.size_m[2] : 0.0f);
+  bool same = g->built && g->dims == sc->dims && g->top == (g->dims == 3 ? sc->size_m[2] : 0.0f);
   for (int k = 0; k < 4 && same; ++k) same = memcmp(now[k], was[k], sizeof *now[k]) == 0;
   return same;
 }
@@ -708,17 +709,19 @@ static void head_end(const float *tip, float ux, float uy, float back, float sid
 }
 
 /* The arrows of herd_renderer_show_route (render.h says where they are and are not). */
-static void build_route(route_cache *c, const herd_sim *sim) {
+static void build_route(route_cache *c, const herd_sim *sim, const herd_scenario_info *world,
+                        const herd_obstacles *obstacles) {
   const herd_scenario *sc = herd_sim_scenario(sim);
   vertex_list *l = &c->arrows;
   l->count = 0, l->failed = false;
   c->sim = sim, c->built = true;
-  memcpy(&c->sc, sc, sizeof c->sc); /* bytes, padding too, for the memcmp that finds a change */
-  if (!herd_geometry_any(sc)) return;
-  float spacing = fmaxf(HERD_ROUTE_SPACING_M, fmaxf(sc->world.size_m[0], sc->world.size_m[1]) / HERD_ROUTE_ARROWS_MAX);
+  c->world = *world;
+  memcpy(&c->obstacles, obstacles, sizeof c->obstacles); /* for the memcmp that finds a change */
+  if (!world->shapes) return;
+  float spacing = fmaxf(HERD_ROUTE_SPACING_M, fmaxf(world->size_m[0], world->size_m[1]) / HERD_ROUTE_ARROWS_MAX);
   float length = 0.5f * spacing, back = ARROW_HEAD * length;
-  for (float y = 0.5f * spacing; y < sc->world.size_m[1]; y += spacing)
-    for (float x = 0.5f * spacing; x < sc->world.size_m[0]; x += spacing) {
+  for (float y = 0.5f * spacing; y < world->size_m[1]; y += spacing)
+    for (float x = 0.5f * spacing; x < world->size_m[0]; x += spacing) {
       float p[2] = {x, y}, q[2];
       if (!herd_sim_route_waypoint(sim, p, HERD_ROUTE_AHEAD_M, q)) continue;
       float dx = q[0] - x, dy = q[1] - y, len = hypotf(dx, dy);
@@ -732,10 +735,22 @@ static void build_route(route_cache *c, const herd_sim *sim) {
     }
 }
 
-static void draw_route_arrows(herd_renderer *r, const herd_sim *sim) {
+/* True when the route's arrows were built for this world (the route follows from the world,
+ * its target and obstacles, and the dogs that drive a flock along it). */
+static bool route_current(const route_cache *c, const herd_sim *sim, const herd_scenario_info *world,
+                          const herd_obstacles *obstacles) {
+  const herd_scenario_info *was = &c->world;
+  bool same = c->built && c->sim == sim && was->dims == world->dims && was->dogs == world->dogs &&
+              was->goal_radius_m == world->goal_radius_m;
+  for (int k = 0; k < 3 && same; ++k)
+    same = was->size_m[k] == world->size_m[k] && was->target_m[k] == world->target_m[k];
+  return same && memcmp(&c->obstacles, obstacles, sizeof *obstacles) == 0;
+}
+
+static void draw_route_arrows(herd_renderer *r, const herd_sim *sim, const herd_scenario_info *world) {
   route_cache *c = &r->route;
   if (!c->shown) return;
-  if (!c->built || c->sim != sim || memcmp(&c->sc, herd_sim_scenario(sim), sizeof c->sc) != 0) build_route(c, sim);
+  if (!route_current(c, sim, world, &r->obstacles)) build_route(c, sim, world, &r->obstacles);
   draw_list(r, &c->arrows, GL_LINES, herd_colors.route);
 }
 
@@ -752,9 +767,8 @@ static void draw_ring(herd_renderer *r, const float *from, const float *p, float
 
 /* The aim's ring and the waypoint's diamond: HERD_ROUTE_MARK_PX in 2D, in 3D a small part of
  * the world. */
-static float mark_size(const herd_scenario *sc, const herd_camera *cam) {
-  return cam->orbit ? MARK_WORLD * fmaxf(sc->world.size_m[0], sc->world.size_m[1])
-                    : HERD_ROUTE_MARK_PX * cam->metres_per_px;
+static float mark_size(const herd_scenario_info *sc, const herd_camera *cam) {
+  return cam->orbit ? MARK_WORLD * fmaxf(sc->size_m[0], sc->size_m[1]) : HERD_ROUTE_MARK_PX * cam->metres_per_px;
 }
 
 /* A filled diamond of radius `size` at p with a line to it from `from`, in rgb (the waypoint). */
@@ -768,9 +782,9 @@ static void draw_diamond(herd_renderer *r, const float *from, const float *p, fl
 
 /* The flock's waypoint (herd_sim_flock_waypoint: where the dogs drive it) and each dog's aim,
  * where the scenario has walls, water or pens. */
-static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_camera *cam) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  if (!herd_geometry_any(sc)) return;
+static void draw_route_marks(herd_renderer *r, const herd_sim *sim, const herd_scenario_info *sc,
+                             const herd_camera *cam) {
+  if (!sc->shapes) return;
   float size = mark_size(sc, cam);
   const herd_observation *o = herd_sim_observation(sim);
   float g[2] = {(float)o->centroid[0], (float)o->centroid[1]}, q[2];
@@ -818,7 +832,7 @@ static void draw_shepherd_aims(herd_renderer *r, const herd_sim *sim, float size
 static void draw_selection(herd_renderer *r, const herd_sim *sim, float size) {
   const herd_steering_state *a = r->selected >= 0 ? herd_sim_steering(sim, (uint32_t)r->selected) : NULL;
   if (!a) return;
-  float body = HERD_STEERING_BODY_SCALE * herd_model_body_m(herd_sim_scenario(sim)->model);
+  float body = HERD_STEERING_BODY_SCALE * herd_model_body_m(herd_scenario_describe(herd_sim_scenario(sim)).model);
   float c[3], ring[3 * CIRCLE_SEGMENTS];
   drawn_point(r, a->pos, c);
   circle_points(ring, CIRCLE_SEGMENTS, c, fmaxf(0.9f * body, 2.0f * size));
@@ -826,10 +840,12 @@ static void draw_selection(herd_renderer *r, const herd_sim *sim, float size) {
 }
 
 static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_camera *cam, const float *view) {
-  const herd_scenario *sc = herd_sim_scenario(sim);
+  const herd_scenario *scenario = herd_sim_scenario(sim);
+  herd_scenario_info info = herd_scenario_describe(scenario), *sc = &info;
+  herd_scenario_obstacles(scenario, &r->obstacles);
   herd_draw_use_shapes(r, view);
   geometry_cache *g = &r->geometry;
-  if (!geometry_current(g, sc)) build_geometry(g, sc);
+  if (!geometry_current(g, sc, &r->obstacles)) build_geometry(g, sc, &r->obstacles);
   const uint8_t *colors[GEO_PARTS] = {herd_colors.water, herd_colors.bridge, herd_colors.obstacle, herd_colors.target};
   /* The fills first, as paint on the floor under every line and agent: in 3D without the
    * depth test (which also leaves the depth buffer alone), since water and the bridges over
@@ -839,14 +855,14 @@ static void draw_overlays(herd_renderer *r, const herd_sim *sim, const herd_came
   if (r->dims == 3) glDisable(GL_DEPTH_TEST), glDisable(GL_CULL_FACE);
   for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->fill[k], GL_TRIANGLES, colors[k]);
   if (r->dims == 3) glEnable(GL_DEPTH_TEST), glEnable(GL_CULL_FACE);
-  draw_route_arrows(r, sim); /* dim, under everything but the floor */
+  draw_route_arrows(r, sim, sc); /* dim, under everything but the floor */
   draw_world(r, sc);
   draw_goal(r, sc);
-  draw_obstacles(r, sc);
+  draw_obstacles(r, &r->obstacles);
   for (int k = 0; k < GEO_PARTS; ++k) draw_list(r, &g->outline[k], GL_LINES, colors[k]);
-  draw_path(r, sc);
+  draw_path(r, scenario);
   draw_groups(r, sim);
-  draw_route_marks(r, sim, cam);
+  draw_route_marks(r, sim, sc, cam);
   draw_shepherd_aims(r, sim, mark_size(sc, cam));
   draw_selection(r, sim, mark_size(sc, cam));
 }
@@ -909,7 +925,7 @@ static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim, steering_
 static void draw_agents(herd_renderer *r, const herd_sim *sim, const float *view) {
   GLuint p = r->agents_program;
   agent_uniforms(r, view);
-  float body_m = herd_model_body_m(herd_sim_scenario(sim)->model);
+  float body_m = herd_model_body_m(herd_scenario_describe(herd_sim_scenario(sim)).model);
   glUniform1f(glGetUniformLocation(p, "body_m"), body_m);
   glUniform1i(glGetUniformLocation(p, "use_fixed"), 0);
   glBindVertexArray(r->agents_vao);

@@ -308,17 +308,24 @@ static herd_status loaded_scenario(const loaded *f, herd_scenario *out, herd_err
   text[f->head[H_SCENARIO]] = '\0';
   char origin[600];
   snprintf(origin, sizeof origin, "checkpoint %s", f->shown);
-  herd_status st = herd_scenario_parse(text, origin, NULL, 0, out, err);
+  herd_status st = scenario_parse(text, origin, NULL, 0, out, err);
   free(text);
   return st;
 }
 
-herd_status herd_checkpoint_scenario(const char *path, herd_scenario *out, uint32_t *step, herd_error *err) {
+herd_status herd_checkpoint_scenario(const char *path, herd_scenario **out, uint32_t *step, herd_error *err) {
+  *out = NULL;
+  herd_scenario *sc = malloc(sizeof *sc);
+  if (!sc) return herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
   loaded f;
   herd_status st = load(path, &f, err);
-  if (st == HERD_OK) st = loaded_scenario(&f, out, err);
+  if (st == HERD_OK) st = loaded_scenario(&f, sc, err);
   if (st == HERD_OK && step) *step = f.head[H_STEP];
   free(f.bytes);
+  if (st == HERD_OK)
+    *out = sc;
+  else
+    free(sc);
   return st;
 }
 

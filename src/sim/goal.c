@@ -2,6 +2,7 @@
 #include "goal.h"
 
 #include "../../kernels/models/strombom_params.h"
+#include "../core/scenario.h"
 
 herd_goal herd_goal_for(const herd_scenario *sc) {
   herd_goal goal = {.exists = sc->target.goal_radius_m >= 0.0f};

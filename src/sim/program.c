@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "../../kernels/agent.h"
+#include "../backend/model_exec.h"
+#include "../core/scenario.h"
 #include "../util/error.h"
 #include "herd/herd.h"
 
@@ -55,7 +57,7 @@ size_t herd_sizeof(const char *type) {
     const char *name;
     size_t size;
   } types[] = {
-      {"herd_scenario", sizeof(herd_scenario)},
+      {"herd_scenario_info", sizeof(herd_scenario_info)},
       {"herd_observation", sizeof(herd_observation)},
       {"herd_steering_state", sizeof(herd_steering_state)},
       {"herd_sim_desc", sizeof(herd_sim_desc)},
@@ -64,4 +66,37 @@ size_t herd_sizeof(const char *type) {
   for (size_t k = 0; type && k < sizeof types / sizeof types[0]; ++k)
     if (strcmp(type, types[k].name) == 0) return types[k].size;
   return 0;
+}
+
+/* Here, not in core: the grid cell is the model's execution (src/backend/model_exec.h). */
+herd_scenario_info herd_scenario_describe(const herd_scenario *sc) {
+  herd_scenario_info in;
+  memset(&in, 0, sizeof in);
+  in.model = sc->model;
+  in.dims = sc->world.dims;
+  for (uint32_t k = 0; k < 3; ++k) {
+    bool axis = k < sc->world.dims;
+    in.size_m[k] = axis ? sc->world.size_m[k] : 0.0f;
+    in.wrap[k] = axis ? sc->world.wrap[k] : 0u;
+    in.target_m[k] = axis ? sc->target.position_m[k] : 0.0f;
+  }
+  in.seed = sc->seed;
+  in.max_steps = sc->max_steps;
+  in.count = sc->flock.count;
+  in.goal_radius_m = sc->target.goal_radius_m;
+  in.goal_pen = herd_scenario_goal_pen(sc);
+  in.dogs = herd_scenario_dog_count(sc);
+  in.steering = herd_scenario_steering_count(sc);
+  in.agent_entries = sc->agents.entries;
+  in.food = sc->food.points.count;
+  in.path_points = sc->path.points.count;
+  in.spheres = sc->obstacles.spheres.count;
+  in.shapes = sc->obstacles.walls.count + sc->obstacles.water.count + sc->obstacles.pens.count;
+  in.observes_groups = herd_scenario_observes_groups(sc);
+  in.grid_cell_m = herd_scenario_grid_cell_m(sc);
+  in.observation_every = sc->output.observation_every;
+  in.order_every = sc->output.order_every;
+  in.steering_every = sc->output.steering_every;
+  in.trajectories_every = sc->output.trajectories_every;
+  return in;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "layer.h"
 
+#include "../core/scenario.h"
 #include "herd/herd.h"
 
 #define HERD_ROUTE_CELL_M 1.0f      /* grid spacing (coarser when the world is large) */

@@ -3,6 +3,7 @@
  * run loop calls the table; it names no strategy. */
 #ifndef HERD_STEER_STEER_H
 #define HERD_STEER_STEER_H
+#include "../core/scenario.h"
 #include "herd/herd.h"
 #include "layer.h"
 #include "strombom_dog.h"

@@ -3,6 +3,7 @@
  * the backend reduces, never the sheep themselves. docs/models/strombom.md. */
 #ifndef HERD_STEER_STROMBOM_DOG_H
 #define HERD_STEER_STROMBOM_DOG_H
+#include "../core/scenario.h"
 #include "herd/herd.h"
 #include "layer.h"
 #include "route.h"

@@ -464,8 +464,9 @@ herd_status herd_sweep_expand(herd_sweep *sw, herd_error *err) {
   if (sw->seed_count == 0) return herd_fail(err, HERD_E_INPUT, "%s: no seeds", where);
   sw->cell_count = cells;
   for (size_t cell = 0; cell < cells; ++cell) {
-    herd_scenario sc;
+    herd_scenario *sc = NULL;
     herd_status s = herd_sweep_scenario(sw, cell * sw->seed_count, &sc, err);
+    herd_scenario_free(sc);
     if (s == HERD_OK) continue;
     char values[600], message[sizeof err->message];
     describe_cell(sw, cell, values, sizeof values);
@@ -476,7 +477,7 @@ herd_status herd_sweep_expand(herd_sweep *sw, herd_error *err) {
   return HERD_OK;
 }
 
-herd_status herd_sweep_scenario(const herd_sweep *sw, size_t run, herd_scenario *out, herd_error *err) {
+herd_status herd_sweep_scenario(const herd_sweep *sw, size_t run, herd_scenario **out, herd_error *err) {
   size_t cell = run / sw->seed_count;
   char seed[64], steps[64], vary_sets[HERD_SWEEP_MAX_VARY][1024];
   const char *sets[HERD_SWEEP_MAX_SETS + HERD_SWEEP_MAX_VARY + 2];

@@ -76,8 +76,9 @@ size_t herd_sweep_run_count(const herd_sweep *sw);
 /* The value index of varied field v in cell `cell`. */
 size_t herd_sweep_value_index(const herd_sweep *sw, size_t cell, int v);
 
-/* The scenario of run r: base, fixed sets, the cell's values, the seed and the step limit. */
-herd_status herd_sweep_scenario(const herd_sweep *sw, size_t run, herd_scenario *out, herd_error *err);
+/* The scenario of run r: base, fixed sets, the cell's values, the seed and the step limit; a
+ * new one (*out, for herd_scenario_free; NULL on error). */
+herd_status herd_sweep_scenario(const herd_sweep *sw, size_t run, herd_scenario **out, herd_error *err);
 
 /* The sweep as canonical JSON (scenario, sets, vary with every value listed, combine, seeds,
  * max_steps): what sweep.json records and --resume compares. Free with free(). */

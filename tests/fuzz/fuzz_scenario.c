@@ -1,5 +1,6 @@
-/* libFuzzer harness for the scenario parser: herd_scenario_parse with --set overrides.
- * Build and run with scripts/fuzz.sh; see tests/fuzz/README.md.
+/* libFuzzer harness for the scenario parser: herd_scenario_parse's (scenario_parse, into a
+ * scenario held here) with --set overrides. Build and run with scripts/fuzz.sh; see
+ * tests/fuzz/README.md.
  *
  * Input format (chosen so seed files read like a command line):
  *   JSON text ["\n--set " PATH=VALUE] ... (at most 4 sets; the 4th takes the rest)
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #define FUZZ_TARGET "fuzz_scenario"
+#include "core/scenario.h"
 #include "fuzz_common.h"
 #include "herd/herd.h"
 
@@ -48,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   herd_scenario sc;
   herd_error err = no_error();
-  if (herd_scenario_parse(text, "fuzz.json", sets, set_count, &sc, &err) != HERD_OK) {
+  if (scenario_parse(text, "fuzz.json", sets, set_count, &sc, &err) != HERD_OK) {
     check_message(&err);
     free(text);
     return 0;
@@ -65,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dump) fail("herd_scenario_to_json returned NULL for a parsed scenario", NULL);
   herd_scenario again;
   err = no_error();
-  if (herd_scenario_parse(dump, "<dump>", NULL, 0, &again, &err) != HERD_OK) {
+  if (scenario_parse(dump, "<dump>", NULL, 0, &again, &err) != HERD_OK) {
     check_message(&err);
     fprintf(stderr, "dump:\n%s\n", dump);
     fail("the JSON dump of a parsed scenario does not parse again:", err.message);
