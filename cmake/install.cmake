@@ -1,4 +1,4 @@
-# `cmake --install build --prefix P`: libherd.a, libherd.so.0, herd.h, the herd program,
+# `cmake --install build --prefix P`: libherd.a, libherd.so.1, herd.h and herd_view.h, the herd program,
 # P/lib/pkgconfig/herd.pc and a CMake package (find_package(herd): herd::herd, the shared
 # library, and herd::herd_static). docs/library.md says how to use them.
 include(CMakePackageConfigHelpers)
@@ -10,7 +10,7 @@ install(TARGETS herd herd_shared EXPORT herdTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS herd_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES include/herd/herd.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/herd)
+install(FILES ${herd_public_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/herd)
 
 set(herd_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/herd)
 install(EXPORT herdTargets NAMESPACE herd:: DESTINATION ${herd_cmake_dir})

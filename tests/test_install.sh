@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The installed library as a program's author meets it: `cmake --install` into a scratch
-# prefix, examples/herd_basic.c built against the installed files three ways (CMake's
+# prefix, its headers alone (the scenario opaque to a program), examples/herd_basic.c built against the installed files three ways (CMake's
 # find_package with herd::herd and herd::herd_static, and pkg-config on a plain cc line), each
 # run and its outcome compared with the installed `herd run` of the same scenario and seed.
 #
@@ -14,29 +14,48 @@ HERD=$prefix/bin/herd
 cmake --install "$BUILD" --prefix "$prefix" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "cmake --install succeeds" [ "$rc" -eq 0 ]
-for f in include/herd/herd.h lib/libherd.a lib/libherd.so lib/libherd.so.0 lib/libherd.so.0.1.0 \
+for f in include/herd/herd.h include/herd/herd_view.h lib/libherd.a lib/libherd.so lib/libherd.so.1 lib/libherd.so.1.0.0 \
   lib/pkgconfig/herd.pc lib/cmake/herd/herdConfig.cmake lib/cmake/herd/herdConfigVersion.cmake bin/herd; do
   check "it installs $f" [ -e "$prefix/$f" ]
 done
-check "libherd.so is libherd.so.0 is libherd.so.0.1.0" \
-  [ "$(readlink -f "$prefix/lib/libherd.so")" = "$(readlink -f "$prefix/lib/libherd.so.0.1.0")" ]
-check "the shared library's soname is libherd.so.0" eval \
-  'objdump -p "$prefix/lib/libherd.so" | grep -q "SONAME *libherd.so.0\$"'
-# Exported: functions of herd.h, and only they (the library's internal herd_* are not).
+check "libherd.so is libherd.so.1 is libherd.so.1.0.0" \
+  [ "$(readlink -f "$prefix/lib/libherd.so")" = "$(readlink -f "$prefix/lib/libherd.so.1.0.0")" ]
+check "the shared library's soname is libherd.so.1" eval \
+  'objdump -p "$prefix/lib/libherd.so" | grep -q "SONAME *libherd.so.1\$"'
+check "its functions are of version node HERD_1" eval \
+  'nm -D --defined-only "$prefix/lib/libherd.so" | grep -q " herd_sim_create@@HERD_1\$"'
+# Exported: functions of the public headers, and only they (the library's internal herd_* are not).
 nm -D --defined-only "$prefix/lib/libherd.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort >"$tmp/exported"
 check "libherd.so exports herd_sim_create and herd_sim_place_steering" eval \
   'grep -qx herd_sim_create "$tmp/exported" && grep -qx herd_sim_place_steering "$tmp/exported"'
-check "every exported function is declared in herd.h" eval \
-  '(while read -r f; do grep -q "\\b$f *(" "$prefix/include/herd/herd.h" || { echo "  not in herd.h: $f"; exit 1; }; done <"$tmp/exported")'
-# And the other way: every function herd.h declares is in libherd.so (a source added to the
-# static library alone would leave it out).
-grep -o 'herd_[a-z0-9_]*[[:space:]]*(' "$prefix/include/herd/herd.h" | sed 's/[[:space:]]*($//' | sort -u >"$tmp/declared"
-check "every function herd.h declares is exported" eval \
+check "every exported function is declared in a public header" eval \
+  '(while read -r f; do cat "$prefix"/include/herd/*.h | grep -q "\\b$f *(" || { echo "  not in include/herd: $f"; exit 1; }; done <"$tmp/exported")'
+# And the other way: every function the public headers declare is in libherd.so (a source added
+# to the static library alone would leave it out).
+cat "$prefix"/include/herd/*.h | grep -o 'herd_[a-z0-9_]*[[:space:]]*(' | sed 's/[[:space:]]*($//' | sort -u >"$tmp/declared"
+check "every function the public headers declare is exported" eval \
   '[ -s "$tmp/declared" ] && [ -z "$(comm -23 "$tmp/declared" "$tmp/exported" | tee /dev/stderr)" ]'
 check "internal functions stay hidden (herd_fail, herd_sweep_expand)" eval \
   '! grep -qx -e herd_fail -e herd_sweep_expand "$tmp/exported"'
 check "no other symbol is exported" eval \
   '[ -z "$(nm -D --defined-only "$prefix/lib/libherd.so" | awk "\$2 != \"A\" && \$3 !~ /^herd_/")" ]'
+
+# The scenario is opaque to programs: the installed headers alone compile (herd_view.h too, and
+# as C++), and a program that reaches into a scenario does not.
+printf '#include <herd/herd_view.h>\nint main(void) { herd_scenario *sc = 0; return (int)herd_scenario_describe(sc).dims; }\n' >"$tmp/opaque_ok.c"
+check "a program on herd_view.h compiles against the installed headers" \
+  cc -std=c11 -Wall -Werror -I"$prefix/include" -c "$tmp/opaque_ok.c" -o "$tmp/opaque_ok.o"
+if command -v c++ >/dev/null; then
+  check "herd.h and herd_view.h compile as C++" \
+    c++ -x c++ -Wall -Werror -I"$prefix/include" -c "$tmp/opaque_ok.c" -o "$tmp/opaque_cxx.o"
+fi
+printf '#include <herd/herd.h>\nunsigned long n = sizeof(herd_scenario);\n' >"$tmp/opaque_size.c"
+check "sizeof(herd_scenario) does not compile in a program" eval \
+  '! cc -std=c11 -I"$prefix/include" -c "$tmp/opaque_size.c" -o "$tmp/opaque_size.o" 2>/dev/null'
+printf '#include <herd/herd.h>\nunsigned f(const herd_scenario *sc) { return sc->flock.count; }\n' >"$tmp/opaque_field.c"
+check "a scenario's fields cannot be read in a program (sc->flock.count)" eval \
+  '! cc -std=c11 -I"$prefix/include" -c "$tmp/opaque_field.c" -o "$tmp/opaque_field.o" 2>/dev/null'
+check "the public headers say nothing of issues" eval '! grep -qi "issue [0-9]" "$prefix"/include/herd/*.h'
 
 # The reference: the installed program's run of the same scenario (not the example's output).
 n=60
@@ -71,7 +90,7 @@ for kind in shared static; do
   check "find_package(herd) builds the example ($kind)" [ "$rc" -eq 0 ]
   check_example "find_package, $kind" "$tmp/cmake-$kind/herd_basic"
 done
-check "the shared build links libherd.so.0" eval 'objdump -p "$tmp/cmake-shared/herd_basic" | grep -q "NEEDED *libherd.so.0"'
+check "the shared build links libherd.so.1" eval 'objdump -p "$tmp/cmake-shared/herd_basic" | grep -q "NEEDED *libherd.so.1"'
 check "the static build does not" eval '! objdump -p "$tmp/cmake-static/herd_basic" | grep -q "NEEDED *libherd"'
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
