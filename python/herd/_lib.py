@@ -11,17 +11,31 @@ import cffi
 CDEF = """
 typedef struct herd_error { int status; char message[1024]; } herd_error;
 
-/* Opaque here: allocated with herd_sizeof("herd_scenario"); its first fields through
- * herd_scenario_head (the same layout as herd.h's herd_scenario begins with). */
+/* Opaque, as in herd.h: made by herd_scenario_load/_parse/_copy, freed by herd_scenario_free,
+ * read through herd_scenario_describe and herd_scenario_get. */
 typedef struct herd_scenario herd_scenario;
-typedef struct herd_scenario_head {
+typedef struct herd_scenario_info {
   uint32_t model;
+  uint32_t dims;
+  float size_m[3];
+  uint32_t wrap[3];
   uint64_t seed;
   uint32_t max_steps;
-  struct { uint32_t dims; float size_m[3]; uint32_t wrap[3]; } world;
-  struct { float position_m[3]; float goal_radius_m; } target;
-  struct { uint32_t count; struct { float from[3]; float to[3]; } spawn; } flock;
-} herd_scenario_head;
+  uint32_t count;
+  float target_m[3];
+  float goal_radius_m;
+  int32_t goal_pen;
+  uint32_t dogs;
+  uint32_t steering;
+  uint32_t agent_entries;
+  uint32_t food;
+  uint32_t path_points;
+  uint32_t spheres;
+  uint32_t shapes;
+  bool observes_groups;
+  float grid_cell_m;
+  uint32_t observation_every, order_every, steering_every, trajectories_every;
+} herd_scenario_info;
 
 typedef struct herd_group {
   uint32_t count;
@@ -97,11 +111,16 @@ const char *herd_outcome_name(int outcome);
 size_t herd_sizeof(const char *type);
 void free(void *);
 
-int herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario *out, herd_error *err);
+int herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario **out,
+                       herd_error *err);
 int herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
-                        herd_scenario *out, herd_error *err);
+                        herd_scenario **out, herd_error *err);
+int herd_scenario_copy(const herd_scenario *sc, herd_scenario **out, herd_error *err);
+void herd_scenario_free(herd_scenario *sc);
+int herd_scenario_set(herd_scenario *sc, const char *path, const char *value, herd_error *err);
 char *herd_scenario_to_json(const herd_scenario *sc);
 int herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
+herd_scenario_info herd_scenario_describe(const herd_scenario *sc);
 
 int herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
 void herd_sim_destroy(herd_sim *sim);
@@ -121,7 +140,7 @@ const char *herd_sim_backend(const herd_sim *sim);
 const char *herd_sim_device(const herd_sim *sim);
 """
 
-CHECKED_STRUCTS = ("herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error")
+CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error")
 
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
@@ -133,11 +152,11 @@ def _candidates():
         yield os.environ["HERD_LIB"]
         return
     here = pathlib.Path(__file__).resolve().parent
-    for name in ("libherd.so", "libherd.so.0"):
+    for name in ("libherd.so", "libherd.so.1"):
         if (here / name).exists():
             yield str(here / name)
     found = ctypes.util.find_library("herd")
-    yield found or "libherd.so.0"
+    yield found or "libherd.so.1"
 
 
 def _load():

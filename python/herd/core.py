@@ -78,8 +78,7 @@ class Scenario:
         self._text = text
         self._origin = origin
         self._sets = list(sets)
-        self._buffer = ffi.new("char[]", lib.herd_sizeof(b"herd_scenario"))
-        self._parse(self._sets)
+        self._sc = self._parse(self._sets)
 
     @classmethod
     def load(cls, path):
@@ -94,16 +93,18 @@ class Scenario:
         return cls(text=text, origin=origin)
 
     def _parse(self, sets):
+        """A new scenario handle (freed with the object) from the source and `sets`."""
         encoded = [ffi.new("char[]", s.encode()) for s in sets]
         array = ffi.new("const char *[]", encoded) if encoded else ffi.NULL
         err = ffi.new("herd_error *")
-        out = ffi.cast("herd_scenario *", self._buffer)
+        out = ffi.new("herd_scenario **")
         if self._text is not None:
             status = lib.herd_scenario_parse(self._text.encode(), self._origin.encode(), array, len(sets), out, err)
         else:
             path = self._path.encode() if self._path is not None else ffi.NULL
             status = lib.herd_scenario_load(path, array, len(sets), out, err)
         _check(status, err)
+        return ffi.gc(out[0], lib.herd_scenario_free)
 
     def set(self, path, value):
         """Overrides field `path` ("sheep.count", "world.size_m[1]"); returns self."""
@@ -113,12 +114,19 @@ class Scenario:
         """Overrides several fields at once ({path: value}), checked together (so that
         sheep.count and sheep.neighbours may change together); returns self."""
         sets = self._sets + [f"{path}={_value_text(value)}" for path, value in values.items()]
-        self._parse(sets)  # raises, leaving the scenario as it was
+        self._sc = self._parse(sets)  # raises, leaving the scenario as it was
         self._sets = sets
         return self
 
     def copy(self):
-        return Scenario(self._path, self._text, self._origin, self._sets)
+        """A scenario of its own with the same source and overrides (herd_scenario_copy)."""
+        twin = Scenario.__new__(Scenario)
+        twin._path, twin._text, twin._origin, twin._sets = self._path, self._text, self._origin, list(self._sets)
+        out = ffi.new("herd_scenario **")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_scenario_copy(self._sc, out, err), err)
+        twin._sc = ffi.gc(out[0], lib.herd_scenario_free)
+        return twin
 
     @property
     def sets(self):
@@ -144,32 +152,32 @@ class Scenario:
 
     @property
     def _ptr(self):
-        return ffi.cast("herd_scenario *", self._buffer)
+        return self._sc
 
     @property
-    def _head(self):
-        return ffi.cast("herd_scenario_head *", self._buffer)
+    def _info(self):
+        return lib.herd_scenario_describe(self._sc)
 
     @property
     def model(self):
-        return _text(lib.herd_model_name(self._head.model))
+        return _text(lib.herd_model_name(self._info.model))
 
     @property
     def seed(self):
-        return int(self._head.seed)
+        return int(self._info.seed)
 
     @property
     def max_steps(self):
-        return int(self._head.max_steps)
+        return int(self._info.max_steps)
 
     @property
     def dims(self):
-        return int(self._head.world.dims)
+        return int(self._info.dims)
 
     @property
     def count(self):
         """N: the flock's agents."""
-        return int(self._head.flock.count)
+        return int(self._info.count)
 
     def __repr__(self):
         where = self._path or self._origin or "<default>"

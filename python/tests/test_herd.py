@@ -94,6 +94,21 @@ def test_to_json_carries_the_sets_and_reloads():
     assert sc.get("sheep.count") == 80
 
 
+def test_a_scenario_is_a_handle_of_its_own():
+    """The scenario is opaque (no size the package could allocate); its fields come through
+    herd_scenario_describe, and a copy changes apart from its original."""
+    from herd._lib import lib
+
+    assert lib.herd_sizeof(b"herd_scenario") == 0
+    sc = herd.Scenario.default().update({"seed": 4, "max_steps": 250, "sheep.count": 70})
+    assert (sc.model, sc.seed, sc.max_steps, sc.dims, sc.count) == ("strombom", 4, 250, 2, 70)
+    twin = sc.copy().set("seed", 9)
+    assert (sc.seed, twin.seed, twin.count, twin.sets[-1]) == (4, 9, 70, "seed=9")
+    assert json.loads(twin.to_json())["seed"] == 9 and json.loads(sc.to_json())["seed"] == 4
+    boids = herd.Scenario.default().set("model", "boids")
+    assert boids.model == "boids" and boids.get("world.size_m[0]") > 0
+
+
 def test_dogs_and_placing_them():
     sim = herd.Sim(small(), threads=1)
     dogs = sim.dogs
