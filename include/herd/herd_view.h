@@ -103,10 +103,10 @@ bool herd_sim_flock_waypoint(const herd_sim *sim, float out[2]);
 
 /* ---- What the model marks, and one agent's update --------------------------------------- */
 
-/* Radii a viewer draws for the present state, from the model table (kernels/models/models.h,
- * HERD_MARKS_MODELS); NAN where the model has none: cohesion_m about the flock's centroid
- * (Strombom: f(N) = r_a N^(2/3), N the agents still in the flock), reaction_m about each
- * steering agent (Strombom: r_s, within which the flock reacts to it). */
+/* Radii a viewer draws for the present state, as the flock's model defines them; NAN where the
+ * model has none: cohesion_m about the flock's centroid (Strombom: f(N) = r_a N^(2/3), N the
+ * agents still in the flock), reaction_m about each steering agent (Strombom: r_s, within
+ * which the flock reacts to it). */
 typedef struct herd_model_marks {
   float cohesion_m;
   float reaction_m;
@@ -115,9 +115,9 @@ typedef struct herd_model_marks {
 } herd_model_marks;
 herd_model_marks herd_sim_model_marks(const herd_sim *sim);
 
-/* The terms of one flock agent's update, as the model's step evaluates them (kernels/models/,
- * HERD_EXPLAIN_MODELS): the new heading is the unit vector of the sum of weight x dir over the
- * terms, taken in order (the model keeps the old heading where that sum is zero). */
+/* The terms of one flock agent's update, as the model's step evaluates them: the new heading
+ * is the unit vector of the sum of weight x dir over the terms, taken in order (the model keeps
+ * the old heading where that sum is zero). */
 #define HERD_UPDATE_TERMS_MAX 8
 typedef struct herd_update_terms {
   uint32_t id;   /* the flock agent */
