@@ -85,6 +85,15 @@ typedef struct herd_obstacles {
  * with memcmp). */
 void herd_scenario_obstacles(const herd_scenario *sc, herd_obstacles *out);
 
+/* The signed distance in metres from (x, y) to the scenario's walls, pens' fences and water
+ * (less the bridges), negative inside, as the flock and the dogs meet them; a large positive
+ * number where the scenario has none. */
+double herd_scenario_obstacle_distance(const herd_scenario *sc, double x, double y);
+
+/* The edge of pen `pen` (from its point k to k + 1) that holds its gate, and the gate's ends
+ * on it as parameters t0 <= t1 along the edge; -1 when no edge does. */
+int herd_shape_gate_edge(const herd_shape *pen, double *t0, double *t1);
+
 /* Writes `count` points (x, y, z each; z = 0 in 2D) evenly spaced in the parameter along the
  * scenario's guiding path, for drawing. Returns false when the scenario has no path. */
 bool herd_scenario_path_points(const herd_scenario *sc, uint32_t count, float *xyz);

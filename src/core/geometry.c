@@ -549,3 +549,11 @@ herd_status herd_geometry_check(const herd_scenario *sc, const char *where, herd
   }
   return HERD_OK;
 }
+
+/* ---- For a viewer (herd_view.h) -------------------------------------------------------- */
+
+double herd_scenario_obstacle_distance(const herd_scenario *sc, double x, double y) {
+  return herd_geometry_distance(sc, x, y, NULL);
+}
+
+int herd_shape_gate_edge(const herd_shape *pen, double *t0, double *t1) { return herd_geometry_gate_edge(pen, t0, t1); }

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/geometry.h"
 #include "../util/error.h"
 #include "draw.h"
 #include "render.h"
@@ -601,11 +600,11 @@ static void strip_corners(const float *a, const float *b, float w, float out[4][
   memcpy(out, c, sizeof c);
 }
 
-/* The edge of pen s that holds its gate (herd_geometry_gate_edge) and the gate's ends on it,
+/* The edge of pen s that holds its gate (herd_shape_gate_edge) and the gate's ends on it,
  * ends[0] the nearer to the edge's first corner; -1 when no edge does. */
 static int pen_gate(const herd_shape *s, float ends[2][2]) {
   double t[2];
-  int k = herd_geometry_gate_edge(s, &t[0], &t[1]);
+  int k = herd_shape_gate_edge(s, &t[0], &t[1]);
   if (k < 0) return -1;
   const float *a = s->v[k], *b = s->v[((uint32_t)k + 1) % s->count];
   for (int e = 0; e < 2; ++e)
@@ -696,7 +695,7 @@ static bool segment_clear(const herd_scenario *sc, const float *a, const float *
   int n = 1 + (int)(hypotf(dx, dy) / ARROW_SAMPLE_M);
   for (int k = 0; k <= n; ++k) {
     float t = (float)k / (float)n;
-    if (herd_geometry_distance(sc, a[0] + t * dx, a[1] + t * dy, NULL) < 0.0) return false;
+    if (herd_scenario_obstacle_distance(sc, a[0] + t * dx, a[1] + t * dy) < 0.0) return false;
   }
   return true;
 }
