@@ -1279,11 +1279,11 @@ static herd_scenario *scenario_new(const herd_scenario *sc, herd_error *err) {
   return out;
 }
 
-/* *out: a new scenario from `s`'s result, or NULL when it failed. */
-static herd_status scenario_hand_out(herd_status s, herd_scenario *sc, herd_scenario **out, herd_error *err) {
-  *out = s == HERD_OK ? scenario_new(sc, err) : NULL;
-  free(sc);
-  return s == HERD_OK && !*out ? HERD_E_MEMORY : s;
+/* *out: sc, read with status s; NULL (and sc freed) when that failed. */
+static herd_status scenario_hand_out(herd_status s, herd_scenario *sc, herd_scenario **out) {
+  *out = s == HERD_OK ? sc : NULL;
+  if (s != HERD_OK) free(sc);
+  return s;
 }
 
 herd_status herd_scenario_parse(const char *text, const char *origin, const char *const *sets, int set_count,
@@ -1293,7 +1293,7 @@ herd_status herd_scenario_parse(const char *text, const char *origin, const char
     *out = NULL;
     return herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
   }
-  return scenario_hand_out(scenario_parse(text, origin, sets, set_count, sc, err), sc, out, err);
+  return scenario_hand_out(scenario_parse(text, origin, sets, set_count, sc, err), sc, out);
 }
 
 herd_status herd_scenario_load(const char *path, const char *const *sets, int set_count, herd_scenario **out,
@@ -1303,7 +1303,7 @@ herd_status herd_scenario_load(const char *path, const char *const *sets, int se
     *out = NULL;
     return herd_fail(err, HERD_E_MEMORY, "out of memory for a scenario");
   }
-  return scenario_hand_out(scenario_load(path, sets, set_count, sc, err), sc, out, err);
+  return scenario_hand_out(scenario_load(path, sets, set_count, sc, err), sc, out);
 }
 
 herd_status herd_scenario_copy(const herd_scenario *sc, herd_scenario **out, herd_error *err) {
