@@ -60,7 +60,7 @@ const char *herd_build_commit(void);
 #define HERD_MAX_STEERING 16 /* steering agents (dogs, cruisers, pursuers, food) per scenario */
 #define HERD_MAX_GROUPS 32   /* groups.max at most: flock groups tracked in the observation */
 
-/* Flock models, in the order of the model table (kernels/models/models.h). */
+/* Flock models, in the order of the model table (herd_model_name gives each one's name). */
 #define HERD_MODEL_STROMBOM 0u
 uint32_t herd_model_count(void);
 const char *herd_model_name(uint32_t model);                  /* "strombom", "boids", ... */
@@ -68,7 +68,7 @@ const char *herd_model_section(uint32_t model);               /* its fields' JSO
 const char *herd_model_title(uint32_t model);                 /* what it is, in a few words */
 bool herd_model_supports_dims(uint32_t model, uint32_t dims); /* 2 or 3 */
 
-/* Steering strategies: how a steering agent moves (src/steer/). */
+/* Steering strategies: how a steering agent moves. */
 typedef enum herd_strategy {
   HERD_STRATEGY_DOG = 0,  /* Strömbom's sheepdog: collect or drive (the "dogs" group) */
   HERD_STRATEGY_CRUISER,  /* straight on at its speed (through the wrap of a torus) */

@@ -132,7 +132,7 @@ typedef struct herd_backend_ops {
                            herd_error *err);
   /* True when the state lives in the GL buffers of desc.gl_share. */
   bool (*shares_gl)(const herd_backend *b);
-  /* Issue 16, the viewer (NULL where the backend cannot): keep flock agent `id`'s update
+  /* The viewer (NULL where the backend cannot): keep flock agent `id`'s update
    * terms in every following step (UINT32_MAX: stop), and read the last step's. */
   herd_status (*explain)(herd_backend *b, uint32_t id, herd_error *err);
   bool (*update_terms)(const herd_backend *b, herd_update_terms *out);

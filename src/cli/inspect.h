@@ -1,4 +1,4 @@
-/* Click to inspect (issue 16, the viewer): the flock agent nearest a click, its neighbours
+/* Click to inspect: the flock agent nearest a click, its neighbours
  * ringed, and its id, position, heading and the terms of its last update in the HUD. */
 #ifndef HERD_CLI_INSPECT_H
 #define HERD_CLI_INSPECT_H

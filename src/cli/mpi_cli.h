@@ -1,4 +1,4 @@
-/* What `herd run --mpi` and `herd sweep --mpi` share (issue 17): MPI started only when --mpi is
+/* What `herd run --mpi` and `herd sweep --mpi` share: MPI started only when --mpi is
  * given (a plain run never needs mpirun), the ranks other than 0 silent while every rank parses
  * and checks the same options and files (so a mistake is told once, by rank 0), and one exit
  * status agreed by all. */

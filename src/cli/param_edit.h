@@ -1,4 +1,4 @@
-/* The viewer's parameter edits (issue 16): P picks the next field herd_sim_set_param can change,
+/* The viewer's parameter edits: P picks the next field herd_sim_set_param can change,
  * [ and ] lower and raise it by 10 %, the HUD shows it, and every change is logged: one line on
  * stderr (step, path, old -> new) and, with --log-edits FILE, one CSV row. Plain logic over the
  * public API (no GL), so tests check it without a window. */

@@ -95,7 +95,7 @@ typedef struct run_opts {
   int argc; /* the command line, for the provenance */
   char **argv;
   checkpoint_opts ckpt;
-  herd_mpi_options mpi; /* issue 17 */
+  herd_mpi_options mpi; /* --mpi and its layout */
   bool mpi_tuned;       /* --mpi-layout or --mpi-rebalance given */
   bool follow_frames;   /* a rank other than 0 under --trajectories: it reads the flock at each frame */
 } run_opts;

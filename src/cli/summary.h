@@ -45,7 +45,7 @@ double summary_peak_memory_mib(void);
  * the provenance. NULL when out of memory. */
 json_t *summary_run_json(const herd_sim *sim, const herd_scenario *sc, double wall_s, int argc, char **argv);
 
-/* Issue 17: doc with an "mpi" object added when `mpi` is given (herd run --mpi: the process
+/* Doc with an "mpi" object added when `mpi` is given (herd run --mpi: the process
  * grid, the halos and migrations per step, rank 0's wall time by part); doc as it is otherwise. */
 json_t *summary_with_mpi(json_t *doc, const herd_mpi_stats *mpi);
 

@@ -1,4 +1,4 @@
-/* --overlays and --camera, shared by herd view and herd record (issue 16, viewer). */
+/* --overlays and --camera, shared by herd view and herd record. */
 #ifndef HERD_CLI_VIEW_MARKS_H
 #define HERD_CLI_VIEW_MARKS_H
 #include <getopt.h>

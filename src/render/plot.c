@@ -1,4 +1,4 @@
-/* The viewer's live plot (issue 16): the flock's order parameters and delivered fraction over
+/* The viewer's live plot: the flock's order parameters and delivered fraction over
  * the last HERD_PLOT_STEPS steps, as GL lines in a box at the bottom right of the frame, with
  * a legend. The renderer draws it through one hook (herd_renderer_set_plot); its GL objects
  * are its own, made on first draw in the renderer's context. */

@@ -192,7 +192,7 @@ const uint8_t *herd_group_color(uint32_t group);
  * pixels are that colour scaled by a factor from HERD_AMBIENT to 1. */
 #define HERD_AMBIENT 0.4f
 
-/* ---- Live plot (issue 16, params) ------------------------------------------------------- */
+/* ---- Live plot ------------------------------------------------------------------------- */
 
 /* The flock's polarisation, milling and delivered fraction (each 0 to 1) over the last
  * HERD_PLOT_STEPS steps, drawn as lines in a box at the bottom right of the frame (newest at
@@ -257,7 +257,7 @@ herd_status herd_recorder_close(herd_recorder *rec, uint32_t *frames, herd_error
 herd_status herd_write_png(const char *option, const char *path, const uint8_t *rgba, int w, int h, bool force,
                            herd_error *err);
 
-/* ---- Overlays, scale bar, camera option (issue 16, viewer: src/render/overlays.c) -------- */
+/* ---- Overlays, scale bar, camera option (src/render/overlays.c) -------- */
 
 /* What the overlays mark, each a bit of herd_renderer_set_overlays's mask and a name of
  * --overlays: each dog's aim point (a ring and a line from the dog) and mode (its name by the

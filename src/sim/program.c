@@ -1,4 +1,4 @@
-/* The functions herd.h offers programs beyond stepping (issue 16 "lib"): the agents' flags
+/* The functions herd.h offers programs beyond stepping: the agents' flags
  * in id order, a run of many steps, names and struct sizes for foreign-function interfaces.
  * Built on the public API only, apart from the agent word's layout (kernels/agent.h). */
 #include <string.h>

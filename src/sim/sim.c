@@ -208,7 +208,7 @@ static herd_backend_desc backend_desc(const herd_sim *s, const herd_sim_desc *de
   return bd;
 }
 
-/* Issue 17: the MPI backend, each rank stepping its part on the backend chosen (*ops). */
+/* The MPI backend, each rank stepping its part on the backend chosen (*ops). */
 static herd_status use_mpi(herd_backend_desc *bd, bool batch, const herd_backend_ops **ops, herd_error *err) {
 #ifdef HERD_WITH_MPI
   if (batch) return herd_fail(err, HERD_E_INPUT, "--mpi: a batch of worlds is not split over MPI ranks");
@@ -669,7 +669,7 @@ herd_status herd_sim_release(herd_sim *s, uint32_t index, herd_error *err) {
   return st;
 }
 
-/* Issue 16 "lib": a program places a steering agent (herd.h, "For programs"). A step run
+/* A program places a steering agent (herd.h, "For programs"). A step run
  * ahead is abandoned first, so the next step starts from the new place. */
 herd_status herd_sim_place_steering(herd_sim *s, uint32_t index, const float *pos, herd_error *err) {
   herd_status st = check_steering_index(s, "herd_sim_place_steering", index, err);
@@ -691,7 +691,7 @@ herd_status herd_sim_place_steering(herd_sim *s, uint32_t index, const float *po
 
 const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
 
-/* ---- Parameters changed during the run (issue 16) ------------------------------------------ */
+/* ---- Parameters changed during the run ------------------------------------------ */
 
 herd_status herd_sim_set_param(herd_sim *s, const char *path, double value, herd_error *err) {
   if (s->in_batch)

@@ -1,4 +1,4 @@
-/* The way home around obstacles (issue 13, docs/models/env.md "Routing"): a distance-to-goal
+/* The way home around obstacles (docs/models/env.md "Routing"): a distance-to-goal
  * field over a grid of the scenario's walls, water, pens and bridges (Dijkstra from the goal,
  * 8-connected, no corner cutting; a step costs its length times 1 + 3 (1 - d / room) within
  * `room` of an obstacle, so the way runs down the middle of a gate or a bridge), the waypoint a flock at a point heads

@@ -57,7 +57,7 @@ struct herd_backend {
    * `pool` (the fields above are unused). */
   herd_backend **worlds;
   uint32_t world_count;
-  /* Issue 16, the viewer: the agent whose update terms each step keeps (id + 1; 0: none). */
+  /* The viewer: the agent whose update terms each step keeps (id + 1; 0: none). */
   uint32_t explain_plus1;
   bool explained;
   herd_update_terms terms;

@@ -1,4 +1,4 @@
-/* The geometry of one flock split over MPI ranks (issue 17): where the cuts lie, which rank
+/* The geometry of one flock split over MPI ranks: where the cuts lie, which rank
  * owns a point, which ranks need it as a halo, how deep a point lies inside its region, where
  * balanced cuts go, and how wide a halo must be for exact k-nearest queries.
  *

@@ -1,4 +1,4 @@
-/* One flock over the ranks of MPI_COMM_WORLD (issue 17; docs/cluster.md). Each rank holds the
+/* One flock over the ranks of MPI_COMM_WORLD (docs/cluster.md). Each rank holds the
  * agents of its region (herd_decomp: slabs, or a 2D grid of ranks) and steps them on its own
  * backend (the `inner` one: CPU or OpenCL) together with a halo: copies of the other ranks'
  * agents within the model's reach of its region (for k-nearest queries, wide enough that every
