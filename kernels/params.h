@@ -21,6 +21,12 @@
  * in order), the parameters its index. */
 typedef herd_u32 herd_choice;
 
+/* When a run with a goal succeeds (a model's goal rule: HERD_GOAL_MODELS, kernels/models/models.h;
+ * every other model: HERD_GOAL_ALL_DELIVERED). */
+#define HERD_GOAL_ALL_DELIVERED 0u    /* every agent has been within the goal radius */
+#define HERD_GOAL_CENTROID_IN_GOAL 1u /* the flock's centroid is within the goal radius */
+#define HERD_GOAL_REMOVE_DELIVERED 2u /* each delivered agent leaves; none is left */
+
 #define HERD_PARAM_MEMBER(model, type, name, def, lo, hi, flags, unit, meaning) type name;
 #define HERD_PARAMS_STRUCT(struct_name, FIELDS) \
   typedef struct struct_name {                  \

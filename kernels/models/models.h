@@ -35,4 +35,8 @@
   X(fish, HERD_DIMS_3, 3, 60, 60, 30, 0, 0, 0, 100, 1, 0.6, 1.0, HERD_SEES_UNMOVED,                   \
     "Ban, Ning & Tu (2008): a fish school on Couzin's zones that forages food and escapes sharks, 3D")
 
+/* Models whose scenario chooses when a run with a goal succeeds: X(name). Each brings
+ * herd_<name>_goal(params), a HERD_GOAL_* rule; the others: HERD_GOAL_ALL_DELIVERED. */
+#define HERD_GOAL_MODELS(X) X(strombom)
+
 #endif

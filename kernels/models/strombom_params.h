@@ -11,9 +11,9 @@
   { "all", "reacting", NULL }
 
 /* sheep.success: when a run succeeds (decided by the run loop, src/steer/strategies.c). */
-#define HERD_STROMBOM_SUCCESS_ALL_DELIVERED 0u    /* every sheep has been within the goal radius */
-#define HERD_STROMBOM_SUCCESS_CENTROID_IN_GOAL 1u /* the flock's centroid is within the goal radius */
-#define HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED 2u /* each delivered sheep leaves; none is left */
+#define HERD_STROMBOM_SUCCESS_ALL_DELIVERED HERD_GOAL_ALL_DELIVERED
+#define HERD_STROMBOM_SUCCESS_CENTROID_IN_GOAL HERD_GOAL_CENTROID_IN_GOAL
+#define HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED HERD_GOAL_REMOVE_DELIVERED
 #define HERD_CHOICES_strombom_success \
   { "all_delivered", "centroid_in_goal", "remove_delivered", NULL }
 
@@ -46,6 +46,11 @@ HERD_PARAMS_STRUCT(herd_strombom_params, HERD_PARAMS_strombom)
 
 #ifndef HERD_OPENCL
 #include <stdio.h>
+
+/* The goal rule (HERD_GOAL_MODELS): sheep.success. */
+static inline herd_u32 herd_strombom_goal(const void *params) {
+  return ((const herd_strombom_params *)params)->success;
+}
 
 /* The n-nearest search keeps its selection in each agent's private memory on a device, so
  * it is bounded (kernels/grid.h); only n = N - 1 (the whole flock, through its centroid)

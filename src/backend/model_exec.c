@@ -10,7 +10,6 @@ _Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
 
 #define EXEC_INDEX_ROW(name, ...) EXEC_INDEX_##name,
 enum { HERD_MODELS(EXEC_INDEX_ROW) EXEC_MODEL_COUNT };
-_Static_assert(EXEC_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's model must stay the first row");
 
 #define PREPASS_ROW(id) [EXEC_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
 static const herd_model_prepass prepasses[EXEC_MODEL_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};

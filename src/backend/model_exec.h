@@ -46,8 +46,8 @@ typedef struct herd_model_exec {
 const herd_model_exec *herd_model_exec_of(uint32_t model);
 
 /* The neighbour grid's cell size for this scenario, from its model's parameters. For models
- * that query a radius it is that radius, the distance within which agents see each other
- * (boids: the visual range; NetLogo: the vision); Strömbom's k-nearest query uses 2 r_a. */
+ * that query a radius it is that radius, the distance within which agents see each other; a
+ * nearest-neighbour query takes its own (each model's cell_m hook). */
 float herd_scenario_grid_cell_m(const herd_scenario *sc);
 
 #endif

@@ -82,6 +82,9 @@ _Static_assert(HERD_MODEL_INDEX_strombom == HERD_MODEL_STROMBOM, "Strömbom's mo
 
 HERD_MODELS(MODEL_FIELDS)
 
+#define GOAL_ROW(id) [HERD_MODEL_INDEX_##id] = herd_##id##_goal,
+static herd_u32 (*const goals[HERD_MODEL_INDEX_COUNT])(const void *params) = {HERD_GOAL_MODELS(GOAL_ROW)};
+
 #define MODEL_ROW(id, dims_mask, ddims, sx, sy, sz, wx, wy, wz, count, least, spawn_from, body, sees, model_title) \
   {.name = #id,                                                                                                    \
    .section = HERD_SECTION_##id,                                                                                   \
@@ -95,7 +98,8 @@ HERD_MODELS(MODEL_FIELDS)
    .fields = id##_fields,                                                                                          \
    .field_count = sizeof id##_fields / sizeof id##_fields[0],                                                      \
    .params_size = sizeof(herd_##id##_params),                                                                      \
-   .check = herd_##id##_check},
+   .check = herd_##id##_check,                                                                                     \
+   .goal = &goals[HERD_MODEL_INDEX_##id]},
 
 const herd_model_info herd_models[] = {HERD_MODELS(MODEL_ROW)};
 const uint32_t herd_model_total = HERD_MODEL_INDEX_COUNT;

@@ -31,6 +31,8 @@ typedef struct herd_model_info {
   size_t params_size;
   /* Relations between its fields: 0, or the length of the message written into `why`. */
   int (*check)(const void *params, herd_u32 count, char *why, size_t size);
+  /* When a run with a goal succeeds (HERD_GOAL_*, kernels/params.h); *goal NULL: all delivered. */
+  herd_u32 (*const *goal)(const void *params);
 } herd_model_info;
 
 extern const herd_model_info herd_models[];
