@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cl_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -295,6 +296,7 @@ void herd_cl_destroy(herd_backend *b) {
     if (b->programs[p]) clReleaseProgram(b->programs[p]);
   if (b->queue) clReleaseCommandQueue(b->queue);
   if (b->context) clReleaseContext(b->context);
+  if (b->trace) fclose(b->trace);
   free(b->map_pos);
   free(b->map_vel);
   free(b->map_agent);
@@ -371,6 +373,17 @@ herd_status herd_cl_open_device(herd_backend *b, herd_error *err) {
   return s;
 }
 
+/* $HERD_CL_TRACE=FILE: every step, launch, non-blocking copy and host wait as a line of FILE
+ * (appended; bench/gpu-model.py reads it), for counting what a step enqueues. */
+static herd_status open_trace(herd_backend *b, herd_error *err) {
+  const char *path = getenv("HERD_CL_TRACE");
+  if (!path || !*path) return HERD_OK;
+  b->trace = fopen(path, "a");
+  if (!b->trace)
+    return herd_fail(err, HERD_E_IO, "HERD_CL_TRACE: cannot open \"%s\" to append: %s", path, strerror(errno));
+  return HERD_OK;
+}
+
 static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, herd_error *err) {
   herd_backend *b = calloc(1, sizeof *b);
   if (!b) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the OpenCL backend");
@@ -384,7 +397,8 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->stepped = UINT32_MAX;
   b->stride = herd_state_stride(desc->dims);
   b->buckets = b->grid.table_mask + 1u;
-  herd_status s = herd_cl_open_device(b, err);
+  herd_status s = open_trace(b, err);
+  if (s == HERD_OK) s = herd_cl_open_device(b, err);
   if (s == HERD_OK) s = herd_cl_write_env(b, desc->env, desc->env_floats, err);
   if (s == HERD_OK && desc->env_floats && !(b->host_env = malloc(desc->env_floats * sizeof(float))))
     s = herd_fail(err, HERD_E_MEMORY, "out of memory copying the obstacles");
@@ -478,6 +492,7 @@ static herd_status send_steering(herd_backend *b, herd_steering_input steer, her
   b->steer_valid = true;
   if (steer.count == 0) return HERD_OK;
   /* Non-blocking: this copy stays untouched until the call after next (see steer_sent). */
+  herd_cl_trace_copy(b, "write", "steering", bytes);
   CL_TRY("clEnqueueWriteBuffer(steering)", clEnqueueWriteBuffer(b->queue, b->steer, CL_FALSE, 0, bytes, staged, 0, NULL,
                                                                 herd_cl_event_for(b, HERD_STAGE_READBACK)));
   return HERD_OK;
@@ -574,6 +589,7 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
                               herd_error *err) {
   b->step_started_s = now_s();
   b->stepped = step;
+  herd_cl_trace_step(b, step);
   herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK) s = herd_cl_build_grid(b, err);
   if (s != HERD_OK) return s;
@@ -647,6 +663,7 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
   b->ring_read[slot] = NULL;
   b->ring_steer_count[slot] = count;
   b->ring_step[slot] = b->stepped;
+  herd_cl_trace_copy(b, "read", "observation", partial_bytes(&b->desc));
   CL_TRY("clEnqueueReadBuffer(observation)",
          clEnqueueReadBuffer(b->queue, b->total, CL_FALSE, 0, partial_bytes(&b->desc), &b->ring[slot], 0, NULL,
                              &b->ring_read[slot]));
@@ -656,7 +673,7 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
 }
 
 static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
-  ++b->profile.waits;
+  herd_cl_note_wait(b, "observation");
   cl_int rc = clWaitForEvents(1, &b->ring_read[slot]);
   clReleaseEvent(b->ring_read[slot]);
   b->ring_read[slot] = NULL;

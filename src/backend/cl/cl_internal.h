@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #include "../layer.h"
 
@@ -125,6 +126,7 @@ struct herd_backend {
   float *map_pos, *map_vel; /* host copies for map_state */
   uint32_t *map_agent;
   herd_profile profile;
+  FILE *trace; /* $HERD_CL_TRACE: a line per step, kernel launch and host wait (bench/gpu-model.py) */
   /* Observations read back without blocking (reduce_async), two slots used in turn. */
   herd_flock_partial ring[2];
   cl_event ring_read[2];
@@ -211,7 +213,14 @@ herd_status herd_cl_fail(herd_backend *b, herd_error *err, const char *call, cl_
 
 /* Every call that makes the host wait for the device is counted (--profile's host waits):
  * the blocking flag of a read or write, and clFinish. */
-#define BLOCKING (++b->profile.waits, CL_TRUE)
+#define BLOCKING (herd_cl_note_wait(b, "read/write"), CL_TRUE)
+
+/* Counts a host wait for --profile, and writes it to the trace. */
+void herd_cl_note_wait(herd_backend *b, const char *what);
+/* Writes a copy between host and device that does not wait ("write steer 96") to the trace. */
+void herd_cl_trace_copy(herd_backend *b, const char *direction, const char *what, size_t bytes);
+/* Writes "step S" to the trace: where the next step's commands begin. */
+void herd_cl_trace_step(herd_backend *b, uint32_t step);
 
 cl_int herd_cl_finish(herd_backend *b);
 

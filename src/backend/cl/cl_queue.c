@@ -64,8 +64,21 @@ herd_status herd_cl_fail(herd_backend *b, herd_error *err, const char *call, cl_
 
 /* ---- Profiling -------------------------------------------------------------------------- */
 
-cl_int herd_cl_finish(herd_backend *b) {
+void herd_cl_note_wait(herd_backend *b, const char *what) {
   ++b->profile.waits;
+  if (b->trace) fprintf(b->trace, "wait %s\n", what);
+}
+
+void herd_cl_trace_copy(herd_backend *b, const char *direction, const char *what, size_t bytes) {
+  if (b->trace) fprintf(b->trace, "%s %s %zu\n", direction, what, bytes);
+}
+
+void herd_cl_trace_step(herd_backend *b, uint32_t step) {
+  if (b->trace) fprintf(b->trace, "step %u\n", (unsigned)step);
+}
+
+cl_int herd_cl_finish(herd_backend *b) {
+  herd_cl_note_wait(b, "finish");
   return clFinish(b->queue);
 }
 
@@ -113,6 +126,7 @@ herd_status herd_cl_launch(herd_backend *b, enum kernel_id id, size_t first, siz
                            herd_stage stage, herd_error *err) {
   size_t global = round_up(items ? items : 1, group), offset = first;
   ++b->profile.kernels;
+  if (b->trace) fprintf(b->trace, "kernel %s %zu %zu\n", herd_cl_kernel_name(b, id), items, group);
   cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
                                      herd_cl_event_for(b, stage));
   if (rc != CL_SUCCESS) {
