@@ -123,6 +123,29 @@ HERD_INLINE herd_u32 herd_bucket_end(HERD_GLOBAL const herd_u32 *cell_end, herd_
   return cell_end[b] & HERD_BUCKET_END_MASK;
 }
 
+/* The buckets a query can read: a dense box's cells (every cell outside it is clamped onto
+ * the box's edge), else the whole table. A grid's build fills exactly these; the table's rest
+ * past a dense box is never read, so it is never written either. */
+HERD_INLINE herd_u32 herd_grid_buckets_read(const herd_grid *g) {
+  if (!g->dense) return g->table_mask + 1u;
+  herd_u32 cells = (herd_u32)g->dense_cells[0] * (herd_u32)g->dense_cells[1];
+  return g->dims == 3u ? cells * (herd_u32)g->dense_cells[2] : cells;
+}
+
+/* The first of the n ascending keys that is at least b (n when none is): a binary search, so
+ * a bucket's range costs O(log n) reads whatever lies between the occupied buckets. */
+HERD_INLINE herd_u32 herd_keys_lower_bound(HERD_GLOBAL const herd_u32 *key, herd_u32 n, herd_u32 b) {
+  herd_u32 lo = 0, hi = n;
+  while (lo < hi) {
+    herd_u32 mid = lo + (hi - lo) / 2u;
+    if (key[mid] < b)
+      lo = mid + 1u;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 HERD_INLINE int herd_in_cell(const herd_grid *g, herd_vec2 q, herd_i32 cx, herd_i32 cy) {
   return herd_cell_coord(q.x, g->inv_cell_m) == cx && herd_cell_coord(q.y, g->inv_cell_m) == cy;
 }

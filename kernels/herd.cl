@@ -2,6 +2,7 @@
  * headers as the CPU backend; these kernels only arrange it over work-items. One step:
  *   herd_bin -> herd_scan_* -> (herd_radix_scatter -> herd_radix_count -> herd_scan_*)... ->
  *   herd_radix_scatter_state -> herd_ranges -> herd_step_<model>
+ * (a small flock: herd_grid_small, all of the grid in one work-group)
  * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
  * Every model of kernels/models/models.h brings its kernel herd_step_<name> (kernels/model.h),
  * and herd_step_batch_<name> for batches of worlds (the batch kernels at the end). A model of
@@ -63,16 +64,12 @@ HERD_INLINE void herd_radix_block_totals(__local ushort *seen, uint t, __global 
   }
 }
 
-/* Bins each agent (its key) and counts the first digit per block; clears the bucket ends for
- * herd_ranges, which only sets bits. */
+/* Bins each agent (its key) and counts the first digit per block. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_bin(__global const float *pos,
-                                                                                     herd_grid grid, uint buckets,
-                                                                                     __global uint *key,
-                                                                                     __global uint *hist,
-                                                                                     __global uint *cell_end) {
+                                                                                     herd_grid grid, __global uint *key,
+                                                                                     __global uint *hist) {
   __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
-  for (uint b = get_global_id(0); b < buckets; b += get_global_size(0)) cell_end[b] = 0u;
   herd_radix_clear(seen, t);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < grid.count; ++r) {
     uint k = herd_bucket_at(&grid, herd_load_vec(pos, first + r, grid.dims));
@@ -94,11 +91,27 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
   herd_radix_block_totals(seen, t, hist);
 }
 
+/* Entry `at` of the inclusively scanned digit table, of which `scanned` holds each block of
+ * HERD_SCAN_BLOCK entries scanned on its own (herd_scan_blocks) when `blocked` is 1 or 2: the
+ * blocks' totals, scanned, are added here (`sums`; with 2, themselves scanned by blocks, whose
+ * totals `sums2` are scanned), rather than by launches that add them into the table first. */
+HERD_INLINE uint herd_scanned_at(__global const uint *scanned, __global const uint *sums, __global const uint *sums2,
+                                 uint blocked, uint at) {
+  uint v = scanned[at];
+  if (blocked && at >= HERD_SCAN_BLOCK) {
+    uint j = at / HERD_SCAN_BLOCK - 1u;
+    v += sums[j];
+    if (blocked > 1u && j >= HERD_SCAN_BLOCK) v += sums2[j / HERD_SCAN_BLOCK - 1u];
+  }
+  return v;
+}
+
 /* Recounts this block's runs, then turns seen[d][t] into the rank of item t's first key of
  * digit d among the whole pass's (base[d] + seen[d][t]): each item then places its run in
  * order by incrementing its own column. */
 HERD_INLINE void herd_radix_rank(__local ushort *seen, __local uint *base, uint t, __global const uint *key, uint first,
-                                 uint n, uint shift, __global const uint *scanned) {
+                                 uint n, uint shift, __global const uint *scanned, __global const uint *sums,
+                                 __global const uint *sums2, uint blocked) {
   uint g = get_group_id(0), blocks = get_num_groups(0);
   herd_radix_clear(seen, t);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r)
@@ -106,7 +119,7 @@ HERD_INLINE void herd_radix_rank(__local ushort *seen, __local uint *base, uint 
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint d = t; d < HERD_RADIX; d += HERD_RADIX_GROUP) {
     uint at = d * blocks + g, run = 0;
-    base[d] = at ? scanned[at - 1u] : 0u;
+    base[d] = at ? herd_scanned_at(scanned, sums, sums2, blocked, at - 1u) : 0u;
     for (uint c = 0; c < HERD_RADIX_GROUP; ++c) {
       uint v = seen[d * HERD_RADIX_GROUP + c];
       seen[d * HERD_RADIX_GROUP + c] = (ushort)run;
@@ -127,11 +140,12 @@ HERD_INLINE uint herd_radix_place(__local ushort *seen, __local uint *base, uint
  * index, on the first pass) to their places. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter(
     __global const uint *key, __global const uint *order, uint n, uint shift, uint identity,
-    __global const uint *scanned, __global uint *out_key, __global uint *out_order) {
+    __global const uint *scanned, __global const uint *sums, __global const uint *sums2, uint blocked,
+    __global uint *out_key, __global uint *out_order) {
   __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
   __local uint base[HERD_RADIX];
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
-  herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
+  herd_radix_rank(seen, base, t, key, first, n, shift, scanned, sums, sums2, blocked);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
     uint i = first + r, k = key[i], to = herd_radix_place(seen, base, t, k, shift);
     out_key[to] = k;
@@ -143,12 +157,13 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
  * gathered from where it was, so the sorted state is written once. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter_state(
     __global const uint *key, __global const uint *order, uint n, uint shift, uint identity,
-    __global const uint *scanned, __global uint *out_key, __global const float *pos, __global const float *vel,
-    __global const uint *agent, __global float *out_pos, __global float *out_vel, __global uint *out_agent, uint dims) {
+    __global const uint *scanned, __global const uint *sums, __global const uint *sums2, uint blocked,
+    __global uint *out_key, __global const float *pos, __global const float *vel, __global const uint *agent,
+    __global float *out_pos, __global float *out_vel, __global uint *out_agent, uint dims) {
   __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
   __local uint base[HERD_RADIX];
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
-  herd_radix_rank(seen, base, t, key, first, n, shift, scanned);
+  herd_radix_rank(seen, base, t, key, first, n, shift, scanned, sums, sums2, blocked);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
     uint i = first + r, k = key[i], to = herd_radix_place(seen, base, t, k, shift), from = identity ? i : order[i];
     out_key[to] = k;
@@ -196,8 +211,8 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
 
 /* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs): each
  * item scans a contiguous share, then the shares' totals are scanned across the group. One
- * launch instead of the three of herd_scan_blocks/herd_scan_add: the radix sort scans its
- * small digit tables so. */
+ * launch instead of herd_scan_blocks and a scan of its totals: the radix sort scans its small
+ * digit tables so, and a large table's totals (herd_scanned_at). */
 __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
                                                                                             uint n) {
   __local uint totals[HERD_SCAN_GROUP];
@@ -211,39 +226,110 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   for (uint i = begin; i < end; ++i) data[i] += before;
 }
 
-/* Adds the scanned totals of all earlier blocks to each block after the first. */
-HERD_SIMPLE_KERNEL void herd_scan_add(__global uint *data, uint n, __global const uint *scanned_sums) {
-  uint i = get_global_id(0), block = i / HERD_SCAN_BLOCK;
-  if (i < n && block > 0) data[i] += scanned_sums[block - 1];
-}
-
-/* Bucket ends from the sorted keys: where the next key differs, bucket key[i] ends at i + 1,
- * and so does every empty bucket up to the next key (the empty ones before the first key
- * keep herd_bin's 0). With `mark`, a bucket whose neighbouring agents lie in different
- * cells is flagged mixed (see grid.h). cell_end starts at 0 (herd_bin); a non-empty bucket's
- * word gets its end and its flag by atomic_or, the order of which cannot change the result. */
-HERD_SIMPLE_KERNEL void herd_ranges(__global const uint *key, __global const float *pos, herd_grid grid, uint buckets,
-                                    uint mark, __global uint *cell_end) {
-  uint i = get_global_id(0), n = grid.count;
-  if (i >= n) return;
-  uint k = key[i], next = i + 1u < n ? key[i + 1u] : buckets;
-  if (next != k) {
-    atomic_or(&cell_end[k], i + 1u);
-    for (uint b = k + 1u; b < next; ++b) cell_end[b] = i + 1u;
+/* The grid's buckets [b0, b1) from the n sorted keys: each bucket's end (a binary search for
+ * the first, then a walk over the buckets' own keys), its agents in order of id
+ * (herd_order_bucket), and with `mark`, its flag when they lie in more than one cell (see
+ * grid.h). The caller covers every bucket a query reads (herd_grid_buckets_read: a dense box's
+ * cells, or the whole table), so nothing is cleared first and no bucket is left stale. */
+HERD_INLINE void herd_range_buckets(__global const uint *key, __global float *pos, __global float *vel,
+                                    __global uint *agent, const herd_grid *grid, uint mark, __global uint *cell_end,
+                                    uint b0, uint b1) {
+  uint n = grid->count, i = b0 < b1 ? herd_keys_lower_bound(key, n, b0) : n;
+  for (uint b = b0; b < b1; ++b) {
+    uint begin = i;
+    while (i < n && key[i] == b) ++i; /* the bucket's own agents */
+    uint word = i;
+    if (i - begin > 1u) {
+      herd_order_bucket(pos, vel, agent, begin, i, grid->dims);
+      if (mark) {
+        herd_cell first = herd_cell_of(grid, herd_load_vec(pos, begin, grid->dims));
+        for (uint j = begin + 1u; j < i; ++j)
+          if (!herd_same_cell(first, herd_cell_of(grid, herd_load_vec(pos, j, grid->dims)))) {
+            word |= HERD_BUCKET_MIXED;
+            break;
+          }
+      }
+    }
+    cell_end[b] = word;
   }
-  if (!mark || i == 0 || key[i - 1u] != k) return;
-  herd_cell here = herd_cell_of(&grid, herd_load_vec(pos, i, grid.dims));
-  herd_cell before = herd_cell_of(&grid, herd_load_vec(pos, i - 1u, grid.dims));
-  if (!herd_same_cell(here, before)) atomic_or(&cell_end[k], HERD_BUCKET_MIXED);
 }
 
-/* Each bucket's agents in order of id (herd_order_bucket): one work-item per bucket. */
-HERD_SIMPLE_KERNEL void herd_order_buckets(__global float *pos, __global float *vel, __global uint *agent,
-                                           __global const uint *cell_end, uint buckets, uint dims) {
-  uint b = get_global_id(0);
-  if (b >= buckets) return;
-  uint begin = herd_bucket_begin(cell_end, b), end = herd_bucket_end(cell_end, b);
-  if (end - begin > 1u) herd_order_bucket(pos, vel, agent, begin, end, dims);
+#ifndef HERD_RANGES_RUN
+#define HERD_RANGES_RUN 4 /* buckets per work-item of herd_ranges */
+#endif
+
+/* The first `buckets` buckets (herd_range_buckets), HERD_RANGES_RUN to a work-item. */
+HERD_SIMPLE_KERNEL void herd_ranges(__global const uint *key, __global float *pos, __global float *vel,
+                                    __global uint *agent, herd_grid grid, uint buckets, uint mark,
+                                    __global uint *cell_end) {
+  uint b0 = get_global_id(0) * HERD_RANGES_RUN;
+  if (b0 >= buckets) return;
+  uint b1 = buckets - b0 < HERD_RANGES_RUN ? buckets : b0 + HERD_RANGES_RUN;
+  herd_range_buckets(key, pos, vel, agent, &grid, mark, cell_end, b0, b1);
+}
+
+/* ---- A small flock's whole grid in one work-group --------------------------------------------
+ * herd_bin, the radix sort and herd_ranges in one launch, for a flock of up to a few times
+ * 10^4 agents (the host's GRID_SMALL_MAX), where a launch costs more than the work: each of the
+ * HERD_SCAN_GROUP work-items bins, counts and places one contiguous run of agents, the passes of
+ * a stable LSD radix sort of HERD_SMALL_BITS each scan their digit-major table of counts in
+ * local memory (by hand: no work-group collectives), and the work-group's barriers order the
+ * passes through global memory. The result is the same as the launches': agents by (bucket,
+ * id), the same cell ends and flags. */
+#define HERD_SMALL_BITS 4u
+#define HERD_SMALL_DIGITS (1u << HERD_SMALL_BITS)
+
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_grid_small(
+    __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid, uint buckets,
+    uint passes, uint mark, __global uint *key, __global uint *key2, __global uint *order, __global uint *order2,
+    __global float *out_pos, __global float *out_vel, __global uint *out_agent, __global uint *cell_end) {
+  __local uint seen[HERD_SMALL_DIGITS * HERD_SCAN_GROUP]; /* seen[d * group + t]: item t's keys of digit d */
+  __local uint totals[HERD_SCAN_GROUP];
+  uint t = get_local_id(0), n = grid.count, run = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
+  uint first = t * run < n ? t * run : n, last = n - first < run ? n : first + run;
+  for (uint i = first; i < last; ++i) key[i] = herd_bucket_at(&grid, herd_load_vec(pos, i, grid.dims));
+  for (uint p = 0; p < passes; ++p) {
+    __global const uint *in_key = (p & 1u) ? key2 : key, *in_order = (p & 1u) ? order2 : order;
+    __global uint *out_key = (p & 1u) ? key : key2, *out_order = (p & 1u) ? order : order2;
+    uint shift = p * HERD_SMALL_BITS;
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the last pass's keys written, its ranks read */
+    for (uint d = 0; d < HERD_SMALL_DIGITS; ++d) seen[d * HERD_SCAN_GROUP + t] = 0u;
+    for (uint i = first; i < last; ++i) ++seen[((in_key[i] >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SCAN_GROUP + t];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    /* Exclusive scan of the table, digit-major: item t owns its HERD_SMALL_DIGITS entries from
+     * t * HERD_SMALL_DIGITS. Each entry becomes the place of its item's first key of its digit. */
+    uint own = t * HERD_SMALL_DIGITS, sum = 0;
+    for (uint k = 0; k < HERD_SMALL_DIGITS; ++k) sum += seen[own + k];
+    uint before = herd_scan_totals(totals, t, sum);
+    for (uint k = 0; k < HERD_SMALL_DIGITS; ++k) {
+      uint v = seen[own + k];
+      seen[own + k] = before;
+      before += v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = first; i < last; ++i) {
+      uint k = in_key[i], to = seen[((k >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SCAN_GROUP + t]++;
+      uint from = p == 0u ? i : in_order[i];
+      out_key[to] = k;
+      if (p + 1u < passes) {
+        out_order[to] = from;
+      } else if (grid.dims == 2u) {
+        vstore2(vload2(from, pos), to, out_pos);
+        vstore2(vload2(from, vel), to, out_vel);
+        out_agent[to] = agent[from];
+      } else {
+        vstore4(vload4(from, pos), to, out_pos);
+        vstore4(vload4(from, vel), to, out_vel);
+        out_agent[to] = agent[from];
+      }
+    }
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  /* The buckets, a contiguous share to each item: a few times its own agents (the table is
+   * under 4 n). */
+  uint share = (buckets + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP, b0 = t * share < buckets ? t * share : buckets;
+  uint b1 = buckets - b0 < share ? buckets : b0 + share;
+  herd_range_buckets((passes & 1u) ? key2 : key, out_pos, out_vel, out_agent, &grid, mark, cell_end, b0, b1);
 }
 
 /* ---- Batches: many worlds laid end to end (kernels/model.h, herd_world) ----------------------
@@ -267,10 +353,9 @@ HERD_INLINE uint herd_world_of_bucket(__global const herd_world *worlds, uint co
 /* herd_bin over every world at once: each world's keys offset by its bucket_base. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_bin_batch(
     __global const float *pos, __global const herd_world *worlds, __global const uint *world_of, uint total,
-    uint buckets, __global uint *key, __global uint *hist, __global uint *cell_end) {
+    __global uint *key, __global uint *hist) {
   __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
-  for (uint b = get_global_id(0); b < buckets; b += get_global_size(0)) cell_end[b] = 0u;
   herd_radix_clear(seen, t);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < total; ++r) {
     herd_world world = worlds[world_of[first + r]];

@@ -48,11 +48,12 @@ def sweep(scenario, *sets):
 
 CASES = [  # the longest first: the cases run side by side, one per core
     # 4200 boids that see few others on a large field: 3 reduction groups, 5 radix blocks (a
-    # digit table of 1280 entries, scanned level by level: 2 scan groups).
+    # digit table of 1280 entries, scanned level by level: 2 scan groups); the grid in a launch
+    # per stage (every other case's flock is small: its grid is built by one work-group).
     ("every reduction, scan and sort over several groups",
      RUN + ["scenarios/boids2d.json", "--set", "boids.count=4200", "--set", "world.size_m=[3000,3000]",
             "--set", "boids.visual_range_m=6", "--set", "boids.protected_range_m=2", "-s", "1"],
-     {"HERD_CL_SCAN_SINGLE_MAX": "0"}),
+     {"HERD_CL_SCAN_SINGLE_MAX": "0", "HERD_CL_GRID_SMALL_MAX": "0"}),
     # 2100 boids: the groups' kernels over several work-groups (runs of 32 agents, 64 a group).
     ("groups over several work-groups",
      RUN + ["scenarios/boids2d.json", "--set", "boids.count=2100", "--set", "world.size_m=[2000,2000]",

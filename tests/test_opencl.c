@@ -96,7 +96,9 @@ static void check_same_grid(const herd_cpu_grid_view *v, const herd_cl_grid_copy
   CHECK(memcmp(v->pos, c->pos, (size_t)n * stride * sizeof(float)) == 0);
   CHECK(memcmp(v->vel, c->vel, (size_t)n * stride * sizeof(float)) == 0);
   CHECK(memcmp(v->agent, c->agent, n * sizeof *v->agent) == 0);
-  size_t buckets = (size_t)v->grid.table_mask + 1;
+  /* Every bucket a query reads (past a dense box the table is never read, nor written on the device). */
+  size_t buckets = herd_grid_buckets_read(&v->grid);
+  CHECK(memcmp(&v->grid, &c->grid, sizeof v->grid) == 0);
   CHECK(memcmp(v->cell_end, c->cell_end, buckets * sizeof *v->cell_end) == 0); /* mixed flags included */
 }
 
@@ -141,12 +143,21 @@ static void check_sorted_flock(uint32_t n, uint32_t dense, float spread) {
 
 /* The radix sort's edge cases: thousands of agents in one bucket (the insertion sort it
  * replaced was quadratic there), a flock so small that one pass is first and last, and one
- * whose bucket keys need three 8-bit passes (a middle pass: keys and indices moved alone). */
+ * whose bucket keys need three 8-bit passes (a middle pass: keys and indices moved alone);
+ * the small ones both by one work-group (herd_grid_small) and by a launch per stage. */
 static void dense_tiny_and_large_flocks_sort_as_the_cpu_backend(void) {
   check_sorted_flock(9000, 8000, 400.0f);
   check_sorted_flock(7, 0, 30.0f);
   CHECK(herd_grid_table_size(70000) > (1u << 16)); /* keys of 17 bits: three passes */
   check_sorted_flock(70000, 3000, 3000.0f);
+  /* The small flocks again with their grid in a launch per stage (not one work-group's), and
+   * their digit tables scanned by blocks at both levels. */
+  setenv("HERD_CL_GRID_SMALL_MAX", "0", 1);
+  setenv("HERD_CL_SCAN_SINGLE_MAX", "0", 1);
+  check_sorted_flock(9000, 8000, 400.0f);
+  check_sorted_flock(7, 0, 30.0f);
+  unsetenv("HERD_CL_GRID_SMALL_MAX");
+  unsetenv("HERD_CL_SCAN_SINGLE_MAX");
 }
 
 static void neighbour_sets_equal_the_cpu_backend(void) {

@@ -177,16 +177,18 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
 static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
   uint32_t n = b->desc.count, count = b->world_count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = herd_cl_run_kernel(b, K_BIN_BATCH, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 8,
-                                     MEM(b->pos[src]), MEM(b->worlds), MEM(b->world_of), VAL(n), VAL(b->buckets),
-                                     MEM(b->key), MEM(b->hist), MEM(b->cell_end));
-  if (s == HERD_OK) s = herd_cl_sort_binned(b, src, dst, err);
+  herd_status s =
+      herd_cl_run_kernel(b, K_BIN_BATCH, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]),
+                         MEM(b->worlds), MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->hist));
+  if (s == HERD_OK) s = herd_cl_sort_binned(b, b->buckets, src, dst, err);
   if (s == HERD_OK) {
     herd_grid all = b->world[0].grid; /* only its count matters: no flags (each world's cells differ) */
     all.count = n;
-    s = herd_cl_find_ranges(b, &all, 0u, err);
+    /* table-sized: every world's whole table, end to end (2 to 4 buckets an agent, one
+     * work-item a bucket or a few), so that each world's first bucket starts at its own agents */
+    s = herd_cl_find_ranges(b, &all, b->buckets, 0u, err);
   }
-  if (s == HERD_OK)
+  if (s == HERD_OK) /* table-sized: as the ranges, one work-item a bucket */
     s = herd_cl_run_kernel(b, K_RELATIVE_ENDS, b->buckets, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 4, MEM(b->cell_end),
                            MEM(b->worlds), VAL(count), VAL(b->buckets));
   if (s == HERD_OK)

@@ -5,11 +5,8 @@
 
 #include "cl_internal.h"
 
-/* Inclusive scan of `n` values of `data` in place: by one group when they are few (one
- * launch: on a GPU a launch costs microseconds, a few thousand values far less), else level
- * by level. */
 /* The largest table scanned by one group: SCAN_SINGLE_MAX, or $HERD_CL_SCAN_SINGLE_MAX (tests
- * that run the level-by-level scan on a small flock: 0 always takes it). */
+ * that run the scan by blocks on a small flock: 0 always takes it). */
 static uint32_t scan_single_max(void) {
   const char *text = getenv("HERD_CL_SCAN_SINGLE_MAX");
   char *end;
@@ -17,18 +14,31 @@ static uint32_t scan_single_max(void) {
   return text && *text && !*end && v < SCAN_SINGLE_MAX ? (uint32_t)v : SCAN_SINGLE_MAX;
 }
 
-static herd_status scan(herd_backend *b, cl_mem data, uint32_t n, int level, herd_error *err) {
-  if (level == 0 && n <= scan_single_max())
-    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(data), VAL(n));
-  uint32_t blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+/* The radix sort's digit table of `n` entries (b->hist) scanned for its scatter, which reads it
+ * through herd_scanned_at: by one group when it is small (*blocked = 0: one launch; on a GPU a
+ * launch costs microseconds, a few thousand values far less); else by blocks, their totals
+ * (b->scan_sums[0]) scanned by one group (*blocked = 1: two launches) or by blocks again, whose
+ * totals (b->scan_sums[1]) one group scans (*blocked = 2: three). The scatter adds the totals
+ * itself: no launch adds them into the table. */
+static herd_status scan_digits(herd_backend *b, uint32_t n, cl_uint *blocked, herd_error *err) {
+  uint32_t single = scan_single_max(), blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  uint32_t blocks2 = (blocks + SCAN_BLOCK - 1) / SCAN_BLOCK;
+  *blocked = n <= single ? 0u : blocks <= single || blocks <= 1u ? 1u : 2u; /* 2: b->scan_sums[1] exists */
+  if (blocks2 > SCAN_SINGLE_MAX) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
+  if (!*blocked)
+    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->hist), VAL(n));
   herd_status s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
-                                     MEM(data), VAL(n), MEM(b->scan_sums[level]));
-  if (s != HERD_OK || blocks <= 1) return s;
-  if (level + 1 >= MAX_SCAN_LEVELS) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
-  s = scan(b, b->scan_sums[level], blocks, level + 1, err);
-  if (s != HERD_OK) return s;
-  return herd_cl_run_kernel(b, K_SCAN_ADD, n, SIMPLE_GROUP, HERD_STAGE_SORT, err, 3, MEM(data), VAL(n),
-                            MEM(b->scan_sums[level]));
+                                     MEM(b->hist), VAL(n), MEM(b->scan_sums[0]));
+  if (s == HERD_OK && *blocked == 1u)
+    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->scan_sums[0]),
+                              VAL(blocks));
+  if (s == HERD_OK)
+    s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks2 * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
+                           MEM(b->scan_sums[0]), VAL(blocks), MEM(b->scan_sums[1]));
+  if (s == HERD_OK)
+    s = herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->scan_sums[1]),
+                           VAL(blocks2));
+  return s;
 }
 
 /* Radix passes for keys below `buckets`: as many digits as the largest key has. */
@@ -48,12 +58,13 @@ static herd_status stage_break(herd_backend *b, herd_error *err) {
   return herd_stop_between_pieces(b->desc.stop) ? HERD_E_INTERRUPTED : HERD_OK;
 }
 
-/* After a bin kernel left the keys in b->key and the first digit's table in b->hist: the
- * stable radix sort by bucket, its last pass gathering the state from [src] into [dst]; the
- * sorted keys are left in b->sorted_key. */
-herd_status herd_cl_sort_binned(herd_backend *b, int src, int dst, herd_error *err) {
-  uint32_t n = b->desc.count, passes = radix_passes(b->buckets), table = (uint32_t)radix_table(n);
+/* After a bin kernel left the keys (each below `keys_below`) in b->key and the first digit's
+ * table in b->hist: the stable radix sort by bucket, its last pass gathering the state from
+ * [src] into [dst]; the sorted keys are left in b->sorted_key. */
+herd_status herd_cl_sort_binned(herd_backend *b, uint32_t keys_below, int src, int dst, herd_error *err) {
+  uint32_t n = b->desc.count, passes = radix_passes(keys_below), table = (uint32_t)radix_table(n);
   cl_mem keys[2] = {b->key, b->key2}, orders[2] = {b->order, b->order2};
+  cl_mem sums2 = b->scan_sums[1] ? b->scan_sums[1] : b->scan_sums[0]; /* read only when the table needs it */
   herd_status s = HERD_OK;
   int in = 0;
   for (uint32_t p = 0; p < passes && s == HERD_OK; ++p) {
@@ -61,17 +72,19 @@ herd_status herd_cl_sort_binned(herd_backend *b, int src, int dst, herd_error *e
     if (p > 0)
       s = herd_cl_run_kernel(b, K_RADIX_COUNT, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 4, MEM(keys[in]),
                              VAL(n), VAL(shift), MEM(b->hist));
-    if (s == HERD_OK) s = scan(b, b->hist, table, 0, err);
+    cl_uint blocked = 0;
+    if (s == HERD_OK) s = scan_digits(b, table, &blocked, err);
     if (s != HERD_OK) break;
     if (p + 1 < passes)
-      s = herd_cl_run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 8, MEM(keys[in]),
-                             MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(keys[1 - in]),
-                             MEM(orders[1 - in]));
+      s = herd_cl_run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 11, MEM(keys[in]),
+                             MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(b->scan_sums[0]),
+                             MEM(sums2), VAL(blocked), MEM(keys[1 - in]), MEM(orders[1 - in]));
     else
-      s = herd_cl_run_kernel(b, K_RADIX_SCATTER_STATE, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 14,
+      s = herd_cl_run_kernel(b, K_RADIX_SCATTER_STATE, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 17,
                              MEM(keys[in]), MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist),
-                             MEM(keys[1 - in]), MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]),
-                             MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(b->desc.dims));
+                             MEM(b->scan_sums[0]), MEM(sums2), VAL(blocked), MEM(keys[1 - in]), MEM(b->pos[src]),
+                             MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]),
+                             MEM(b->agent[dst]), VAL(b->desc.dims));
     in = 1 - in;
     if (s == HERD_OK) s = stage_break(b, err);
   }
@@ -79,26 +92,50 @@ herd_status herd_cl_sort_binned(herd_backend *b, int src, int dst, herd_error *e
   return s;
 }
 
-/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys; g->count keys. Then each
- * bucket's agents in order of id (kernels/grid.h, herd_order_bucket), as on the CPU. */
-herd_status herd_cl_find_ranges(herd_backend *b, const herd_grid *g, cl_uint mark, herd_error *err) {
+/* Each bucket's range (and with `mark`, its mixed flag) from the sorted keys, its agents then
+ * in order of id (kernels/grid.h, herd_order_bucket), as on the CPU: one work-item per bucket a
+ * query reads (herd_grid_buckets_read; `buckets`, a batch's every world's). g->count keys. */
+herd_status herd_cl_find_ranges(herd_backend *b, const herd_grid *g, uint32_t buckets, cl_uint mark, herd_error *err) {
   int dst = 1 - b->cur;
-  herd_status s = herd_cl_run_kernel(b, K_RANGES, g->count, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 6, MEM(b->sorted_key),
-                                     MEM(b->pos[dst]), VAL(*g), VAL(b->buckets), VAL(mark), MEM(b->cell_end));
-  if (s != HERD_OK) return s;
-  return herd_cl_run_kernel(b, K_ORDER_BUCKETS, b->buckets, SIMPLE_GROUP, HERD_STAGE_SORT, err, 6, MEM(b->pos[dst]),
-                            MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(b->cell_end), VAL(b->buckets), VAL(b->desc.dims));
+  size_t items = (buckets + RANGES_RUN - 1) / RANGES_RUN;
+  return herd_cl_run_kernel(b, K_RANGES, items, SIMPLE_GROUP, HERD_STAGE_RANGES, err, 8, MEM(b->sorted_key),
+                            MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), VAL(*g), VAL(buckets), VAL(mark),
+                            MEM(b->cell_end));
 }
 
-/* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
+/* The largest flock whose grid one work-group builds (herd_grid_small): GRID_SMALL_MAX, or
+ * $HERD_CL_GRID_SMALL_MAX when smaller (tests that run the launches on a small flock: 0 never
+ * takes the one-group path). */
+static uint32_t grid_small_max(void) {
+  const char *text = getenv("HERD_CL_GRID_SMALL_MAX");
+  char *end;
+  unsigned long v = text && *text ? strtoul(text, &end, 10) : GRID_SMALL_MAX;
+  return text && *text && !*end && v < GRID_SMALL_MAX ? (uint32_t)v : GRID_SMALL_MAX;
+}
+
+/* A small flock's grid in one launch: bin, every pass of the sort, the ranges. */
+static herd_status build_small(herd_backend *b, const herd_grid *g, int src, int dst, herd_error *err) {
+  cl_uint buckets = herd_grid_buckets_read(g), passes = 0, mark = 1;
+  while (passes * GRID_SMALL_BITS < 32u && ((buckets - 1u) >> (passes * GRID_SMALL_BITS))) ++passes;
+  if (!passes) passes = 1;
+  b->sorted_key = passes & 1u ? b->key2 : b->key;
+  return herd_cl_run_kernel(b, K_GRID_SMALL, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 15, MEM(b->pos[src]),
+                            MEM(b->vel[src]), MEM(b->agent[src]), VAL(*g), VAL(buckets), VAL(passes), VAL(mark),
+                            MEM(b->key), MEM(b->key2), MEM(b->order), MEM(b->order2), MEM(b->pos[dst]),
+                            MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(b->cell_end));
+}
+
+/* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges:
+ * a small flock's in one launch, a larger one's in a launch per stage. */
 herd_status herd_cl_build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err) {
   uint32_t n = b->desc.count;
   int src = b->cur, dst = 1 - b->cur;
-  herd_status s = herd_cl_run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]),
-                                     VAL(*g), VAL(b->buckets), MEM(b->key), MEM(b->hist), MEM(b->cell_end));
+  if (n <= grid_small_max()) return build_small(b, g, src, dst, err);
+  herd_status s = herd_cl_run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]),
+                                     VAL(*g), MEM(b->key), MEM(b->hist));
   if (s == HERD_OK) s = stage_break(b, err);
-  if (s == HERD_OK) s = herd_cl_sort_binned(b, src, dst, err);
-  if (s == HERD_OK) s = herd_cl_find_ranges(b, g, 1u, err);
+  if (s == HERD_OK) s = herd_cl_sort_binned(b, herd_grid_buckets_read(g), src, dst, err);
+  if (s == HERD_OK) s = herd_cl_find_ranges(b, g, herd_grid_buckets_read(g), 1u, err);
   return s;
 }
 

@@ -29,6 +29,9 @@
 #define RADIX_BLOCK (RADIX_GROUP * 32u)
 #define MAX_SCAN_LEVELS 6
 #define SCAN_SINGLE_MAX (16u * SCAN_BLOCK) /* scanned by one group in one launch, up to this */
+#define GRID_SMALL_MAX 16384u              /* agents whose grid one work-group builds in one launch */
+#define GRID_SMALL_BITS 4u                 /* HERD_SMALL_BITS (kernels/herd.cl) */
+#define RANGES_RUN 4u                      /* HERD_RANGES_RUN: buckets per work-item of herd_ranges */
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
@@ -47,13 +50,12 @@
 enum kernel_id {
   K_BIN,
   K_SCAN_BLOCKS,
-  K_SCAN_ADD,
   K_SCAN_SINGLE,
   K_RADIX_COUNT,
   K_RADIX_SCATTER,
   K_RADIX_SCATTER_STATE,
   K_RANGES,
-  K_ORDER_BUCKETS,
+  K_GRID_SMALL,
   K_STEP, /* the model's: herd_step_<name> */
   K_REDUCE_FIRST,
   K_REDUCE_FAR,
@@ -254,13 +256,13 @@ herd_status herd_cl_gl_release(herd_backend *b, herd_status status, herd_error *
 
 /* ---- cl_grid.c -------------------------------------------------------------------------- */
 
-/* After a bin kernel: the stable radix sort by bucket, its last pass gathering the state from
- * [src] into [dst]; the sorted keys are left in b->sorted_key. */
-herd_status herd_cl_sort_binned(herd_backend *b, int src, int dst, herd_error *err);
+/* After a bin kernel: the stable radix sort by bucket of keys below `keys_below`, its last pass
+ * gathering the state from [src] into [dst]; the sorted keys are left in b->sorted_key. */
+herd_status herd_cl_sort_binned(herd_backend *b, uint32_t keys_below, int src, int dst, herd_error *err);
 
-/* Bucket ends (and with `mark`, the mixed flags) from the sorted keys, then each bucket's
- * agents in order of id. */
-herd_status herd_cl_find_ranges(herd_backend *b, const herd_grid *g, cl_uint mark, herd_error *err);
+/* Each bucket's range (and with `mark`, its mixed flag) from the sorted keys, its agents then in
+ * order of id: the first `buckets` buckets (herd_grid_buckets_read, or a batch's all). */
+herd_status herd_cl_find_ranges(herd_backend *b, const herd_grid *g, uint32_t buckets, cl_uint mark, herd_error *err);
 
 /* Bin on grid g (the model's, or the groups'), stable sort by bucket into [1-cur], cell ranges. */
 herd_status herd_cl_build_grid_on(herd_backend *b, const herd_grid *g, herd_error *err);
