@@ -233,6 +233,13 @@ def price_kernel(name, items, group, ctx, table):
         instr, dram = INSTR_SORT_KEY * n, (s + 8) * n + 32 * items + 4 * ctx.get('cleared', 0)
     elif name.startswith('herd_scan'):
         instr, dram = 8 * items * 4, 32 * items
+    elif name == 'herd_grid_small':
+        # the whole grid of a small flock by one work-group (kernels/herd.cl): one SM bins, sorts
+        # (4-bit passes: 4 for keys below 2^16) and builds the ranges, at the issue rate of its
+        # 8 warps alone, however many SMs stand idle
+        passes = max(1, math.ceil(max(1, 4 * n - 1).bit_length() / 4))
+        instr, dram = INSTR_SORT_KEY * n * passes + 12 * 4 * n, (s + 8) * n + 2 * state * n + 8 * 4 * n
+        serial = instr / (LANES_PER_SM * CLOCK_HZ * min(1.0, (group / 32 / 64) / HIDE_OCCUPANCY))
     elif name.startswith('herd_ranges'):
         instr, dram = 12 * items, 8 * items + 4 * ctx['tail']
         serial = ctx['tail'] * SERIAL_STORE_S
