@@ -235,8 +235,9 @@ def planted_barrier(args, runtime, work):
         return ["--plant barrier: herd_scan_totals' first barrier is not where the plant expects it"]
     with open(path, "w") as f:
         f.write(text.replace(target, "  totals[t] = run;\n", 1))
-    case = run_case("planted barrier", RUN + ["--set", "sheep.count=60", "-s", "1"], {"HERD_KERNEL_DIR": kernels},
-                    args, runtime, work)
+    # the grid by its launches (a flock this small is otherwise one work-group's: herd_grid_small)
+    case = run_case("planted barrier", RUN + ["--set", "sheep.count=60", "-s", "1"],
+                    {"HERD_KERNEL_DIR": kernels, "HERD_CL_GRID_SMALL_MAX": "0"}, args, runtime, work)
     races = [r for r in case["reports"] if "race" in r["what"] and r["kernel"].startswith("herd_scan")]
     if not races:
         return ["--plant barrier: the scan without its barrier was not reported"]
