@@ -108,7 +108,7 @@ HERD_SIMPLE_KERNEL void herd_pre_strombom_far(__global const float2 *pos, __glob
   herd_strombom_flock f;
   f.g = &grid, f.pos = pos, f.agent = agent, f.cell_end = cell_end, f.dogs = steer;
   f.dog_count = info.steering_count, f.env = 0, f.world = 0, f.lcm = 0;
-  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  herd_neighbour scratch[HERD_STROMBOM_SCRATCH];
   herd_strombom_sum sum = herd_strombom_lcm_sum(&params, &f, self, scratch);
   pre[2u * self] = sum.x;
   pre[2u * self + 1u] = sum.y;
