@@ -467,6 +467,237 @@ HERD_INLINE herd_u32 herd_grid_knn(const herd_grid *g, HERD_GLOBAL const herd_ve
   return herd_grid_knn_rings(g, pos, cell_end, self, best, k);
 }
 
+/* ---- The k nearest in bounded memory (GPU builds) ------------------------------------------
+ * herd_grid_knn keeps its selection in HERD_MAX_NEIGHBOURS entries of private memory, which a GPU
+ * places in local memory (DRAM through L1/L2). A GPU build (OpenCL without HERD_KNN_PRIVATE,
+ * which the host defines for CPU devices, where the array is cheap) selects the same set with
+ * no array at all: a cut through the keys (d2 bits << 32) | j (d2 >= 0, so its bits order as
+ * the distances do; the index breaks ties as the heap does) found by radix select, 4 bits a
+ * pass, its 16 bins a uint16 in registers; each pass re-reads the candidates (from L1/L2). The
+ * set is then every key whose decided top bits are at most the cut's prefix: exactly
+ * herd_grid_knn's set, so any sum over it in the fixed point of the models is the CPU's bits.
+ * Where (herd_grid_knn_cut): count the candidates ring by ring until a block of cells holds
+ * k; select over it (round 1: its k-th distance D1, an upper bound on the true one); if the
+ * block's clearance (herd_ring_clearance) exceeds sqrt(D1), done, else select again over the
+ * first block whose clearance does, among its candidates within D1 (round 2). Past the cell
+ * budget of the rings: the whole grid. docs/opencl.md, "k nearest without a private array". */
+#if defined(HERD_OPENCL) && !defined(HERD_KNN_PRIVATE)
+#define HERD_KNN_BOUNDED 1
+
+/* The k smallest keys of a set: those whose top `depth` bits are at most `prefix` (none when
+ * want = 0). need: the keys still wanted among those whose top bits equal the prefix. */
+typedef struct herd_knn_cut {
+  ulong prefix;
+  uint depth, need, want, done;
+} herd_knn_cut;
+
+HERD_INLINE ulong herd_knn_key(float d2, uint j) { return ((ulong)as_uint(d2) << 32) | (ulong)j; }
+
+HERD_INLINE herd_knn_cut herd_knn_cut_begin(uint want) {
+  herd_knn_cut c;
+  c.prefix = 0ul, c.depth = 0u, c.need = want, c.want = want, c.done = want == 0u;
+  return c;
+}
+
+HERD_INLINE int herd_knn_cut_selected(const herd_knn_cut *c, ulong key) {
+  return c->want > 0u && (c->depth == 0u || (key >> (64u - c->depth)) <= c->prefix);
+}
+
+/* Counts key's next digit into `bins` if its decided bits match the prefix. */
+HERD_INLINE uint16 herd_knn_cut_count(const herd_knn_cut *c, uint16 bins, ulong key) {
+  if (c->depth > 0u && (key >> (64u - c->depth)) != c->prefix) return bins;
+  uint digit = (uint)(key >> (60u - c->depth)) & 15u;
+  return bins -
+         as_uint16((uint16)(digit) == (uint16)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 14u, 15u));
+}
+
+/* After a pass that counted every key of the set: the bin that holds the need-th key becomes
+ * part of the prefix; the cut is done once that bin holds exactly the keys still wanted. */
+HERD_INLINE void herd_knn_cut_step(herd_knn_cut *c, uint16 bins) {
+  uint below = 0, digit = 16u, in_bin = 0;
+#define HERD_KNN_BIN(d, v)       \
+  do {                           \
+    if (digit != 16u) break;     \
+    if (below + (v) >= c->need)  \
+      digit = (d), in_bin = (v); \
+    else                         \
+      below += (v);              \
+  } while (0)
+  HERD_KNN_BIN(0u, bins.s0);
+  HERD_KNN_BIN(1u, bins.s1);
+  HERD_KNN_BIN(2u, bins.s2);
+  HERD_KNN_BIN(3u, bins.s3);
+  HERD_KNN_BIN(4u, bins.s4);
+  HERD_KNN_BIN(5u, bins.s5);
+  HERD_KNN_BIN(6u, bins.s6);
+  HERD_KNN_BIN(7u, bins.s7);
+  HERD_KNN_BIN(8u, bins.s8);
+  HERD_KNN_BIN(9u, bins.s9);
+  HERD_KNN_BIN(10u, bins.sa);
+  HERD_KNN_BIN(11u, bins.sb);
+  HERD_KNN_BIN(12u, bins.sc);
+  HERD_KNN_BIN(13u, bins.sd);
+  HERD_KNN_BIN(14u, bins.se);
+  HERD_KNN_BIN(15u, bins.sf);
+#undef HERD_KNN_BIN
+  c->depth += 4u;
+  if (digit == 16u) { /* fewer keys than wanted: every one of them */
+    c->prefix = (c->prefix << 4) | 15ul, c->done = 1u;
+    return;
+  }
+  c->need -= below;
+  c->prefix = (c->prefix << 4) | (ulong)digit;
+  c->done = in_bin == c->need || c->depth == 64u;
+}
+
+/* Candidates of agent `self` at p: every agent of the cells within Chebyshev radius `ring` of
+ * p's cell (ring < 0: every agent of the grid), itself excluded, those of cells wholly beyond
+ * reach2 skipped and any farther than reach2 (squared) left out; in a fixed order. */
+typedef struct herd_knn_walk {
+  herd_vec2 p;
+  herd_i32 cx, cy, ring, x, y;
+  herd_u32 self, c, cells, j, end;
+  int check;
+  float margin, reach2;
+} herd_knn_walk;
+
+HERD_INLINE herd_knn_walk herd_knn_walk_begin(const herd_grid *g, herd_vec2 p, herd_u32 self, herd_i32 ring,
+                                              float reach2) {
+  herd_knn_walk w;
+  w.p = p, w.self = self, w.ring = ring, w.reach2 = reach2;
+  w.cx = herd_cell_coord(p.x, g->inv_cell_m), w.cy = herd_cell_coord(p.y, g->inv_cell_m);
+  w.x = w.y = 0, w.c = 0u, w.j = w.end = 0u, w.check = 0;
+  w.cells = ring < 0 ? 1u : (2u * (herd_u32)ring + 1u) * (2u * (herd_u32)ring + 1u);
+  w.margin = herd_cell_margin(g, p, ring < 0 ? 0 : ring);
+  return w;
+}
+
+HERD_INLINE int herd_knn_walk_next(herd_knn_walk *w, const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                   HERD_GLOBAL const herd_u32 *cell_end, herd_u32 *j_out, herd_vec2 *d_out,
+                                   float *d2_out) {
+  for (;;) {
+    while (w->j < w->end) {
+      herd_u32 j = w->j++;
+      if (j == w->self) continue;
+      herd_vec2 q = pos[j];
+      if (w->check && !herd_in_cell(g, q, w->x, w->y)) continue;
+      herd_vec2 d = herd_v2_sub(q, w->p);
+      float d2 = herd_v2_len2(d);
+      if (d2 > w->reach2) continue;
+      *j_out = j, *d_out = d, *d2_out = d2;
+      return 1;
+    }
+    if (w->c >= w->cells) return 0;
+    herd_u32 c = w->c++;
+    if (w->ring < 0) {
+      w->j = 0u, w->end = g->count, w->check = 0;
+      continue;
+    }
+    herd_u32 side = 2u * (herd_u32)w->ring + 1u;
+    w->x = w->cx - w->ring + (herd_i32)(c % side), w->y = w->cy - w->ring + (herd_i32)(c / side);
+    if (w->reach2 < INFINITY && herd_cell_beyond(g, w->p, w->x, w->y, w->margin, w->reach2)) continue;
+    herd_cell_span span = herd_cell_span_of(g, pos, cell_end, w->x, w->y);
+    w->j = span.begin, w->end = span.end, w->check = span.check;
+  }
+}
+
+/* Radix select over the walk's candidates: the cut of the `want` smallest keys. */
+HERD_INLINE herd_knn_cut herd_knn_cut_of(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                         HERD_GLOBAL const herd_u32 *cell_end, herd_vec2 p, herd_u32 self,
+                                         herd_i32 ring, float reach2, herd_u32 want) {
+  herd_knn_cut cut = herd_knn_cut_begin(want);
+  while (!cut.done) {
+    uint16 bins = (uint16)(0u);
+    herd_knn_walk w = herd_knn_walk_begin(g, p, self, ring, reach2);
+    herd_u32 j;
+    herd_vec2 d;
+    float d2;
+    while (herd_knn_walk_next(&w, g, pos, cell_end, &j, &d, &d2))
+      bins = herd_knn_cut_count(&cut, bins, herd_knn_key(d2, j));
+    herd_knn_cut_step(&cut, bins);
+  }
+  return cut;
+}
+
+/* The candidates of cell (x, y) but `self`: a pure bucket by its size, without reading it. */
+HERD_INLINE herd_u32 herd_knn_count_cell(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                         HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_i32 x, herd_i32 y) {
+  herd_cell_span span = herd_cell_span_of(g, pos, cell_end, x, y);
+  if (!span.check) return span.end - span.begin - (self >= span.begin && self < span.end ? 1u : 0u);
+  herd_u32 n = 0;
+  for (herd_u32 j = span.begin; j < span.end; ++j) n += (herd_u32)(j != self && herd_in_cell(g, pos[j], x, y));
+  return n;
+}
+
+/* The cut of sorted agent `self`'s k nearest (itself excluded) and where its keys lie: the
+ * walk of (*ring, *reach2) holds every one of them. Returns how many: k, or count - 1 if fewer
+ * exist. The same set as herd_grid_knn's. */
+HERD_INLINE herd_u32 herd_grid_knn_cut(const herd_grid *g, HERD_GLOBAL const herd_vec2 *pos,
+                                       HERD_GLOBAL const herd_u32 *cell_end, herd_u32 self, herd_u32 k,
+                                       herd_knn_cut *cut, herd_i32 *ring, float *reach2) {
+  herd_vec2 p = pos[self];
+  herd_i32 cx = herd_cell_coord(p.x, g->inv_cell_m), cy = herd_cell_coord(p.y, g->inv_cell_m);
+  herd_u32 others = g->count - 1u, want = k < others ? k : others, seen = 0, cells = 0, budget = g->count + 64u;
+  *ring = 0, *reach2 = INFINITY;
+  if (want == 0u) {
+    *cut = herd_knn_cut_begin(0u);
+    return 0u;
+  }
+  herd_i32 r = 0; /* the first block that holds `want` candidates, by counting ring by ring */
+  for (;; ++r) {
+    cells += r == 0 ? 1u : 8u * (herd_u32)r;
+    if (cells > budget) {
+      r = -1;
+      break;
+    }
+    if (r == 0) {
+      seen += herd_knn_count_cell(g, pos, cell_end, self, cx, cy);
+    } else {
+      for (herd_i32 d = -r; d <= r; ++d)
+        seen += herd_knn_count_cell(g, pos, cell_end, self, cx + d, cy - r) +
+                herd_knn_count_cell(g, pos, cell_end, self, cx + d, cy + r);
+      for (herd_i32 d = -r + 1; d <= r - 1; ++d)
+        seen += herd_knn_count_cell(g, pos, cell_end, self, cx - r, cy + d) +
+                herd_knn_count_cell(g, pos, cell_end, self, cx + r, cy + d);
+    }
+    if (seen >= want) break;
+  }
+  *cut = herd_knn_cut_of(g, pos, cell_end, p, self, r, INFINITY, want); /* round 1 */
+  *ring = r;
+  if (r < 0) return want; /* the whole grid */
+  /* D1, a bound on the block's k-th distance: every selected d2's bits are at most the
+   * prefix's, the undecided ones set (with 12 bits decided, the exponent and 3 of the
+   * mantissa: within 1/8 of the k-th); before that, the largest selected (a pass). */
+  float d1 = 0.0f;
+  if (cut->depth >= 32u) {
+    d1 = as_float((uint)(cut->prefix >> (cut->depth - 32u)));
+  } else if (cut->depth >= 12u) {
+    d1 = as_float(((uint)cut->prefix << (32u - cut->depth)) | ((1u << (32u - cut->depth)) - 1u));
+  } else {
+    herd_knn_walk w = herd_knn_walk_begin(g, p, self, r, INFINITY);
+    herd_u32 j;
+    herd_vec2 d;
+    float d2;
+    while (herd_knn_walk_next(&w, g, pos, cell_end, &j, &d, &d2))
+      if (herd_knn_cut_selected(cut, herd_knn_key(d2, j)) && d2 > d1) d1 = d2;
+  }
+  *reach2 = d1;
+  herd_i32 r2 = r; /* the first block that no nearer agent lies outside of, as herd_grid_knn stops its rings */
+  for (;; ++r2) {
+    if ((2u * (herd_u32)r2 + 1u) * (2u * (herd_u32)r2 + 1u) > budget) {
+      r2 = -1;
+      break;
+    }
+    float clear = herd_ring_clearance(g, p, cx, cy, r2);
+    if (clear > 0.0f && d1 < clear * clear) break;
+  }
+  if (r2 == r) return want;
+  *cut = herd_knn_cut_of(g, pos, cell_end, p, self, r2, d1, want); /* round 2 */
+  *ring = r2;
+  return want;
+}
+#endif
+
 /* Adds to *sum the unit vectors from each agent of sorted range [begin, end) within sqrt(r2)
  * (and not at p itself) toward p, skipping `self` and those `removed` marks; counts them. */
 HERD_INLINE herd_vec2 herd_repulsion_add(HERD_GLOBAL const herd_vec2 *pos, HERD_GLOBAL const herd_u32 *removed,

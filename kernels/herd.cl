@@ -389,12 +389,26 @@ HERD_SIMPLE_KERNEL void herd_mark_mixed_batch(__global const float *pos, __globa
 
 /* ---- For tests and analysis ------------------------------------------------------------- */
 
-/* The k nearest of every sorted agent (2D), ascending by (distance, index): row i of `out`
- * (k entries, 0xffffffff past the end) lists sorted indices. */
+/* The k nearest of every sorted agent (2D): row i of `out` (k entries, 0xffffffff past the
+ * end) lists sorted indices, ascending by (distance, index) with the private array, in no
+ * particular order in a GPU build (herd_cl_knn sorts the rows). */
 HERD_SIMPLE_KERNEL void herd_knn(__global const float2 *pos, __global const uint *cell_end, herd_grid grid, uint k,
                                  __global uint *out) {
   uint i = get_global_id(0);
   if (i >= grid.count) return;
+#ifdef HERD_KNN_BOUNDED
+  /* A GPU build: the cut's agents in the order of the walk (the host sorts the rows). */
+  herd_knn_cut cut;
+  int ring;
+  float reach2;
+  uint found = herd_grid_knn_cut(&grid, pos, cell_end, i, k, &cut, &ring, &reach2), n = 0, j;
+  herd_knn_walk w = herd_knn_walk_begin(&grid, pos[i], i, ring, reach2);
+  float2 d;
+  float d2;
+  while (herd_knn_walk_next(&w, &grid, pos, cell_end, &j, &d, &d2))
+    if (n < found && herd_knn_cut_selected(&cut, herd_knn_key(d2, j))) out[(size_t)i * k + n++] = j;
+  for (uint a = n; a < k; ++a) out[(size_t)i * k + a] = 0xffffffffu;
+#else
   herd_neighbour best[HERD_MAX_NEIGHBOURS];
   uint found = herd_grid_knn(&grid, pos, cell_end, i, best, k);
   /* The selection is a heap: sort it (selection sort, k is small) for a canonical row. */
@@ -408,6 +422,7 @@ HERD_SIMPLE_KERNEL void herd_knn(__global const float2 *pos, __global const uint
     out[(size_t)i * k + a] = best[a].j;
   }
   for (uint a = found; a < k; ++a) out[(size_t)i * k + a] = 0xffffffffu;
+#endif
 }
 
 #include "groups.cl"

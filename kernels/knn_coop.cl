@@ -5,9 +5,10 @@
  *   herd_pre_strombom_coop  HERD_COOP_LANES lanes per listed sheep (kernels/knn_coop.h); a
  *                           sheep whose neighbours lie beyond its reach goes to the far list;
  *   herd_pre_strombom_far   one work-item per far sheep: herd_strombom_lcm_sum, as on the CPU.
- * The lists are built with an atomic counter, so their order changes from run to run; each
- * entry's result depends on its sheep alone and lands in that sheep's slot, so the results
- * do not. list[0, N) is the work list, list[N, 2N) the far list; counters[0], [1] their
+ * The work list is counted per work-group (a local counter, then one global atomic per
+ * group), the far list with a global counter (a few sheep): their order changes from run to
+ * run, but each entry's result depends on its sheep alone and lands in that sheep's slot, so
+ * the results do not. list[0, N) is the work list, list[N, 2N) the far list; counters[0], [1] their
  * lengths (zeroed by the host each step). Launch sizes are fixed (no read-back): groups or
  * work-items past a list's end return at once. The host may launch the last two in slices
  * (a global offset). */
@@ -16,10 +17,19 @@
 HERD_SIMPLE_KERNEL void herd_pre_strombom_list(__global const float2 *pos, __global const uint *agent,
                                                __global const float *steer, herd_strombom_params params, herd_grid grid,
                                                herd_step_info info, __global uint *list, __global uint *counters) {
-  uint i = get_global_id(0);
-  if (i >= grid.count || herd_agent_removed(agent[i])) return;
-  if (!herd_strombom_near_a_dog(pos[i], steer, info.steering_count, params.dog_radius_m)) return;
-  list[atomic_inc(&counters[0])] = i;
+  /* Counted per work-group: a local counter gives each listed sheep its place in the group's
+   * run, one global atomic per group its run's place in the list. */
+  __local uint listed, base;
+  uint i = get_global_id(0), t = get_local_id(0), at = 0;
+  if (t == 0u) listed = 0u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int wanted = i < grid.count && !herd_agent_removed(agent[i]) &&
+               herd_strombom_near_a_dog(pos[i], steer, info.steering_count, params.dog_radius_m);
+  if (wanted) at = atomic_inc(&listed);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0u && listed > 0u) base = atomic_add(&counters[0], listed);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (wanted) list[base + at] = i;
 }
 
 __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_pre_strombom_coop(
@@ -28,6 +38,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
   __local herd_coop_slot slot[HERD_COOP_AGENTS];
   __local uint hist[HERD_COOP_AGENTS * HERD_COOP_BINS];
   __local uint seen[HERD_COOP_AGENTS];
+  __local uint part[HERD_COOP_GROUP]; /* each lane's chunk sum of its agent's bins */
   __local long sum_x[HERD_COOP_GROUP], sum_y[HERD_COOP_GROUP];
   uint t = get_local_id(0), a = t / HERD_COOP_LANES, lane = t % HERD_COOP_LANES;
   /* The group's place from its global id: the host launches slices with a global offset,
@@ -55,8 +66,20 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
       if (s.state == HERD_COOP_COUNT) atomic_add(&seen[a], n);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lane == 0u && herd_coop_busy(s.state)) {
-      s = herd_coop_advance(&grid, pos, s, params.neighbours, seen[a], hist + a * HERD_COOP_BINS);
+    /* The histogram's walk, shared by the agent's lanes (herd_coop_pick): each lane's chunk
+     * sum, then the lane that holds the need-th key advances the agent. */
+    int select = herd_coop_busy(s.state) && s.state != HERD_COOP_COUNT;
+    if (select) {
+      uint c = 0;
+      for (uint d = lane * HERD_COOP_CHUNK; d < (lane + 1u) * HERD_COOP_CHUNK; ++d) c += hist[a * HERD_COOP_BINS + d];
+      part[t] = c;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint digit = 0, below = 0;
+    int mine = select ? herd_coop_pick(&s, lane, hist + a * HERD_COOP_BINS, part + a * HERD_COOP_LANES, &digit, &below)
+                      : lane == 0u && herd_coop_busy(s.state);
+    if (mine) {
+      s = herd_coop_advance(&grid, pos, s, params.neighbours, seen[a], hist + a * HERD_COOP_BINS, digit, below);
       if (s.state == HERD_COOP_FAR) list[grid.count + atomic_inc(&counters[1])] = s.self;
       slot[a] = s;
     }
@@ -85,7 +108,7 @@ HERD_SIMPLE_KERNEL void herd_pre_strombom_far(__global const float2 *pos, __glob
   herd_strombom_flock f;
   f.g = &grid, f.pos = pos, f.agent = agent, f.cell_end = cell_end, f.dogs = steer;
   f.dog_count = info.steering_count, f.env = 0, f.world = 0, f.lcm = 0;
-  herd_neighbour scratch[HERD_MAX_NEIGHBOURS];
+  herd_neighbour scratch[HERD_STROMBOM_SCRATCH];
   herd_strombom_sum sum = herd_strombom_lcm_sum(&params, &f, self, scratch);
   pre[2u * self] = sum.x;
   pre[2u * self + 1u] = sum.y;

@@ -17,7 +17,8 @@
  *           clearance, with its rounding margin): the same over block r', the first whose
  *           clearance exceeds D1 (beyond HERD_COOP_RINGS: the far list).
  * A round ends as soon as the bin holding the k-th holds exactly the keys still wanted: the
- * set is then every key whose decided top bits are <= the prefix. Every agent of a group
+ * set is then every key whose decided top bits are <= the prefix. After each select pass the
+ * agent's lanes walk its 256 bins together (herd_coop_pick: chunk sums, then one chunk). Every agent of a group
  * runs the same number of passes (barriers); one that is done idles. */
 #ifndef HERD_KERNELS_KNN_COOP_H
 #define HERD_KERNELS_KNN_COOP_H
@@ -31,6 +32,7 @@
 #define HERD_COOP_RINGS 4 /* the largest block searched: 9 x 9 cells */
 #define HERD_COOP_DIGIT 8 /* key bits decided per pass */
 #define HERD_COOP_BINS 256
+#define HERD_COOP_CHUNK (HERD_COOP_BINS / HERD_COOP_LANES) /* bins per lane in the shared walk */
 
 #ifdef HERD_OPENCL
 
@@ -102,10 +104,34 @@ HERD_INLINE uint herd_coop_sweep(const herd_grid *g, __global const float2 *pos,
   return seen;
 }
 
-/* Lane 0's step after a pass of agent s over its block, given the pass's count (`seen`, every
- * lane's) and histogram. k: the neighbours wanted. Returns the new state. */
+/* The lanes' shared walk of agent s's histogram after a select pass (all lanes of the agent,
+ * between two barriers): the bin holding the need-th key, without one lane scanning all
+ * HERD_COOP_BINS bins. Each lane owns HERD_COOP_CHUNK consecutive bins; part[0..L) are the
+ * agent's chunk sums (written by its lanes before the barrier). Each lane adds the sums of
+ * the chunks before its own (at most L - 1 reads of local memory, all lanes at once); the one
+ * lane whose chunk holds the need-th key (or the last lane, when fewer are left) scans its
+ * chunk: HERD_COOP_CHUNK + L + HERD_COOP_CHUNK steps in all (48 at L = 16 and 32, 72 at 8)
+ * against 256 for one lane. Returns 1 in that lane alone, with the digit (the same bin
+ * the serial walk finds) and the keys below it. */
+HERD_INLINE int herd_coop_pick(const herd_coop_slot *s, uint lane, __local const uint *hist, __local const uint *part,
+                               uint *digit_out, uint *below_out) {
+  uint below = 0;
+  for (uint l = 0; l < lane; ++l) below += part[l];
+  if (below >= s->need || (below + part[lane] < s->need && lane != HERD_COOP_LANES - 1u)) return 0;
+  uint digit = lane * HERD_COOP_CHUNK, last = digit + HERD_COOP_CHUNK - 1u;
+  for (; digit < last; ++digit) {
+    if (below + hist[digit] >= s->need) break;
+    below += hist[digit];
+  }
+  *digit_out = digit, *below_out = below;
+  return 1;
+}
+
+/* The step after a pass of agent s over its block, given the pass's count (`seen`, every
+ * lane's) and, after a select pass, the bin herd_coop_pick chose (`digit`, with `below` keys
+ * under it). Run by one lane of the agent. k: the neighbours wanted. Returns the new state. */
 HERD_INLINE herd_coop_slot herd_coop_advance(const herd_grid *g, __global const float2 *pos, herd_coop_slot s, uint k,
-                                             uint seen, __local const uint *hist) {
+                                             uint seen, __local const uint *hist, uint digit, uint below) {
   if (s.state == HERD_COOP_COUNT) {
     if (seen >= k) {
       s.state = HERD_COOP_ROUND1, s.need = k, s.depth = 0u, s.prefix = 0ul;
@@ -115,11 +141,6 @@ HERD_INLINE herd_coop_slot herd_coop_advance(const herd_grid *g, __global const 
       s.ring += 1;
     }
     return s;
-  }
-  uint below = 0, digit = 0;
-  for (; digit < HERD_COOP_BINS - 1u; ++digit) {
-    if (below + hist[digit] >= s.need) break;
-    below += hist[digit];
   }
   s.need -= below;
   s.prefix = (s.prefix << HERD_COOP_DIGIT) | (ulong)digit;

@@ -10,9 +10,9 @@ lanes (8, 16, 32). ptxas assembles each distinct kernel once: a kernel whose PTX
 two variants is the same code. For amdgcn the main program and the sized one at the extremes of
 local memory (16 steering agents and 8 lanes, 1 and 32): its compiles are the slowest.
 
-It fails on any function called but not defined, any spill, local (shared) memory over
-LOCAL_LIMIT, more than REGISTER_LIMIT registers on sm_90, and on a struct the host and the
-device lay out differently. It writes the table of every kernel to --table (deterministic: no
+It fails on any function called but not defined, any spill, a stack over STACK_LIMIT, local
+(shared) memory over LOCAL_LIMIT, more than REGISTER_LIMIT registers on sm_90, and on a struct
+the host and the device lay out differently. It writes the table of every kernel to --table (deterministic: no
 times in it). Exit 77 (skipped) when a tool is missing, saying which; 2 on bad arguments.
 
 --plant NAME compiles a small program with a planted fault instead and must fail (the suite runs
@@ -38,6 +38,9 @@ REGISTER_LIMIT = 128  # per work-item on sm_90: at least 25 % occupancy for any 
 # REGISTER_LIMIT (issue 26 is their occupancy); this bound keeps them from growing.
 BATCH_STEP_RE = re.compile(r"herd_step_batch_\w+$")
 BATCH_REGISTER_LIMIT = 192
+# A kernel's stack frame (its private arrays) lives in local memory, DRAM through L1/L2: a few
+# hundred bytes stay in L1; the 2 KiB neighbour arrays the k nearest once kept did not.
+STACK_LIMIT = 256
 LOCAL_LIMIT = 28 * 1024  # OpenCL 1.2 guarantees 32 KiB per group; 4 KiB stay for the driver
 STEERING = (1, 16)  # the partials' room: 1 to HERD_MAX_STEERING (16)
 LANES = (8, 16, 32)  # the pre-pass's lanes per agent
@@ -218,6 +221,8 @@ def check(programs):
             limit = BATCH_REGISTER_LIMIT if BATCH_STEP_RE.match(k) else REGISTER_LIMIT
             if f["registers"] > limit:
                 problems.append(f"{where}: {k}: {f['registers']} registers on sm_90, at most {limit}")
+            if f["stack"] > STACK_LIMIT:
+                problems.append(f"{where}: {k}: a stack of {f['stack']} B on sm_90, at most {STACK_LIMIT}")
             if f["smem"] > LOCAL_LIMIT:
                 problems.append(f"{where}: {k}: {f['smem']} B of local memory on sm_90, at most {LOCAL_LIMIT}")
         for k, a in sorted(p.amd.items()):
@@ -262,9 +267,10 @@ def table(programs, tools_line):
         "compiled by clang 14 for `nvptx64-nvidia-nvcl` with libclc, assembled by `ptxas -v` for",
         "sm_90 (H100/H200), and for `amdgcn-amd-amdhsa` gfx90a (MI200). NVIDIA's own OpenCL",
         "compiler is not clang, so its figures may differ; these are the ones a clang-based GPU",
-        "compiler gives, checked: no function called but undefined, no spill to memory, local",
-        f"memory at most {LOCAL_LIMIT} B, at most {REGISTER_LIMIT} registers on sm_90 (the batch step",
-        f"kernels: at most {BATCH_REGISTER_LIMIT}, a target missed: docs/opencl.md).",
+        "compiler gives, checked: no function called but undefined, no spill to memory, a stack",
+        f"of at most {STACK_LIMIT} B, local memory at most {LOCAL_LIMIT} B, at most {REGISTER_LIMIT}",
+        f"registers on sm_90 (the batch step kernels: at most {BATCH_REGISTER_LIMIT}, a target missed:",
+        "docs/opencl.md).",
         "",
         tools_line,
         "",

@@ -63,6 +63,8 @@ CASES = [  # the longest first: the cases run side by side, one per core
     ("strombom pre-pass 16 lanes", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "1", "HERD_COOP_LANES": "16"}),
     ("strombom pre-pass 32 lanes", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "1", "HERD_COOP_LANES": "32"}),
     ("strombom without pre-pass", RUN + ["--set", "sheep.count=80"], {"HERD_CL_COOP": "0"}),
+    ("strombom, nearest among the reacting", RUN + ["--set", "sheep.count=80", "--set", "sheep.neighbours_from=reacting",
+                                                  "--set", "sheep.dog_radius_m=30"], {}),
     ("boids 2D, margins", RUN + ["scenarios/boids2d.json", "--set", "boids.count=150"], {}),
     ("boids 3D", RUN + ["scenarios/boids3d.json", "--set", "boids.count=200"], {}),
     ("boids fleeing a pursuer", RUN + ["scenarios/boids-predator.json", "--set", "boids.count=150"], {}),

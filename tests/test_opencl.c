@@ -29,7 +29,8 @@
   X(a_step_stopped_midway_restores_the_flock)            \
   X(running_a_step_ahead_changes_nothing)                \
   X(coop_neighbour_sums_equal_the_cpu_bit_for_bit)       \
-  X(a_step_with_the_pre_pass_equals_one_without)
+  X(a_step_with_the_pre_pass_equals_one_without)         \
+  X(the_gpu_selection_finds_the_same_neighbours)
 TESTS(DECLARE_TEST)
 
 enum { DOGS = 2 };
@@ -787,6 +788,19 @@ static void a_step_with_the_pre_pass_equals_one_without(void) {
   free(a), free(b), free(sums), free(pos), free(heading);
   herd_cl_backend.destroy(with);
   herd_cl_backend.destroy(without);
+}
+
+/* A GPU build keeps no array for the k nearest (kernels/grid.h, HERD_KNN_BOUNDED); PoCL, a CPU
+ * device, keeps its private array unless $HERD_CL_KNN=bounded: the same checks that way. The
+ * variants' steps (a narrowed neighbour set: the scan of the whole flock) and the far list's
+ * sums (the sparse cloud) go through it too. */
+static void the_gpu_selection_finds_the_same_neighbours(void) {
+  setenv("HERD_CL_KNN", "bounded", 1);
+  neighbour_sets_equal_the_cpu_backend();
+  coop_neighbour_sums_equal_the_cpu_bit_for_bit();
+  strombom_variants_step_as_the_cpu_backend();
+  a_step_with_the_pre_pass_equals_one_without();
+  unsetenv("HERD_CL_KNN");
 }
 
 int main(void) {

@@ -141,6 +141,8 @@ HERD_INLINE herd_u32 herd_strombom_nearest(const herd_strombom_params *m, const 
 /* The sum of the offsets from sorted sheep `self` to its n nearest candidates, in fixed
  * point: what the attraction points along (zero when it has no neighbour). Offsets rather
  * than absolute positions keep precision far from the origin. */
+#ifndef HERD_KNN_BOUNDED
+#define HERD_STROMBOM_SCRATCH HERD_MAX_NEIGHBOURS /* the selection's array (kernels/grid.h) */
 HERD_INLINE herd_strombom_sum herd_strombom_lcm_sum(const herd_strombom_params *m, const herd_strombom_flock *f,
                                                     herd_u32 self, herd_neighbour *scratch) {
   herd_strombom_sum s;
@@ -150,6 +152,50 @@ HERD_INLINE herd_strombom_sum herd_strombom_lcm_sum(const herd_strombom_params *
   for (herd_u32 q = 0; q < found; ++q) herd_strombom_sum_add(&s, herd_v2_sub(f->pos[scratch[q].j], p));
   return s;
 }
+#else
+/* A GPU build: the same set without an array (kernels/grid.h's cut), so the same bits. */
+#define HERD_STROMBOM_SCRATCH 1 /* unused */
+HERD_INLINE herd_strombom_sum herd_strombom_lcm_sum(const herd_strombom_params *m, const herd_strombom_flock *f,
+                                                    herd_u32 self, herd_neighbour *scratch) {
+  (void)scratch;
+  herd_strombom_sum s;
+  s.x = 0, s.y = 0;
+  herd_knn_cut cut;
+  herd_i32 ring;
+  float reach2;
+  herd_grid_knn_cut(f->g, f->pos, f->cell_end, self, m->neighbours, &cut, &ring, &reach2);
+  int filters = herd_strombom_filters(m), scan = 0;
+  herd_knn_walk w = herd_knn_walk_begin(f->g, f->pos[self], self, ring, reach2);
+  herd_u32 j;
+  herd_vec2 d;
+  float d2;
+  while (herd_knn_walk_next(&w, f->g, f->pos, f->cell_end, &j, &d, &d2)) {
+    if (!herd_knn_cut_selected(&cut, herd_knn_key(d2, j))) continue;
+    if (filters && !herd_strombom_candidate(m, f, j)) {
+      scan = 1; /* herd_strombom_nearest's case: the k nearest candidates of the whole flock */
+      break;
+    }
+    herd_strombom_sum_add(&s, d);
+  }
+  if (!scan) return s;
+  herd_vec2 p = f->pos[self];
+  cut = herd_knn_cut_begin(m->neighbours);
+  while (!cut.done) {
+    uint16 bins = (uint16)(0u);
+    for (j = 0; j < f->g->count; ++j)
+      if (j != self && herd_strombom_candidate(m, f, j))
+        bins = herd_knn_cut_count(&cut, bins, herd_knn_key(herd_v2_len2(herd_v2_sub(f->pos[j], p)), j));
+    herd_knn_cut_step(&cut, bins);
+  }
+  s.x = 0, s.y = 0;
+  for (j = 0; j < f->g->count; ++j) {
+    if (j == self || !herd_strombom_candidate(m, f, j)) continue;
+    d = herd_v2_sub(f->pos[j], p);
+    if (herd_knn_cut_selected(&cut, herd_knn_key(herd_v2_len2(d), j))) herd_strombom_sum_add(&s, d);
+  }
+  return s;
+}
+#endif
 
 /* Unit vector from sorted sheep `self` toward the centre of every other candidate (n = N - 1
  * with a narrowed neighbour set: the centroid of the whole flock is not theirs). */
@@ -308,7 +354,7 @@ HERD_INLINE herd_agent_next herd_strombom_update(const herd_strombom_params *m, 
   return next;
 }
 
-HERD_MODEL_ENTRY(strombom, herd_strombom_params, HERD_MAX_NEIGHBOURS)
+HERD_MODEL_ENTRY(strombom, herd_strombom_params, HERD_STROMBOM_SCRATCH)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

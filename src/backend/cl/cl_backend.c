@@ -80,15 +80,20 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
                             bool gpu) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
   const char *inlining = gpu ? "" : " -DHERD_INLINE_ATTRIBUTE=";
+  /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
+   * registers (kernels/grid.h, HERD_KNN_BOUNDED). $HERD_CL_KNN=bounded: the GPU's way on any
+   * device (the tests check it on PoCL). */
+  const char *knn_env = getenv("HERD_CL_KNN");
+  const char *knn = gpu || (knn_env && strcmp(knn_env, "bounded") == 0) ? "" : " -DHERD_KNN_PRIVATE";
   if (program == HERD_CL_PROGRAM_SIZED)
     return snprintf(out, size,
                     "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
-                    "-DHERD_COOP_LANES=%u%s",
-                    SIMPLE_GROUP, REDUCE_GROUP, steering, lanes, inlining);
+                    "-DHERD_COOP_LANES=%u%s%s",
+                    SIMPLE_GROUP, REDUCE_GROUP, steering, lanes, inlining, knn);
   return snprintf(
       out, size,
-      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s",
-      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, inlining);
+      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s%s",
+      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, inlining, knn);
 }
 
 /* $HERD_CL_BUILD_OPTIONS after herd's own options (for tools: Oclgrind's tests build with
@@ -795,6 +800,17 @@ herd_status herd_cl_read_grid(herd_backend *b, herd_cl_grid_copy *out, herd_erro
   return s;
 }
 
+typedef struct knn_entry {
+  float d2;
+  uint32_t j;
+} knn_entry;
+
+static int knn_entry_order(const void *pa, const void *pb) {
+  const knn_entry *a = pa, *b = pb;
+  if (a->d2 != b->d2) return a->d2 < b->d2 ? -1 : 1;
+  return a->j < b->j ? -1 : a->j > b->j;
+}
+
 herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *err) {
   size_t n = b->desc.count, bytes = n * k * sizeof(cl_uint);
   cl_mem rows;
@@ -807,6 +823,25 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   clReleaseMemObject(rows);
   b->bytes -= bytes;
   if (s == HERD_OK && rc != CL_SUCCESS) s = herd_cl_fail(b, err, "clEnqueueReadBuffer(knn)", rc);
+  /* A GPU build lists each row in no particular order: sort it by (distance, index). */
+  float *pos = s == HERD_OK ? malloc(2 * n * sizeof *pos) : NULL;
+  knn_entry *row = s == HERD_OK ? malloc((k ? k : 1) * sizeof *row) : NULL;
+  if (s == HERD_OK && (!pos || !row)) s = herd_fail(err, HERD_E_MEMORY, "out of memory sorting the k nearest");
+  rc = s == HERD_OK
+           ? clEnqueueReadBuffer(b->queue, b->pos[sorted], BLOCKING, 0, 2 * n * sizeof *pos, pos, 0, NULL, NULL)
+           : CL_SUCCESS;
+  if (s == HERD_OK && rc != CL_SUCCESS) s = herd_cl_fail(b, err, "clEnqueueReadBuffer(knn positions)", rc);
+  for (size_t i = 0; s == HERD_OK && i < n; ++i) {
+    uint32_t m = 0, *r = out + i * k;
+    for (; m < k && r[m] != UINT32_MAX; ++m) {
+      float dx = pos[2 * r[m]] - pos[2 * i], dy = pos[2 * r[m] + 1] - pos[2 * i + 1];
+      row[m].d2 = dx * dx + dy * dy, row[m].j = r[m];
+    }
+    qsort(row, m, sizeof *row, knn_entry_order);
+    for (uint32_t q = 0; q < m; ++q) r[q] = row[q].j;
+  }
+  free(pos);
+  free(row);
   return s;
 }
 
