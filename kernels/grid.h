@@ -1070,10 +1070,19 @@ HERD_INLINE int herd_radius_next_range(herd_radius_query *q, const herd_grid *g,
 HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
                                          herd_u32 j, herd_u32 dims, herd_vec3 *d_out, float *d2_out) {
   herd_vec3 at = herd_load_vec(pos, j, dims), d = herd_v3_sub(at, q->p);
-  /* herd_world_delta, from the query's copy of the wrap */
-  if (q->wrap & 1u) d.x = herd_wrap_offset(d.x, q->period.x);
-  if (q->wrap & 2u) d.y = herd_wrap_offset(d.y, q->period.y);
-  if (q->wrap & 4u) d.z = herd_wrap_offset(d.z, q->period.z);
+  /* herd_world_delta: on a CPU from the query's copy of the wrap, where the hot loop finds it;
+   * on a GPU from the grid's, which a one-world kernel reads from its parameter space rather
+   * than holding it in registers */
+#ifdef HERD_OPENCL
+  herd_u32 wrap = g->wrap;
+  herd_vec3 period = herd_v3(g->size_m[0], g->size_m[1], g->size_m[2]);
+#else
+  herd_u32 wrap = q->wrap;
+  herd_vec3 period = q->period;
+#endif
+  if (wrap & 1u) d.x = herd_wrap_offset(d.x, period.x);
+  if (wrap & 2u) d.y = herd_wrap_offset(d.y, period.y);
+  if (dims == 3u && (wrap & 4u)) d.z = herd_wrap_offset(d.z, period.z);
   float d2 = herd_v3_len2(d);
   int in = !(d2 > q->r2) & (j != q->self);
   if (q->check) in &= herd_same_cell(herd_cell_of(g, at), q->cell);
@@ -1155,5 +1164,46 @@ HERD_INLINE herd_u32 herd_radius_gather(herd_radius_query *q, const herd_grid *g
     if (n == HERD_RADIUS_BATCH || !herd_radius_next_range(q, g, pos, cell_end)) return n;
   }
 }
+
+/* The loop over the agents a query yields, written once for both backends: the statements
+ * after D2 (the body) run for each, in herd_radius_next's order, with J (its sorted index), D
+ * (the offset to it through the wrap) and D2 (its square) declared under the names given; `continue` moves to the
+ * next. dims is 2 or 3: a constant in the step kernels (one per dimension), so that each loads
+ * one layout without a test per candidate.
+ *
+ * HERD_RADIUS_FOR_EACH_DIRECT (a GPU's): each candidate is tested and, when yielded, taken at
+ * once, the sums in registers; a branch costs a warp no more than a mask would, and a
+ * batch of candidates would be a private array, which a GPU keeps in DRAM.
+ * HERD_RADIUS_FOR_EACH_GATHERED (a CPU's): the candidates go through herd_radius_gather's
+ * batches first, without a mispredicted branch on each. The same agents in the same order, so
+ * the same bits (test_grid checks both against herd_radius_next). */
+#define HERD_RADIUS_FOR_EACH_DIRECT(q, g, pos, cell_end, dims, J, D, D2, ...)    \
+  do {                                                                           \
+    while (herd_radius_next_range(&(q), g, pos, cell_end))                       \
+      for (herd_u32 J = (q).j, J##_end = (q).end; J < J##_end; ++J) {            \
+        herd_vec3 D;                                                             \
+        float D2;                                                                \
+        if (!herd_radius_candidate_in(&(q), g, pos, J, dims, &D, &D2)) continue; \
+        __VA_ARGS__                                                              \
+      }                                                                          \
+  } while (0)
+#define HERD_RADIUS_FOR_EACH_GATHERED(q, g, pos, cell_end, dims, J, D, D2, ...)              \
+  do {                                                                                       \
+    herd_radius_batch J##_batch;                                                             \
+    for (herd_u32 J##_n = herd_radius_gather(&(q), g, pos, cell_end, &J##_batch); J##_n > 0; \
+         J##_n = herd_radius_gather(&(q), g, pos, cell_end, &J##_batch))                     \
+      for (herd_u32 J##_k = 0; J##_k < J##_n; ++J##_k) {                                     \
+        herd_u32 J = J##_batch.j[J##_k];                                                     \
+        herd_vec3 D = J##_batch.d[J##_k];                                                    \
+        float D2 = J##_batch.d2[J##_k];                                                      \
+        (void)J, (void)D, (void)D2;                                                          \
+        __VA_ARGS__                                                                          \
+      }                                                                                      \
+  } while (0)
+#ifdef HERD_OPENCL
+#define HERD_RADIUS_FOR_EACH HERD_RADIUS_FOR_EACH_DIRECT
+#else
+#define HERD_RADIUS_FOR_EACH HERD_RADIUS_FOR_EACH_GATHERED
+#endif
 
 #endif

@@ -11,7 +11,9 @@
  *                                          herd_neighbour *scratch)
  *     reading the flock as sorted for this step and writing nothing;
  *     HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
- *     herd_step_<name> and the CPU backend's loop over a chunk of agents (the kernel's last
+ *     herd_step_<name> and the CPU backend's loop over a chunk of agents (or
+ *     HERD_MODEL_ENTRY_BY_DIMS with HERD_MODEL_KERNELS_2D/_3D/_PATH: a kernel per dims and
+ *     one for worlds with a path, below; the kernel's last
  *     argument is the results of the model's pre-pass, if it has one and the host ran it:
  *     herd_flock_view.pre; NULL otherwise); and, on the host, its grid cell, its reach, its
  *     agents' first velocity, and optionally its viewer marks, its explained update and a
@@ -164,16 +166,24 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     }                                                                                                            \
   } while (0)
 #ifdef HERD_NO_STEP_KERNELS /* kernels/sized.cl: the models' functions without their kernels */
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)
+#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims, path)
 #else
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                                    \
-  HERD_SIMPLE_KERNEL void herd_step_##name(                                                                            \
+/* The step kernel herd_step_<name><suffix> and its batch variant herd_step_batch_<name><suffix>.
+ * fixed_dims 2 or 3: the kernels run only on grids of that many dimensions (the host picks them
+ * by the world's), and the grid's dims are that constant, so that every test on them folds
+ * away and a 2D kernel carries no third coordinate; 0: the grid's dims at run time. path 0:
+ * they run only in worlds without a path, whose search (kernels/path.h: some 80 registers and
+ * a 256 B private array on a GPU) they then leave out; 1: the world's has_path decides. */
+#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims, path)                                         \
+  HERD_SIMPLE_KERNEL void herd_step_##name##suffix(                                                                    \
       __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
       __global const float *steer, __global const float *env, params_t params, herd_grid grid, herd_step_info info,    \
       __global float *out_pos, __global float *out_vel, __global uint *out_agent,                                      \
       __global const herd_flock_partial *observed, __global const long *pre) {                                         \
     uint i = get_global_id(0);                                                                                         \
     if (i >= grid.count) return;                                                                                       \
+    if ((fixed_dims) != 0u) grid.dims = (fixed_dims);                                                                  \
+    if (!(path)) info.env.has_path = 0u;                                                                               \
     HERD_OBSERVED_CENTROID(info, observed, grid.count, grid.dims);                                                     \
     herd_neighbour scratch[scratch_n];                                                                                 \
     herd_flock_view v;                                                                                                 \
@@ -182,7 +192,7 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);              \
   }                                                                                                                    \
   /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                               \
-  HERD_SIMPLE_KERNEL void herd_step_batch_##name(                                                                      \
+  HERD_SIMPLE_KERNEL void herd_step_batch_##name##suffix(                                                              \
       __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
       __global const float *steer, __global const float *env, __global const params_t *params,                         \
       __global const herd_world *worlds, __global const uint *world_of, uint total, __global float *out_pos,           \
@@ -191,6 +201,8 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     if (i >= total) return;                                                                                            \
     uint w = world_of[i];                                                                                              \
     herd_world world = worlds[w];                                                                                      \
+    if ((fixed_dims) != 0u) world.grid.dims = (fixed_dims);                                                            \
+    if (!(path)) world.info.env.has_path = 0u;                                                                         \
     uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                  \
     if (world.active == 0u) {                                                                                          \
       herd_copy_state(pos, out_pos, i, world.grid.dims);                                                               \
@@ -209,11 +221,22 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
                       out_agent + world.begin);                                                                        \
   }
 #endif
+/* One step kernel for any world: herd_step_<name> (and herd_step_batch_<name>). */
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, , 0u, 1)
+/* A model with a kernel per dimension it runs in, herd_step_<name>_2d and _3d, for worlds
+ * without a path, and, if it follows a path (reads_path 1), herd_step_<name>_path for worlds
+ * with one, in either dims (each with its batch variant; the host picks by the world, and by
+ * any world of a batch for the path): HERD_MODEL_ENTRY_BY_DIMS, then HERD_MODEL_KERNELS_2D
+ * and/or _3D for the dimensions of its row in kernels/models/models.h, and _PATH. */
+#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)
+#define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _2d, 2u, 0)
+#define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _3d, 3u, 0)
+#define HERD_MODEL_KERNELS_PATH(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _path, 0u, 1)
 #else
 /* The CPU backend's loop over sorted agents [begin, end). */
 typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v, herd_u32 begin, herd_u32 end,
                                     float *out_pos, float *out_vel, herd_u32 *out_agent);
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                                              \
+#define HERD_MODEL_CHUNK(name, params_t, scratch_n)                                                              \
   static inline void herd_step_chunk_##name(const void *params, const herd_flock_view *v, herd_u32 begin,        \
                                             herd_u32 end, float *out_pos, float *out_vel, herd_u32 *out_agent) { \
     herd_neighbour scratch[scratch_n];                                                                           \
@@ -221,6 +244,24 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
       herd_finish_agent(v, i, herd_##name##_update((const params_t *)params, v, i, scratch), out_pos, out_vel,   \
                         out_agent);                                                                              \
   }
+/* The name of a model's OpenCL step kernel (batch: its batch variant) for a world of dims, with
+ * a path (path 1) or not: HERD_MODEL_ENTRY's one, or HERD_MODEL_ENTRY_BY_DIMS's (above). */
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                       \
+  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                             \
+  static inline const char *herd_step_kernel_##name(herd_u32 dims, int path, int batch) { \
+    (void)dims, (void)path;                                                               \
+    return batch ? "herd_step_batch_" #name : "herd_step_" #name;                         \
+  }
+#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)                                     \
+  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                                               \
+  static inline const char *herd_step_kernel_##name(herd_u32 dims, int path, int batch) {                   \
+    if ((reads_path) && path) return batch ? "herd_step_batch_" #name "_path" : "herd_step_" #name "_path"; \
+    if (dims == 3u) return batch ? "herd_step_batch_" #name "_3d" : "herd_step_" #name "_3d";               \
+    return batch ? "herd_step_batch_" #name "_2d" : "herd_step_" #name "_2d";                               \
+  }
+#define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n)
+#define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n)
+#define HERD_MODEL_KERNELS_PATH(name, params_t, scratch_n)
 #endif
 
 #ifndef HERD_OPENCL

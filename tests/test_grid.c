@@ -537,6 +537,27 @@ static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov
     if (gathered != found) ++bad;
     /* Once exhausted, the query stays so. */
     if (herd_radius_gather(&it, g, v->pos, v->cell_end, &batch) != 0) ++bad;
+    /* And the GPU's loop (HERD_RADIUS_FOR_EACH_DIRECT) and the CPU's (_GATHERED) yield them
+     * too, in the same order. */
+    for (int kind = 0; kind < 2; ++kind) {
+      uint32_t seen = 0;
+      herd_radius_begin(&it, g, p, r, i);
+      if (cos_half_fov > -1.0f) herd_radius_cone(&it, facing, cos_half_fov);
+#define CHECK_RADIUS_SEEN                                                                                         \
+  {                                                                                                               \
+    herd_vec3 want = herd_world_delta(g, p, herd_load_vec(v->pos, k, g->dims));                                   \
+    bool same = seen < found && k == order[seen] && dk.x == want.x && dk.y == want.y && dk.z == want.z &&         \
+                dk2 == herd_v3_len2(want);                                                                        \
+    if (!same && bad++ < 5) CHECK_MSG(false, "agent %u (r %g): loop %d's #%u differs", i, (double)r, kind, seen); \
+    ++seen;                                                                                                       \
+  }
+      if (kind == 0)
+        HERD_RADIUS_FOR_EACH_DIRECT(it, g, v->pos, v->cell_end, g->dims, k, dk, dk2, CHECK_RADIUS_SEEN);
+      else
+        HERD_RADIUS_FOR_EACH_GATHERED(it, g, v->pos, v->cell_end, g->dims, k, dk, dk2, CHECK_RADIUS_SEEN);
+#undef CHECK_RADIUS_SEEN
+      if (seen != found) ++bad;
+    }
   }
   free(hits), free(order);
   return bad;

@@ -30,21 +30,15 @@ HERD_INLINE herd_vec3 herd_boids_flocking(const herd_boids_params *m, const herd
   herd_radius_begin(&q, v->grid, p, m->visual_range_m, self);
   if (m->view_angle_deg < 360.0f)
     herd_radius_cone(&q, herd_v3_unit(vel), herd_cosf(0.5f * m->view_angle_deg * 0.0174532925199432958f));
-  herd_radius_batch b;
-  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
-       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
-    for (herd_u32 k = 0; k < n; ++k) {
-      herd_vec3 d = b.d[k];
-      float d2 = b.d2[k];
-      if (d2 < protected2) {
-        close = herd_v3_sub(close, d);
-      } else if (d2 < visual2) {
-        offsets = herd_v3_add(offsets, d);
-        velocities = herd_v3_add(velocities, herd_agent_vel(v, b.j[k]));
-        ++seen;
-      }
+  HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
+    if (d2 < protected2) {
+      close = herd_v3_sub(close, d);
+    } else if (d2 < visual2) {
+      offsets = herd_v3_add(offsets, d);
+      velocities = herd_v3_add(velocities, herd_agent_vel(v, j));
+      ++seen;
     }
-  }
+  });
   herd_vec3 u = vel;
   if (seen > 0u) {
     float inv = 1.0f / (float)seen;
@@ -119,7 +113,10 @@ HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const 
   return next;
 }
 
-HERD_MODEL_ENTRY(boids, herd_boids_params, 1)
+HERD_MODEL_ENTRY_BY_DIMS(boids, herd_boids_params, 1, 1)
+HERD_MODEL_KERNELS_2D(boids, herd_boids_params, 1)
+HERD_MODEL_KERNELS_3D(boids, herd_boids_params, 1)
+HERD_MODEL_KERNELS_PATH(boids, herd_boids_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

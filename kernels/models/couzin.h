@@ -60,30 +60,23 @@ HERD_INLINE herd_couzin_zones herd_couzin_neighbours(const herd_couzin_params *m
                        : herd_cosf(0.5f * m->field_of_perception_deg * HERD_COUZIN_RAD_PER_DEG);
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, r_a, self);
-  herd_radius_batch b;
-  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
-       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
-    for (herd_u32 k = 0; k < n; ++k) {
-      herd_u32 j = b.j[k];
-      herd_vec3 d = b.d[k];
-      float d2 = b.d2[k];
-      if (d2 < r_r2) {
-        z.d_r = herd_v3_sub(z.d_r, herd_v3_unit(d));
-        ++z.n_r;
-        continue;
-      }
-      if (z.n_r > 0u) continue;                                      /* repulsion already decides */
-      if (herd_v3_dot(vel, d) < cos_half * herd_sqrtf(d2)) continue; /* in the blind cone */
-      if (d2 < r_o2) {
-        herd_vec3 w = herd_agent_vel(v, j);
-        z.d_o = herd_v3_add(z.d_o, unit_neighbours ? herd_v3_unit(w) : w);
-        ++z.n_o;
-      } else {
-        z.d_a = herd_v3_add(z.d_a, herd_v3_unit(d));
-        ++z.n_a;
-      }
+  HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
+    if (d2 < r_r2) {
+      z.d_r = herd_v3_sub(z.d_r, herd_v3_unit(d));
+      ++z.n_r;
+      continue;
     }
-  }
+    if (z.n_r > 0u) continue;                                      /* repulsion already decides */
+    if (herd_v3_dot(vel, d) < cos_half * herd_sqrtf(d2)) continue; /* in the blind cone */
+    if (d2 < r_o2) {
+      herd_vec3 w = herd_agent_vel(v, j);
+      z.d_o = herd_v3_add(z.d_o, unit_neighbours ? herd_v3_unit(w) : w);
+      ++z.n_o;
+    } else {
+      z.d_a = herd_v3_add(z.d_a, herd_v3_unit(d));
+      ++z.n_a;
+    }
+  });
   return z;
 }
 
@@ -174,7 +167,10 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
   return next;
 }
 
-HERD_MODEL_ENTRY(couzin, herd_couzin_params, 1)
+HERD_MODEL_ENTRY_BY_DIMS(couzin, herd_couzin_params, 1, 1)
+HERD_MODEL_KERNELS_2D(couzin, herd_couzin_params, 1)
+HERD_MODEL_KERNELS_3D(couzin, herd_couzin_params, 1)
+HERD_MODEL_KERNELS_PATH(couzin, herd_couzin_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

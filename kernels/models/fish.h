@@ -71,20 +71,13 @@ HERD_INLINE herd_fish_crowd herd_fish_neighbours(const herd_fish_params *m, cons
   float alarm2 = m->alarm_radius_m * m->alarm_radius_m;
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, reach > m->alarm_radius_m ? reach : m->alarm_radius_m, self);
-  herd_radius_batch b;
-  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
-       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
-    for (herd_u32 k = 0; k < n; ++k) {
-      herd_u32 j = b.j[k];
-      herd_vec3 d = b.d[k];
-      float d2 = b.d2[k];
-      if (alarm2 > 0.0f && d2 <= alarm2 && (v->agent[j] & HERD_AGENT_ALERT)) c.alarmed = 1;
-      float dist = herd_sqrtf(d2);
-      if (dist > reach || dist <= 0.0f) continue;
-      float f = m->push_n * herd_expf((contact - dist) / m->push_range_m);
-      c.push = herd_v3_madd(c.push, -f / dist, d); /* n_ij points from j to i: -d / dist */
-    }
-  }
+  HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
+    if (alarm2 > 0.0f && d2 <= alarm2 && (v->agent[j] & HERD_AGENT_ALERT)) c.alarmed = 1;
+    float dist = herd_sqrtf(d2);
+    if (dist > reach || dist <= 0.0f) continue;
+    float f = m->push_n * herd_expf((contact - dist) / m->push_range_m);
+    c.push = herd_v3_madd(c.push, -f / dist, d); /* n_ij points from j to i: -d / dist */
+  });
   return c;
 }
 
@@ -241,7 +234,9 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
   return next;
 }
 
-HERD_MODEL_ENTRY(fish, herd_fish_params, 1)
+HERD_MODEL_ENTRY_BY_DIMS(fish, herd_fish_params, 1, 1)
+HERD_MODEL_KERNELS_3D(fish, herd_fish_params, 1)
+HERD_MODEL_KERNELS_PATH(fish, herd_fish_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

@@ -66,25 +66,18 @@ HERD_INLINE herd_netlogo_mates herd_netlogo_flockmates(const herd_netlogo_params
   f.headings = f.bearings = herd_v3(0.0f, 0.0f, 0.0f);
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, m->vision_patches, self);
-  herd_radius_batch b;
-  for (herd_u32 n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b); n > 0;
-       n = herd_radius_gather(&q, v->grid, v->pos, v->cell_end, &b)) {
-    for (herd_u32 k = 0; k < n; ++k) {
-      herd_u32 j = b.j[k];
-      herd_vec3 d = b.d[k];
-      float d2 = b.d2[k];
-      herd_vec3 h = herd_agent_vel(v, j);
-      herd_u32 id = herd_agent_id(v->agent[j]);
-      /* The nearest, ties to the lower id (NetLogo picks at random). */
-      if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
-        f.nearest_d2 = d2, f.nearest_id = id;
-        f.nearest_heading = herd_heading_of(h.x, h.y);
-      }
-      f.headings = herd_v3_add(f.headings, h);
-      if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
-      ++f.count;
+  HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
+    herd_vec3 h = herd_agent_vel(v, j);
+    herd_u32 id = herd_agent_id(v->agent[j]);
+    /* The nearest, ties to the lower id (NetLogo picks at random). */
+    if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
+      f.nearest_d2 = d2, f.nearest_id = id;
+      f.nearest_heading = herd_heading_of(h.x, h.y);
     }
-  }
+    f.headings = herd_v3_add(f.headings, h);
+    if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
+    ++f.count;
+  });
   return f;
 }
 
@@ -157,7 +150,8 @@ HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, co
   return herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
 }
 
-HERD_MODEL_ENTRY(netlogo, herd_netlogo_params, 1)
+HERD_MODEL_ENTRY_BY_DIMS(netlogo, herd_netlogo_params, 1, 0)
+HERD_MODEL_KERNELS_2D(netlogo, herd_netlogo_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

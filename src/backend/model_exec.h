@@ -30,7 +30,10 @@ typedef struct herd_model_exec {
   const char *name;             /* the model table's name, for messages */
   size_t params_size;           /* its parameter struct's size */
   herd_model_chunk_fn cpu_step; /* the CPU backend's loop over agents */
-  const char *kernel;           /* the OpenCL kernel: herd_step_<name> */
+  /* The name of its OpenCL step kernel (batch: the batch variant) for a world of `dims`, with a
+   * path (path 1) or not: herd_step_<name>, or herd_step_<name>_2d / _3d / _path
+   * (kernels/model.h). */
+  const char *(*kernel)(herd_u32 dims, int path, int batch);
   const herd_model_prepass *prepass;
   float (*cell_m)(const void *params);
   /* What an update reads of the others (kernels/model.h, herd_model_reach): 0, or the length

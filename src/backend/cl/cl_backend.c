@@ -396,7 +396,8 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->capacity = desc->count;
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
-  snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", desc->model->name);
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s",
+           desc->model->kernel(desc->dims, (int)desc->env_info.has_path, 1));
   b->grid = herd_grid_for(&b->desc);
   herd_box_history_start(&b->boxes, NULL, 0, desc->dims); /* no flock yet: hash */
   b->stepped = UINT32_MAX;

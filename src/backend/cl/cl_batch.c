@@ -79,7 +79,9 @@ herd_status herd_cl_create_batch(const herd_backend_desc *descs, uint32_t count,
   b->desc = descs[0];
   memcpy(b->params, descs[0].params, descs[0].model->params_size);
   b->desc.params = b->params;
-  snprintf(b->batch_kernel, sizeof b->batch_kernel, "herd_step_batch_%s", descs[0].model->name);
+  int path = 0; /* one kernel for all: the one that follows a path if any world has one */
+  for (uint32_t w = 0; w < count; ++w) path |= descs[w].env_info.has_path != 0u;
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s", descs[0].model->kernel(descs[0].dims, path, 1));
   b->stride = herd_state_stride(descs[0].dims);
   b->world_count = count;
   for (uint32_t w = 1; w < count; ++w) /* one program for all: room for the most steering agents */

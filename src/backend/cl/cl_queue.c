@@ -48,7 +48,7 @@ static const char *const kernel_names[K_COUNT] = {
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
 const char *herd_cl_kernel_name(const herd_backend *b, enum kernel_id k) {
-  if (k == K_STEP) return b->desc.model->kernel;
+  if (k == K_STEP) return b->desc.model->kernel(b->desc.dims, (int)b->desc.env_info.has_path, 0);
   if (k == K_STEP_BATCH) return b->batch_kernel;
   if (k >= K_PRE_LIST && k <= K_PRE_FAR) return b->pre_kernel[k - K_PRE_LIST][0] ? b->pre_kernel[k - K_PRE_LIST] : NULL;
   return kernel_names[k];
