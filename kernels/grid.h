@@ -1200,7 +1200,7 @@ HERD_INLINE herd_u32 herd_radius_gather(herd_radius_query *q, const herd_grid *g
         __VA_ARGS__                                                                          \
       }                                                                                      \
   } while (0)
-#ifdef HERD_OPENCL
+#if defined(HERD_OPENCL) && !defined(HERD_RADIUS_GATHERED) /* a CPU device's build defines it */
 #define HERD_RADIUS_FOR_EACH HERD_RADIUS_FOR_EACH_DIRECT
 #else
 #define HERD_RADIUS_FOR_EACH HERD_RADIUS_FOR_EACH_GATHERED
