@@ -45,7 +45,10 @@ INSTR_AGENT = 300         # per agent: its state, random numbers, the model's up
 INSTR_KNN_CANDIDATE = 24  # a k-nearest candidate: load, distance, compare, heap insert (amortised)
 INSTR_RADIUS_CANDIDATE = 40  # a radius candidate: load, wrapped delta, distance, the model's sums
 INSTR_SORT_KEY = 40       # a key through one radix pass (count, scan share, scatter)
-COOP_WALK_STEPS = 450     # the pre-pass's serial histogram walk per sheep (issue 26's count)
+COOP_WALK_STEPS = 84      # the pre-pass's histogram walk per sheep: 450 steps by one lane before issue 26
+#                           (its count); now 48 steps a pass instead of 256 (the lanes share it)
+KNN_SELECT_WALKS = 10     # walks over the candidates of a k-nearest selection without a private array
+#                           (4-bit radix passes plus the count and the final sum: 8-13)
 SERIAL_STORE_S = 1.5e-9   # one iteration of a loop that a single work-item runs alone (a store each)
 
 
@@ -211,7 +214,10 @@ def price_kernel(name, items, group, ctx, table):
     if name.startswith('herd_step') or name.startswith('herd_pre_') and name.endswith('_far'):
         cand = ctx['candidates']
         searching = ctx['searching'] if name.endswith('_far') else ctx['step_searching']
-        instr = searching * cand * ctx['instr_candidate'] / DIVERGENCE + n * INSTR_AGENT
+        # Without a private array (stack 0) the k nearest are selected by radix passes over the
+        # candidates (kernels/grid.h): each pass walks them again.
+        walks = KNN_SELECT_WALKS if ctx['kind'] == 'knn' and row['stack'] == 0 else 1
+        instr = searching * cand * ctx['instr_candidate'] * walks / DIVERGENCE + n * INSTR_AGENT
         instr += n * ctx['repulsion'] * INSTR_RADIUS_CANDIDATE / DIVERGENCE if ctx['kind'] == 'knn' else 0
         dram = 2 * state * n + 4 * n
         l2 = 1.5 * ctx['candidates_per_warp_unique'] * s * n / 32

@@ -82,6 +82,13 @@ CASES = [  # the longest first: the cases run side by side, one per core
     ("batch: netlogo", sweep("scenarios/netlogo-flocking.json", "netlogo.count=40"), {}),
     ("batch: couzin", sweep("scenarios/couzin-torus.json", "couzin.count=30"), {}),
     ("batch: fish", sweep("scenarios/fish-foraging.json", "fish.count=30"), {}),
+    ("batch: boids 3D", sweep("scenarios/boids3d.json", "boids.count=40"), {}),
+    ("batch: boids on a path", sweep("scenarios/path2d.json", "boids.count=40"), {}),
+    ("batch: couzin 2D", sweep("{work}/couzin2d.json", "couzin.count=30"), {}),
+    ("batch: couzin on a path", sweep("{work}/couzin-path.json", "couzin.count=30"), {}),
+    ("batch: fish on a path", sweep("{work}/fish-path.json", "fish.count=30"), {}),
+    ("couzin on a path", RUN + ["{work}/couzin-path.json"], {}),
+    ("fish on a path", RUN + ["{work}/fish-path.json"], {}),
     # The viewer's copy path maps each agent to its group (herd_groups_map): under Xvfb, with
     # Mesa's softpipe: llvmpipe brings its own LLVM into the process, and Oclgrind's crashes in it.
     ("viewer's map of the groups", ["xvfb-run", "-a", "{herd}", "view", "scenarios/lien-empty.json", "--backend",
@@ -92,7 +99,13 @@ CASES = [  # the longest first: the cases run side by side, one per core
 ]
 
 # Scenarios the cases need that the project does not ship, written into the work folder.
-SCENARIOS = {"couzin2d.json": '{"model": "couzin", "world": {"size_m": [20, 20]}, "couzin": {"count": 60}}\n'}
+PATH_3D = '"path": {"points_m": [[5, 5, 5], [30, 40, 35], [55, 10, 20]], "lookahead_m": 5, "weight": 0.05}'
+SCENARIOS = {
+    "couzin2d.json": '{"model": "couzin", "world": {"size_m": [20, 20]}, "couzin": {"count": 60}}\n',
+    # The models that follow a path have a step kernel for it (herd_step_<model>_path).
+    "couzin-path.json": '{"model": "couzin", "world": {"size_m": [60, 60, 60]}, "couzin": {"count": 40}, %s}\n' % PATH_3D,
+    "fish-path.json": '{"model": "fish", "world": {"size_m": [60, 60, 60]}, "fish": {"count": 40}, %s}\n' % PATH_3D,
+}
 
 # Diagnostics that are correct by design on every GPU: (kernel, a source line of the report,
 # why). OpenCL 1.2 defines no order between work-items of different groups, nor between a plain
