@@ -105,6 +105,21 @@ static inline bool have_opencl(void) {
   return herd_devices(info, 4, &count, &err) == HERD_OK && count > 0;
 }
 
+/* The first OpenCL device into *first; without one, prints why and "skipped" and returns false
+ * (the test then exits 77, ctest's skip). */
+static inline bool first_opencl_device(herd_device_info *first) {
+  herd_device_info info[8];
+  int count = 0;
+  herd_error err;
+  herd_status s = herd_devices(info, 8, &count, &err);
+  if (s != HERD_OK || count == 0) {
+    printf("no OpenCL device: %s\nskipped\n", s != HERD_OK ? err.message : "none found");
+    return false;
+  }
+  *first = info[0];
+  return true;
+}
+
 /* FNV-1a over bytes, to fingerprint a whole run. */
 static inline uint64_t fnv1a(uint64_t h, const void *data, size_t size) {
   const unsigned char *p = data;

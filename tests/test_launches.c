@@ -93,13 +93,8 @@ static void counts_within_limits(void) {
 /* test_launches PATH=VALUE...: a measurement, not the test: one flock's counts over one step
  * after one (say sheep.count=1000000 sheep.dog_radius_m=1e6 field.size_m=4000). */
 int main(int argc, char **argv) {
-  herd_device_info info[8];
-  int count;
-  herd_error err;
-  if (herd_devices(info, 8, &count, &err) != HERD_OK) {
-    printf("no OpenCL device: %s\nskipped\n", err.message);
-    return 77;
-  }
+  herd_device_info device;
+  if (!first_opencl_device(&device)) return 77;
   if (argc > 1) {
     double kernels, waits;
     count_per_step((const char *const *)argv + 1, argc - 1, 1, 1, &kernels, &waits);
