@@ -76,6 +76,12 @@ const char *herd_cl_program_source(herd_cl_program program) {
   return program == HERD_CL_PROGRAM_SIZED ? herd_embedded_sized_kernels : herd_embedded_herd_kernels;
 }
 
+/* True when environment variable `name` is set to `value`. */
+static bool env_is(const char *name, const char *value) {
+  const char *text = getenv(name);
+  return text && strcmp(text, value) == 0;
+}
+
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
                             bool gpu) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
@@ -83,13 +89,11 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
   /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
    * registers (kernels/grid.h, HERD_KNN_BOUNDED). $HERD_CL_KNN=bounded: the GPU's way on any
    * device (the tests check it on PoCL). */
-  const char *knn_env = getenv("HERD_CL_KNN");
-  const char *knn = gpu || (knn_env && strcmp(knn_env, "bounded") == 0) ? "" : " -DHERD_KNN_PRIVATE";
+  const char *knn = gpu || env_is("HERD_CL_KNN", "bounded") ? "" : " -DHERD_KNN_PRIVATE";
   /* Likewise the radius models: a CPU device takes the candidates in batches, without a
    * mispredicted branch on each (the CPU backend's loop: the direct one, a GPU's, measured up to
    * 25 % slower on PoCL); $HERD_CL_RADIUS=direct: the GPU's way on any device. */
-  const char *radius_env = getenv("HERD_CL_RADIUS");
-  const char *radius = gpu || (radius_env && strcmp(radius_env, "direct") == 0) ? "" : " -DHERD_RADIUS_GATHERED";
+  const char *radius = gpu || env_is("HERD_CL_RADIUS", "direct") ? "" : " -DHERD_RADIUS_GATHERED";
   if (program == HERD_CL_PROGRAM_SIZED)
     return snprintf(out, size,
                     "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
