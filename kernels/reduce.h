@@ -191,29 +191,28 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
 
 /* First pass: sums, extent and goal counts of one agent (not the nearest entries:
  * herd_partial_add_near). A removed agent counts as delivered and adds nothing else. */
-HERD_INLINE herd_flock_partial herd_partial_add_flock(herd_flock_partial p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
-                                                      int in_goal) {
+HERD_INLINE void herd_partial_add_flock(herd_flock_partial *p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
+                                        int in_goal) {
   if (herd_agent_removed(word)) {
-    p.delivered += 1u;
-    p.removed += 1u;
-    return p;
+    p->delivered += 1u;
+    p->removed += 1u;
+    return;
   }
-  p.sum_x = herd_i128_add(p.sum_x, herd_i128_fix(pos.x));
-  p.sum_y = herd_i128_add(p.sum_y, herd_i128_fix(pos.y));
-  p.sum_z = herd_i128_add(p.sum_z, herd_i128_fix(pos.z));
+  p->sum_x = herd_i128_add(p->sum_x, herd_i128_fix(pos.x));
+  p->sum_y = herd_i128_add(p->sum_y, herd_i128_fix(pos.y));
+  p->sum_z = herd_i128_add(p->sum_z, herd_i128_fix(pos.z));
   herd_vec3 u = herd_v3_unit(vel);
-  p.head_x += herd_unit_fix(u.x);
-  p.head_y += herd_unit_fix(u.y);
-  p.head_z += herd_unit_fix(u.z);
-  p.lo_x = pos.x < p.lo_x ? pos.x : p.lo_x;
-  p.lo_y = pos.y < p.lo_y ? pos.y : p.lo_y;
-  p.lo_z = pos.z < p.lo_z ? pos.z : p.lo_z;
-  p.hi_x = pos.x > p.hi_x ? pos.x : p.hi_x;
-  p.hi_y = pos.y > p.hi_y ? pos.y : p.hi_y;
-  p.hi_z = pos.z > p.hi_z ? pos.z : p.hi_z;
-  p.in_goal += in_goal ? 1u : 0u;
-  p.delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
-  return p;
+  p->head_x += herd_unit_fix(u.x);
+  p->head_y += herd_unit_fix(u.y);
+  p->head_z += herd_unit_fix(u.z);
+  p->lo_x = pos.x < p->lo_x ? pos.x : p->lo_x;
+  p->lo_y = pos.y < p->lo_y ? pos.y : p->lo_y;
+  p->lo_z = pos.z < p->lo_z ? pos.z : p->lo_z;
+  p->hi_x = pos.x > p->hi_x ? pos.x : p->hi_x;
+  p->hi_y = pos.y > p->hi_y ? pos.y : p->hi_y;
+  p->hi_z = pos.z > p->hi_z ? pos.z : p->hi_z;
+  p->in_goal += in_goal ? 1u : 0u;
+  p->delivered += (word & HERD_AGENT_DELIVERED) ? 1u : 0u;
 }
 
 /* The agent at pos (id) against the nearest so far to the steering agent at s, the distance
@@ -246,12 +245,10 @@ HERD_INLINE herd_nearest herd_nearest_add(herd_nearest best, const herd_grid *g,
   } while (0)
 
 /* First pass: everything one agent adds (herd_partial_add_flock, then its nearest entries). */
-HERD_INLINE herd_flock_partial herd_partial_add(herd_flock_partial p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
-                                                herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count,
-                                                int in_goal) {
-  p = herd_partial_add_flock(p, pos, vel, word, in_goal);
-  HERD_PARTIAL_ADD_NEAR(p.near, g, steer, steer_count, pos, word);
-  return p;
+HERD_INLINE void herd_partial_add(herd_flock_partial *p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
+                                  herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count, int in_goal) {
+  herd_partial_add_flock(p, pos, vel, word, in_goal);
+  HERD_PARTIAL_ADD_NEAR(p->near, g, steer, steer_count, pos, word);
 }
 
 /* Every first-pass field, the nearest entries of steer_count steering agents included. */
@@ -269,36 +266,33 @@ HERD_INLINE herd_flock_partial herd_partial_fold(herd_flock_partial a, herd_floc
 
 /* First pass, with a path in the world: the agent's distance from it and whether it is at the
  * path's end (removed agents take no part). */
-HERD_INLINE herd_flock_partial herd_partial_add_path(herd_flock_partial p, HERD_GLOBAL const float *env,
-                                                     const herd_env_info *e, herd_vec3 pos, herd_u32 word) {
-  if (herd_agent_removed(word)) return p;
+HERD_INLINE void herd_partial_add_path(herd_flock_partial *p, HERD_GLOBAL const float *env, const herd_env_info *e,
+                                       herd_vec3 pos, herd_u32 word) {
+  if (herd_agent_removed(word)) return;
   HERD_GLOBAL const float *path = env + e->path_at;
   herd_path_hit hit = herd_path_closest(path, pos);
-  p.path_dist = herd_i128_add(p.path_dist, herd_i128_fix(hit.dist_m));
-  p.path_end += (herd_u32)herd_path_near_end(path, hit, HERD_PATH_END_FRACTION);
-  return p;
+  p->path_dist = herd_i128_add(p->path_dist, herd_i128_fix(hit.dist_m));
+  p->path_end += (herd_u32)herd_path_near_end(path, hit, HERD_PATH_END_FRACTION);
 }
 
 /* Second pass, once the centroid g is known: the agent farthest from it, and the milling
  * sum (the angular momentum of unit vectors about g). Removed agents take no part. */
-HERD_INLINE herd_flock_partial herd_far_add(herd_flock_partial p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
-                                            herd_vec3 g) {
-  if (herd_agent_removed(word)) return p;
+HERD_INLINE void herd_far_add(herd_flock_partial *p, herd_vec3 pos, herd_vec3 vel, herd_u32 word, herd_vec3 g) {
+  if (herd_agent_removed(word)) return;
   herd_vec3 r = herd_v3_sub(pos, g);
   float d2 = herd_v3_len2(r);
   herd_u32 id = herd_agent_id(word);
-  if (herd_farther(d2, id, p.far_d2, p.far_id)) {
-    p.far_d2 = d2;
-    p.far_id = id;
-    p.far_x = pos.x;
-    p.far_y = pos.y;
-    p.far_z = pos.z;
+  if (herd_farther(d2, id, p->far_d2, p->far_id)) {
+    p->far_d2 = d2;
+    p->far_id = id;
+    p->far_x = pos.x;
+    p->far_y = pos.y;
+    p->far_z = pos.z;
   }
   herd_vec3 m = herd_v3_cross(herd_v3_unit(r), herd_v3_unit(vel));
-  p.mill_x += herd_unit_fix(m.x);
-  p.mill_y += herd_unit_fix(m.y);
-  p.mill_z += herd_unit_fix(m.z);
-  return p;
+  p->mill_x += herd_unit_fix(m.x);
+  p->mill_y += herd_unit_fix(m.y);
+  p->mill_z += herd_unit_fix(m.z);
 }
 
 HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_partial b) {

@@ -97,8 +97,8 @@ HERD_INLINE void herd_first_pass_item(__local herd_flock_partial *mine, __global
     uint i = base + k * HERD_REDUCE_GROUP + t;
     if (i >= grid->count) break;
     herd_vec3 at = herd_load_vec(pos, i, grid->dims);
-    p = herd_partial_add_flock(p, at, herd_load_vec(vel, i, grid->dims), agent[i],
-                               herd_env_in_goal(env, &info->env, at, goal, info->goal_radius_m));
+    herd_partial_add_flock(&p, at, herd_load_vec(vel, i, grid->dims), agent[i],
+                           herd_env_in_goal(env, &info->env, at, goal, info->goal_radius_m));
   }
   *mine = p;
   if (info->env.has_path) {
@@ -106,7 +106,7 @@ HERD_INLINE void herd_first_pass_item(__local herd_flock_partial *mine, __global
     for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
       uint i = base + k * HERD_REDUCE_GROUP + t;
       if (i >= grid->count) break;
-      q = herd_partial_add_path(q, env, &info->env, herd_load_vec(pos, i, grid->dims), agent[i]);
+      herd_partial_add_path(&q, env, &info->env, herd_load_vec(pos, i, grid->dims), agent[i]);
     }
     HERD_FOLD_PATH(*mine, q);
   }
@@ -125,7 +125,7 @@ HERD_INLINE void herd_far_pass_item(__local herd_flock_partial *mine, __global c
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
     if (i >= grid->count) break;
-    p = herd_far_add(p, herd_load_vec(pos, i, grid->dims), herd_load_vec(vel, i, grid->dims), agent[i], g);
+    herd_far_add(&p, herd_load_vec(pos, i, grid->dims), herd_load_vec(vel, i, grid->dims), agent[i], g);
   }
   *mine = p;
 }

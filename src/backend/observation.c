@@ -44,8 +44,8 @@ herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid
   for (uint32_t i = begin; i < end; ++i) {
     herd_vec3 at = herd_load_vec(pos, i, d->dims);
     int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
-    p = herd_partial_add(p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal);
-    if (d->env_info.has_path) p = herd_partial_add_path(p, d->env, &d->env_info, at, agent[i]);
+    herd_partial_add(&p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal);
+    if (d->env_info.has_path) herd_partial_add_path(&p, d->env, &d->env_info, at, agent[i]);
   }
   return p;
 }
@@ -54,7 +54,7 @@ herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *v
                                  uint32_t begin, uint32_t end, herd_vec3 centroid) {
   herd_flock_partial p = herd_partial_empty();
   for (uint32_t i = begin; i < end; ++i)
-    p = herd_far_add(p, herd_load_vec(pos, i, dims), herd_load_vec(vel, i, dims), agent[i], centroid);
+    herd_far_add(&p, herd_load_vec(pos, i, dims), herd_load_vec(vel, i, dims), agent[i], centroid);
   return p;
 }
 
