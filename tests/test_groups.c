@@ -587,13 +587,14 @@ static void slots_by_id(const herd_backend_ops *ops, herd_backend *b, uint32_t n
   }
 }
 
-/* A step abandoned midway reorders the backend's state (its sorted copy goes back): the map of
- * groups still gives each agent its own group. */
+/* A step abandoned midway (the stop raised at its first piece, once the grid is sorted)
+ * reorders the backend's state (its sorted copy goes back): the map of groups still gives each
+ * agent its own group. */
 static void interrupt_backend(const herd_backend_ops *ops) {
   flock f = uniform_flock(40000, 2, 1500.0f, 0.0f, 51);
   herd_scenario sc = scenario_with((const char *[]){"sheep.dog_radius_m=1e6"}, 1);
   herd_backend_desc d = backend_desc_for(&sc, f.n, 2);
-  volatile sig_atomic_t stop = 1;
+  volatile sig_atomic_t stop = 0;
   d.stop = &stop;
   herd_backend *b;
   herd_error err;
@@ -606,7 +607,9 @@ static void interrupt_backend(const herd_backend_ops *ops) {
   slots_by_id(ops, b, f.n, before, order, &moved);
   float centroid[3] = {750, 750, 0};
   float dog[HERD_STEER_FLOATS] = {750, 750};
+  stop_at_piece(&stop, 1);
   CHECK(ops->step(b, (herd_steering_input){dog, 1}, centroid, 1, &err) == HERD_E_INTERRUPTED);
+  stop_at_piece(NULL, 0);
   slots_by_id(ops, b, f.n, after, order, &moved);
   CHECK_MSG(moved > 0, "%s: the interrupted step kept the order; nothing tested", ops->name);
   CHECK_MSG(memcmp(before, after, f.n * sizeof *before) == 0, "%s: the map lost the agents' groups", ops->name);
