@@ -50,6 +50,11 @@ COOP_WALK_STEPS = 84      # the pre-pass's histogram walk per sheep: 450 steps b
 KNN_SELECT_WALKS = 10     # walks over the candidates of a k-nearest selection without a private array
 #                           (4-bit radix passes plus the count and the final sum: 8-13)
 SERIAL_STORE_S = 1.5e-9   # one iteration of a loop that a single work-item runs alone (a store each)
+LOAD_LATENCY_S = 0.5e-6   # a global load that misses the caches, waited for by its warp: a loop
+#                           whose each iteration needs its load (the reductions' agents, the last
+#                           group's fold of the partials) is that many in a row when the device
+#                           has too few warps to hide them (an assumption: 400-600 ns published
+#                           for Hopper's HBM; the kit measures it)
 
 
 def run(cmd, env=None, **kw):
@@ -79,7 +84,8 @@ def trace_step(herd, case, work):
     path = os.path.join(work, re.sub(r'\W+', '-', case['name']) + '.trace')
     if os.path.exists(path):
         os.remove(path)
-    env = dict(case['env'], HERD_CL_TRACE=path, POCL_CACHE_DIR=os.path.join(work, 'pocl'))
+    # the reductions sized as on a GPU (cl_backend.h, herd_cl_reduce_per_item), not as on PoCL
+    env = dict(case['env'], HERD_CL_REDUCE='gpu', HERD_CL_TRACE=path, POCL_CACHE_DIR=os.path.join(work, 'pocl'))
     run([herd, 'run', *case['args'], '--backend', 'opencl', '-s', '3', '-q'], env=env)
     steps, current = [], None
     for line in open(path):
@@ -252,7 +258,11 @@ def price_kernel(name, items, group, ctx, table):
     elif name.startswith('herd_order'):
         instr, dram = 10 * items, 4 * items
     elif name.startswith('herd_reduce'):
+        # each work-item folds its n / items agents one load after another, then the last group
+        # folds every group's partial, groups / group of them per work-item (kernels/sized.cl)
         instr, dram = 60 * n, state * n
+        groups = max(1, items // group)
+        serial = (math.ceil(n / items) + math.ceil(groups / group)) * LOAD_LATENCY_S
     else:
         instr, dram = 20 * items, 8 * items
     work = max(issue_s(instr, row['occ']), dram / DRAM_BPS, l2 / L2_BPS, serial)

@@ -2,6 +2,7 @@
  * the simulation's own sizes, built with them as options:
  *   HERD_REDUCE_STEERING  the steering agents the observation's partials hold (kernels/reduce.h)
  *   HERD_COOP_LANES       the pre-pass's lanes per agent (kernels/knn_coop.h)
+ *   HERD_REDUCE_PER_ITEM  the observation's agents per work-item, chosen from the flock's size
  * The observation (herd_reduce_first -> herd_reduce_far, and their batch variants) and the
  * models' pre-passes (kernels/knn_coop.cl). The step kernels are the main program's: here the
  * models' headers give their functions only. */
@@ -12,7 +13,9 @@
 #ifndef HERD_REDUCE_GROUP
 #define HERD_REDUCE_GROUP 32 /* work-items per reduction group */
 #endif
-#define HERD_REDUCE_PER_ITEM 64
+#ifndef HERD_REDUCE_PER_ITEM
+#define HERD_REDUCE_PER_ITEM 64 /* agents per work-item: the host's herd_cl_reduce_per_item */
+#endif
 #define HERD_REDUCE_BLOCK (HERD_REDUCE_GROUP * HERD_REDUCE_PER_ITEM)
 
 /* ---- The observation --------------------------------------------------------------------

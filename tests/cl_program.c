@@ -7,7 +7,8 @@
  *
  * main: kernels/herd.cl, the same for every simulation; sized: kernels/sized.cl.
  * STEERING: steering agents the reduction's partials hold room for (1..HERD_MAX_STEERING);
- * LANES: the pre-pass's lanes per agent (8, 16 or 32). Exit 2 on anything else. */
+ * LANES: the pre-pass's lanes per agent (8, 16 or 32). The reductions at their most agents per
+ * work-item (a loop's bound only). Exit 2 on anything else. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ int main(int argc, char **argv) {
   if (steering < 0 || (lanes != 8 && lanes != 16 && lanes != 32)) return usage();
   char options[600];
   int n = herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering,
-                                  (uint32_t)lanes, true);
+                                  (uint32_t)lanes, HERD_CL_REDUCE_PER_ITEM_MAX, true);
   if (n < 0 || n >= (int)sizeof options) return 1;
   puts(options);
   return 0;

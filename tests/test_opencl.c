@@ -19,6 +19,7 @@
   X(a_step_takes_the_centroid_on_the_device)             \
   X(reductions_match_the_cpu_backend)                    \
   X(reductions_refuse_more_steering_agents)              \
+  X(reductions_match_at_every_work_item_size)            \
   X(strombom_variants_step_as_the_cpu_backend)           \
   X(every_model_steps_as_the_cpu_backend)                \
   X(grid_3d_and_torus_equal_the_cpu_backend)             \
@@ -337,6 +338,43 @@ static void reductions_refuse_more_steering_agents(void) {
   CHECK(herd_cl_backend.reduce(cl, (herd_steering_input){three, DOGS + 1}, &b, &err) == HERD_E_INPUT);
   CHECK(herd_cl_backend.reduce(cl, two_dogs, &b, &err) == HERD_OK && b.steering_count == DOGS);
   destroy_pair(cpu, cl);
+}
+
+/* The reductions' agents per work-item (herd_cl_reduce_per_item): on a GPU the shortest chain
+ * of loads in a row, a work-item's agents plus the last group's share of the partials (brute
+ * force over every power of two here, ties to the larger), 4 at 10^4 agents and 32 at 10^6;
+ * on a CPU device the most. Whatever the choice, the same bits as the CPU backend: the GPU's
+ * choices, forced on this device ($HERD_CL_REDUCE=gpu), for flocks from 150 to 76800. */
+static void reductions_match_at_every_work_item_size(void) {
+  const uint32_t lo = HERD_CL_REDUCE_PER_ITEM_MIN, hi = HERD_CL_REDUCE_PER_ITEM_MAX, group = 32u; /* REDUCE_GROUP */
+  const uint32_t flocks[] = {0, 1, 100, 1000, 10000, 100000, 1000000, 10000000, 4000000000u};
+  for (size_t f = 0; f < sizeof flocks / sizeof *flocks; ++f) {
+    uint32_t n = flocks[f], per = herd_cl_reduce_per_item(n, true), best = 0;
+    uint64_t best_chain = UINT64_MAX;
+    for (uint32_t p = hi; p >= lo; p /= 2) {
+      uint64_t groups = ((uint64_t)n + group * p - 1) / (group * p), chain = p + (groups + group - 1) / group;
+      if (chain < best_chain) best_chain = chain, best = p;
+    }
+    CHECK_MSG(per == best, "%u agents: %u a work-item, %u gives the shortest chain", n, per, best);
+    CHECK(herd_cl_reduce_per_item(n, false) == hi);
+  }
+  CHECK(herd_cl_reduce_per_item(10000, true) == 4 && herd_cl_reduce_per_item(1000000, true) == 32);
+  setenv("HERD_CL_REDUCE", "gpu", 1);
+  uint32_t saved = N, seen = 0;
+  for (N = 150; N <= 80000; N *= 2) {
+    seen |= herd_cl_reduce_per_item(N, true);
+    herd_backend *cpu, *cl;
+    make_pair(&cpu, &cl);
+    herd_error err;
+    herd_observation a, b;
+    CHECK(herd_cpu_backend.reduce(cpu, two_dogs, &a, &err) == HERD_OK);
+    CHECK(herd_cl_backend.reduce(cl, two_dogs, &b, &err) == HERD_OK);
+    check_identical_observation(&a, &b);
+    destroy_pair(cpu, cl);
+  }
+  N = saved;
+  unsetenv("HERD_CL_REDUCE");
+  CHECK_MSG(seen == (4u | 8u), "the flocks tried per-item sizes 0x%x, not 4 and 8", seen);
 }
 
 /* Two steps of each Strömbom variant (sheep.neighbours_from, sheep.success; dogs.stop is the

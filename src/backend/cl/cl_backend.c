@@ -82,8 +82,22 @@ static bool env_is(const char *name, const char *value) {
   return text && strcmp(text, value) == 0;
 }
 
+/* The loads in a row of a reduction's longest chain (herd_cl_reduce_per_item). */
+static uint64_t reduce_chain(uint32_t n, uint32_t per) {
+  uint64_t groups = ((uint64_t)n + REDUCE_GROUP * per - 1) / (REDUCE_GROUP * per);
+  return per + (groups + REDUCE_GROUP - 1) / REDUCE_GROUP;
+}
+
+uint32_t herd_cl_reduce_per_item(uint32_t n, bool gpu) {
+  uint32_t best = HERD_CL_REDUCE_PER_ITEM_MAX;
+  if (!gpu) return best;
+  for (uint32_t per = best / 2; per >= HERD_CL_REDUCE_PER_ITEM_MIN; per /= 2)
+    if (reduce_chain(n, per) < reduce_chain(n, best)) best = per;
+  return best;
+}
+
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            bool gpu) {
+                            uint32_t per_item, bool gpu) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
   const char *inlining = gpu ? "" : " -DHERD_INLINE_ATTRIBUTE=";
   /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
@@ -96,9 +110,9 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
   const char *radius = gpu || env_is("HERD_CL_RADIUS", "direct") ? "" : " -DHERD_RADIUS_GATHERED";
   if (program == HERD_CL_PROGRAM_SIZED)
     return snprintf(out, size,
-                    "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_STEERING=%u "
-                    "-DHERD_COOP_LANES=%u%s%s%s",
-                    SIMPLE_GROUP, REDUCE_GROUP, steering, lanes, inlining, knn, radius);
+                    "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_PER_ITEM=%u "
+                    "-DHERD_REDUCE_STEERING=%u -DHERD_COOP_LANES=%u%s%s%s",
+                    SIMPLE_GROUP, REDUCE_GROUP, per_item, steering, lanes, inlining, knn, radius);
   return snprintf(
       out, size,
       "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s%s%s",
@@ -125,7 +139,7 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
                                   size_t size, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   int w = herd_cl_program_options(options, size, p, reduce_steering(&b->desc), b->coop_lanes,
-                                  strcmp(b->info.type, "CPU") != 0);
+                                  b->reduce_block / REDUCE_GROUP, strcmp(b->info.type, "CPU") != 0);
   *source = herd_cl_program_source(p);
   *loaded = NULL;
   if (dir && *dir) {
@@ -189,13 +203,13 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
 }
 
 /* Bytes of device memory for `n` agents, computed before allocating anything. */
-static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride) {
+static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride, uint32_t reduce_block) {
   size_t per_agent =
       2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 4 * sizeof(cl_uint); /* state, key and order twice */
   size_t scan = radix_table(n) * sizeof(cl_uint);
   for (size_t len = radix_table(n); len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
-  size_t partials = ((size_t)n + REDUCE_BLOCK - 1) / REDUCE_BLOCK * sizeof(herd_flock_partial);
+  size_t partials = ((size_t)n + reduce_block - 1) / reduce_block * sizeof(herd_flock_partial);
   return n * per_agent + 2 * (size_t)buckets * sizeof(cl_uint) + scan + partials + sizeof(herd_flock_partial) +
          HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(cl_float) + SCAN_BLOCK * sizeof(cl_uint);
 }
@@ -214,7 +228,7 @@ static void apply_memory_limit(herd_device_info *info) {
 
 static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
-  size_t need = device_bytes(b->desc.count, b->buckets, b->stride);
+  size_t need = device_bytes(b->desc.count, b->buckets, b->stride, b->reduce_block);
   if (b->prepass) need += (size_t)b->desc.count * (2 * sizeof(cl_long) + 2 * sizeof(cl_uint)); /* create_buffers */
   size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
@@ -268,7 +282,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   size_t worlds = b->world_count ? b->world_count : 1;
   if (s == HERD_OK)
     s = herd_cl_alloc(b, &b->steer, worlds * HERD_MAX_STEERING * HERD_STEER_FLOATS * sizeof(cl_float), err);
-  size_t blocks = b->world_count ? b->total_blocks : (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK;
+  size_t blocks = b->world_count ? b->total_blocks : (n + b->reduce_block - 1) / b->reduce_block;
   blocks = blocks ? blocks : 1; /* no agents: one group still leaves an empty total */
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->partials, blocks * sizeof(herd_flock_partial), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->total, sizeof(herd_flock_partial), err);
@@ -370,6 +384,14 @@ static void choose_prepass(herd_backend *b) {
   b->prepass = true;
 }
 
+/* The reductions' agents per work-group, once the device is known (herd_cl_reduce_per_item). */
+static void choose_reduce_block(herd_backend *b) {
+  bool gpu = strcmp(b->info.type, "CPU") != 0 || env_is("HERD_CL_REDUCE", "gpu");
+  uint32_t per_item = b->world_count ? HERD_CL_REDUCE_PER_ITEM_MAX /* lay_out_worlds' blocks */
+                                     : herd_cl_reduce_per_item(b->desc.count, gpu);
+  b->reduce_block = REDUCE_GROUP * per_item;
+}
+
 herd_status herd_cl_open_device(herd_backend *b, herd_error *err) {
   herd_status s = herd_cl_choose_device(b->desc.device, &b->device, &b->info, err);
   if (s == HERD_OK && !b->info.fp64)
@@ -379,6 +401,7 @@ herd_status herd_cl_open_device(herd_backend *b, herd_error *err) {
         "--device or --backend cpu",
         b->info.name);
   if (s == HERD_OK) choose_prepass(b);
+  if (s == HERD_OK) choose_reduce_block(b);
   if (s == HERD_OK) s = check_fits(b, err);
   if (s == HERD_OK) s = create_context(b, err);
   if (s == HERD_OK) s = build_program(b, err);
@@ -659,7 +682,7 @@ herd_status herd_cl_read_totals(herd_backend *b, cl_mem from, herd_flock_partial
 /* The reduction's two launches, each finished by its last work-group (herd_fold_last), then a
  * read of its total into host slot `slot` that the host waits for in reduce_wait. */
 static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int slot, herd_error *err) {
-  uint32_t n = b->desc.count, groups = (n + REDUCE_BLOCK - 1) / REDUCE_BLOCK, count = steer.count;
+  uint32_t n = b->desc.count, groups = (n + b->reduce_block - 1) / b->reduce_block, count = steer.count;
   if (count > reduce_steering(&b->desc)) return herd_cl_too_many_steering(b, count, err);
   float no_centroid[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);

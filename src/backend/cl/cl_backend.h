@@ -31,13 +31,28 @@ herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t 
  * compile test, tests/cl_program.c): the main one (kernels/herd.cl), the same for every
  * simulation, and the sized one (kernels/sized.cl), whose code depends on the simulation's
  * sizes. Each source is embedded with its headers inlined; the sized program's options give
- * its partials room for `steering` steering agents (1..HERD_MAX_STEERING) and its pre-pass
- * `lanes` lanes per agent (8, 16 or 32); the main program's ignore both. On a GPU (`gpu`)
+ * its partials room for `steering` steering agents (1..HERD_MAX_STEERING), its pre-pass
+ * `lanes` lanes per agent (8, 16 or 32) and its reductions `per_item` agents per work-item
+ * (herd_cl_reduce_per_item); the main program's ignore them. On a GPU (`gpu`)
  * every helper is forced inline (kernels/portable.h); a CPU device's compiler (PoCL) inlines
  * by itself. The options function returns what snprintf returns. */
 typedef enum herd_cl_program { HERD_CL_PROGRAM_MAIN, HERD_CL_PROGRAM_SIZED, HERD_CL_PROGRAMS } herd_cl_program;
 const char *herd_cl_program_source(herd_cl_program program);
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            bool gpu);
+                            uint32_t per_item, bool gpu);
+
+/* Agents per work-item of the reductions (kernels/sized.cl), a power of two from
+ * HERD_CL_REDUCE_PER_ITEM_MIN to _MAX. On a GPU (`gpu`) a reduction of a flock of n is two
+ * chains of loads: a work-item's own agents, one after another, then the last group's fold of
+ * every group's partial, groups / REDUCE_GROUP of them per work-item; each link waits for
+ * DRAM (about 0.5 us), and a small flock cannot hide that behind other warps. The choice is
+ * the shortest sum of the two, the larger on a tie (fewer partials written): 4 at 10^4 agents
+ * (79 groups; 64 gave 5, so 64 loads in a row), 32 at 10^6. A CPU device (PoCL) runs a
+ * work-group's items one after another anyway: the most, as fewest groups cost least there.
+ * $HERD_CL_REDUCE=gpu takes the GPU's choice on any device (the tests check its bits on
+ * PoCL). A batch's worlds fill the device by their number: the most there. */
+#define HERD_CL_REDUCE_PER_ITEM_MAX 64u
+#define HERD_CL_REDUCE_PER_ITEM_MIN 4u
+uint32_t herd_cl_reduce_per_item(uint32_t n, bool gpu);
 
 #endif

@@ -22,7 +22,6 @@
 #define SCAN_GROUP 256u
 #define SCAN_BLOCK (4u * SCAN_GROUP)
 #define REDUCE_GROUP 32u
-#define REDUCE_BLOCK (REDUCE_GROUP * 64u)
 #define SIMPLE_GROUP 64u
 #define RADIX_BITS 8u   /* bits of the bucket key per radix pass (kernels/herd.cl) */
 #define RADIX_GROUP 32u /* work-items per radix block */
@@ -166,6 +165,7 @@ struct herd_backend {
   char pre_kernel[3][64];
   bool prepass;
   uint32_t coop_lanes;
+  uint32_t reduce_block; /* agents per work-group of the reductions: REDUCE_GROUP x per item */
   cl_mem pre, pre_list, pre_counters;
 };
 
