@@ -8,7 +8,9 @@
 #ifdef HERD_WITH_OPENCL
 #include "cl/cl_util.h"
 
-/* auto: the first GPU, else the first OpenCL CPU device, else the native backend. */
+/* auto: the first GPU, else the native backend. Not an OpenCL CPU device: PoCL takes 1.4-1.5x
+ * the native backend's CPU time for the same run (docs/opencl.md); one is used when named
+ * (--backend opencl, or auto with --device). */
 static herd_status choose_auto(const herd_backend_ops **ops, char *device_out, size_t device_size, char *note,
                                size_t note_size) {
   herd_device_info infos[64];
@@ -19,14 +21,20 @@ static herd_status choose_auto(const herd_backend_ops **ops, char *device_out, s
     snprintf(note, note_size, "auto: %s; using the native CPU backend", quiet.message);
     return HERD_OK;
   }
-  int pick = -1;
+  int pick = -1, cpu = -1;
   for (int k = 0; k < count && pick < 0; ++k)
     if (strcmp(infos[k].type, "GPU") == 0 && infos[k].fp64) pick = k;
-  for (int k = 0; k < count && pick < 0; ++k)
-    if (strcmp(infos[k].type, "CPU") == 0 && infos[k].fp64) pick = k;
+  for (int k = count - 1; k >= 0; --k)
+    if (strcmp(infos[k].type, "CPU") == 0) cpu = k;
   if (pick < 0) {
     *ops = &herd_cpu_backend;
-    snprintf(note, note_size, "auto: no usable OpenCL GPU or CPU device; using the native CPU backend");
+    if (cpu >= 0)
+      snprintf(note, note_size,
+               "auto: no OpenCL GPU with cl_khr_fp64; using the native CPU backend, faster than the OpenCL CPU device "
+               "%d, %s (--backend opencl --device %d takes it)",
+               cpu, infos[cpu].name, cpu);
+    else
+      snprintf(note, note_size, "auto: no OpenCL GPU with cl_khr_fp64; using the native CPU backend");
     return HERD_OK;
   }
   *ops = &herd_cl_backend;
