@@ -64,6 +64,12 @@ sys.exit(len(d["rows"]) != 4 or not close or len(d["rows"][0]["seconds_per_step"
 fi
 check "machine.md names the CPU and memory" eval 'grep -q "^- CPU: " "$tmp/out/machine.md" && grep -q "^- memory: " "$tmp/out/machine.md"'
 
+# Without --steps a repeat is about 5e5 / N steps, at most 50 (a small flock run for long
+# compacts): 50 at N = 300 (not 1667), 25 at N = 20000.
+"$HERD" bench --backends cpu --threads 1 --sizes 300,20000 --repeat 1 --out "$tmp/window" >"$tmp/stdout" 2>"$tmp/stderr"
+steps=$(grep -v '^#' "$tmp/window/results.csv" | awk -F, 'NR > 1 { printf "%s:%s ", $4, $6 }')
+check "the default steps of a repeat are capped for small flocks (got $steps)" [ "$steps" = "300:50 20000:25 " ]
+
 "$HERD" bench --backends cpu --threads 1 --sizes 300,100000 --steps 20 --repeat 2 --budget 1 --out "$tmp/budget" >"$tmp/stdout" 2>&1
 check "a size past the budget is dropped, saying so" eval 'grep -q "dropped" "$tmp/stdout" && grep -q "Dropped for the 1 s budget" "$tmp/budget/summary.md"'
 

@@ -24,7 +24,12 @@
 #define MAX_CONFIGS 32
 #define MAX_SIZES 16
 #define MAX_REPEATS 50
-#define WARMUP_STEPS 2 /* untimed steps before the repeats */
+#define WARMUP_STEPS 2 /* untimed steps before each repeat */
+/* The default steps of a repeat: about 5e5 / N, at most WINDOW_STEPS. Each repeat starts from
+ * the scenario's own start, so that every N is timed at the density its workload states: over
+ * 1000 steps a flock of 10^3 compacts and its step costs twice what it did (1.22 ms over the
+ * first 100 steps, 2.24 ms over 1000, on the 2-core machine of bench/results). */
+#define WINDOW_STEPS 50u
 
 static const char bench_usage[] =
     "usage: herd bench [OPTIONS]\n"
@@ -44,8 +49,9 @@ static const char bench_usage[] =
     "  --neighbours K     other models: agents start uniform in a wrapping world sized so that\n"
     "                     each has K others within its radius (boids: the visual range) on\n"
     "                     average (default 20)\n"
-    "  -s, --steps S      steps per repeat (default: about 5e5 / N, at least 1)\n"
-    "  --repeat R         timed repeats per configuration (default 5), after 2 warm-up steps\n"
+    "  -s, --steps S      steps per repeat (default: about 5e5 / N, from 1 to 50)\n"
+    "  --repeat R         timed repeats per configuration (default 5), each from the workload's\n"
+    "                     start (the same seed) after 2 warm-up steps\n"
     "  -t, --threads LIST CPU thread counts (default: 1 and all cores)\n"
     "  --budget SECONDS   stop adding larger sizes when the next would pass this (default 540)\n"
     "  -o, --out DIR      where to write (default bench-out; created if needed)\n"
@@ -360,44 +366,58 @@ static double peak_memory_mib(void) {
   return kib / 1024.0;
 }
 
-static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *row) {
-  herd_scenario *sc;
-  if (workload(o, n, &sc)) return 1;
-  reset_peak_memory();
-  herd_sim *sim;
-  herd_error err;
+/* Steps of one timed repeat (--steps, or about 5e5 / N up to WINDOW_STEPS). */
+static uint32_t repeat_steps(const bench_opts *o, uint32_t n) {
+  return (uint32_t)(o->steps ? o->steps : fmin(WINDOW_STEPS, fmax(1.0, round(5e5 / n))));
+}
+
+/* One timed repeat: a sim of the workload from its start, WARMUP_STEPS untimed, then
+ * row->steps timed into row->seconds; its stages added to row->stage_ms (seconds until
+ * measure divides them). The last repeat's sim stays in *kept for what measure reads of it. */
+static herd_status time_repeat(const bench_config *c, const herd_scenario *sc, bench_row *row, herd_sim **kept,
+                               herd_error *err) {
   herd_sim_desc desc = {.scenario = sc,
                         .threads = c->threads,
                         .backend = c->backend,
                         .device = *c->device ? c->device : NULL,
                         .profile = true,
                         .stop = &cli_stop};
-  herd_status created = herd_sim_create(&desc, &sim, &err);
-  uint32_t dims = herd_scenario_describe(sc).dims;
-  herd_scenario_free(sc); /* the sim keeps its own copy */
-  if (created != HERD_OK) return cli_fail(1, "%s: %s", c->label, err.message);
+  herd_sim *sim;
+  herd_status st = herd_sim_create(&desc, &sim, err);
+  if (st != HERD_OK) return st;
+  herd_profile before, after;
+  for (int w = 0; w < WARMUP_STEPS && st == HERD_OK; ++w) st = herd_sim_step(sim, err);
+  if (st == HERD_OK) st = herd_sim_profile(sim, &before, err);
+  double t0 = now_s();
+  for (uint32_t s = 0; s < row->steps && st == HERD_OK; ++s) st = herd_sim_step(sim, err);
+  row->seconds[row->repeats++] = (now_s() - t0) / row->steps;
+  if (st == HERD_OK) st = herd_sim_profile(sim, &after, err);
+  for (int k = 0; k < HERD_STAGE_COUNT && st == HERD_OK; ++k) row->stage_ms[k] += after.seconds[k] - before.seconds[k];
+  if (*kept) herd_sim_destroy(*kept);
+  *kept = sim;
+  return st;
+}
+
+static int measure(const bench_opts *o, bench_config *c, uint32_t n, bench_row *row) {
+  herd_scenario *sc;
+  if (workload(o, n, &sc)) return 1;
+  reset_peak_memory();
   memset(row, 0, sizeof *row);
   row->config = c;
   row->n = n;
-  row->dims = dims;
-  row->steps = (uint32_t)(o->steps ? o->steps : fmax(1.0, round(5e5 / n)));
-  herd_profile before, after;
-  int status = 0;
-  for (int w = 0; w < WARMUP_STEPS && !status; ++w) status = herd_sim_step(sim, &err) != HERD_OK;
-  status = status || herd_sim_profile(sim, &before, &err) != HERD_OK;
-  for (int r = 0; r < o->repeat && !status; ++r) {
-    double t0 = now_s();
-    for (uint32_t s = 0; s < row->steps && !status; ++s) status = herd_sim_step(sim, &err) != HERD_OK;
-    row->seconds[row->repeats++] = (now_s() - t0) / row->steps;
-  }
-  status = status || herd_sim_profile(sim, &after, &err) != HERD_OK;
-  if (status) {
-    herd_sim_destroy(sim);
+  row->dims = herd_scenario_describe(sc).dims;
+  row->steps = repeat_steps(o, n);
+  herd_sim *sim = NULL;
+  herd_error err;
+  herd_status st = HERD_OK;
+  for (int r = 0; r < o->repeat && st == HERD_OK; ++r) st = time_repeat(c, sc, row, &sim, &err);
+  herd_scenario_free(sc);
+  if (st != HERD_OK) {
+    if (sim) herd_sim_destroy(sim);
     if (err.status == HERD_E_INTERRUPTED) return 128 + cli_stop;
-    return cli_fail(1, "%s, N = %u: %s", c->label, n, err.message);
+    return sim ? cli_fail(1, "%s, N = %u: %s", c->label, n, err.message) : cli_fail(1, "%s: %s", c->label, err.message);
   }
-  for (int k = 0; k < HERD_STAGE_COUNT; ++k)
-    row->stage_ms[k] = 1e3 * (after.seconds[k] - before.seconds[k]) / ((double)row->steps * row->repeats);
+  for (int k = 0; k < HERD_STAGE_COUNT; ++k) row->stage_ms[k] *= 1e3 / ((double)row->steps * row->repeats);
   double sorted[MAX_REPEATS];
   memcpy(sorted, row->seconds, row->repeats * sizeof *sorted);
   herd_sort_doubles(sorted, (size_t)row->repeats);
@@ -548,7 +568,8 @@ static int write_summary(const bench_opts *o, const bench_row *rows, int count, 
   fprintf(f, "# herd bench\n\n`%s`, %s. No number here is edited by hand.\n\n", o->command, when);
   write_workload(f, o);
   fprintf(f,
-          " %ld timed repeats after %d warm-up steps; time per step is the median of the repeats (min–max: "
+          " %ld timed repeats, each from the workload's start (the same seed) after %d warm-up steps, so that every N "
+          "is timed at the density stated; time per step is the median of the repeats (min–max: "
           "their spread, also the error bars of the plots). The same model source and seeds run on every backend; "
           "the test suite checks that the backends agree in distribution (tests/test_opencl.c).\n\n",
           o->repeat, WARMUP_STEPS);
@@ -819,8 +840,8 @@ static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped
     double per_agent_step = 0; /* seconds, from this configuration's last size */
     for (int s = 0; s < o->size_count; ++s) {
       uint32_t n = (uint32_t)o->sizes[s];
-      double steps = o->steps ? (double)o->steps : fmax(1.0, round(5e5 / n));
-      double estimate = per_agent_step * n * (steps * o->repeat + 2) * 1.3;
+      double steps = repeat_steps(o, n);
+      double estimate = per_agent_step * n * (steps + WARMUP_STEPS) * o->repeat * 1.3;
       if (per_agent_step > 0 && now_s() - start + estimate > o->budget_s) {
         size_t used = strlen(dropped);
         snprintf(dropped + used, dropped_size - used,
