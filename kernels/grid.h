@@ -1067,17 +1067,21 @@ HERD_INLINE int herd_radius_next_range(herd_radius_query *q, const herd_grid *g,
  * can make it one): the offset from p to it through the wrap (*d_out) and its square
  * (*d2_out), and whether the query yields it. Only the cone's test, which needs a square root,
  * waits for the others to pass. */
-HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
-                                         herd_u32 j, herd_u32 dims, herd_vec3 *d_out, float *d2_out) {
+/* herd_radius_candidate_in with the query's tests as arguments: `wrap` (q's wrap, or 0 where
+ * it has none), `cone` (whether q has a view cone) and `check` (q->check), each a constant
+ * where a caller can make it one (herd_radius_gather_range), so that a loop over candidates
+ * carries only the tests its query needs. The same arithmetic in the same order as any other
+ * choice of them for the same query: the same bits. */
+HERD_INLINE int herd_radius_candidate_as(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                         herd_u32 j, herd_u32 dims, herd_u32 wrap, int cone, int check,
+                                         herd_vec3 *d_out, float *d2_out) {
   herd_vec3 at = herd_load_vec(pos, j, dims), d = herd_v3_sub(at, q->p);
-  /* herd_world_delta: on a CPU from the query's copy of the wrap, where the hot loop finds it;
-   * on a GPU from the grid's, which a one-world kernel reads from its parameter space rather
-   * than holding it in registers */
+  /* herd_world_delta: on a CPU from the query's copy of the world's size, where the hot loop
+   * finds it; on a GPU from the grid's, which a one-world kernel reads from its parameter
+   * space rather than holding it in registers */
 #ifdef HERD_OPENCL
-  herd_u32 wrap = g->wrap;
   herd_vec3 period = herd_v3(g->size_m[0], g->size_m[1], g->size_m[2]);
 #else
-  herd_u32 wrap = q->wrap;
   herd_vec3 period = q->period;
 #endif
   if (wrap & 1u) d.x = herd_wrap_offset(d.x, period.x);
@@ -1085,11 +1089,21 @@ HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_
   if (dims == 3u && (wrap & 4u)) d.z = herd_wrap_offset(d.z, period.z);
   float d2 = herd_v3_len2(d);
   int in = !(d2 > q->r2) & (j != q->self);
-  if (q->check) in &= herd_same_cell(herd_cell_of(g, at), q->cell);
-  if (q->cos_half_fov > -1.0f && in) in = !(herd_v3_dot(q->facing, d) < q->cos_half_fov * herd_sqrtf(d2));
+  if (check) in &= herd_same_cell(herd_cell_of(g, at), q->cell);
+  if (cone && in) in = !(herd_v3_dot(q->facing, d) < q->cos_half_fov * herd_sqrtf(d2));
   *d_out = d;
   *d2_out = d2;
   return in;
+}
+
+HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                         herd_u32 j, herd_u32 dims, herd_vec3 *d_out, float *d2_out) {
+#ifdef HERD_OPENCL
+  herd_u32 wrap = g->wrap;
+#else
+  herd_u32 wrap = q->wrap;
+#endif
+  return herd_radius_candidate_as(q, g, pos, j, dims, wrap, q->cos_half_fov > -1.0f, q->check, d_out, d2_out);
 }
 
 HERD_INLINE int herd_radius_candidate(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
@@ -1140,13 +1154,14 @@ typedef struct herd_radius_batch {
  *     for (k = 0; k < n; ++k) ... b.j[k], b.d[k], b.d2[k] */
 /* herd_radius_gather's loop over the current range, for `dims` dimensions: called with a
  * constant, so that each copy loads one layout without a test per candidate. */
-HERD_INLINE herd_u32 herd_radius_gather_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
-                                              herd_radius_batch *b, herd_u32 n, herd_u32 dims) {
+HERD_INLINE herd_u32 herd_radius_gather_range_as(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                                 herd_radius_batch *b, herd_u32 n, herd_u32 dims, herd_u32 wrap,
+                                                 int cone, int check) {
   herd_u32 j = q->j, end = q->end;
   for (; j < end && n < HERD_RADIUS_BATCH; ++j) {
     herd_vec3 d;
     float d2;
-    int in = herd_radius_candidate_in(q, g, pos, j, dims, &d, &d2);
+    int in = herd_radius_candidate_as(q, g, pos, j, dims, wrap, cone, check, &d, &d2);
     b->j[n] = j;
     b->d[n] = d;
     b->d2[n] = d2;
@@ -1154,6 +1169,24 @@ HERD_INLINE herd_u32 herd_radius_gather_range(herd_radius_query *q, const herd_g
   }
   q->j = j;
   return n;
+}
+
+/* The loop of the range's tests made constants: a dense grid's rows never check their cells,
+ * boids and NetLogo have no cone (Couzin and fish do), an open world has no wrap. */
+HERD_INLINE herd_u32 herd_radius_gather_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                              herd_radius_batch *b, herd_u32 n, herd_u32 dims) {
+#ifdef HERD_OPENCL
+  herd_u32 wrap = g->wrap;
+#else
+  herd_u32 wrap = q->wrap;
+#endif
+  int cone = q->cos_half_fov > -1.0f;
+  if (q->check) return herd_radius_gather_range_as(q, g, pos, b, n, dims, wrap, cone, 1);
+  if (cone)
+    return wrap ? herd_radius_gather_range_as(q, g, pos, b, n, dims, wrap, 1, 0)
+                : herd_radius_gather_range_as(q, g, pos, b, n, dims, 0u, 1, 0);
+  return wrap ? herd_radius_gather_range_as(q, g, pos, b, n, dims, wrap, 0, 0)
+              : herd_radius_gather_range_as(q, g, pos, b, n, dims, 0u, 0, 0);
 }
 
 HERD_INLINE herd_u32 herd_radius_gather(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
