@@ -1,7 +1,8 @@
 /* The OpenCL step's kernels and host waits per step, as --profile counts them, within their
  * limits: a launch or a wait more per step fails. On a GPU each launch costs about 5 us and each
  * wait more, however small the flock: a herding step of 10^4 sheep is to take at most 6 enqueued
- * commands (its kernels, the dog's write, the observation's read) and 1 wait.
+ * commands (its kernels, the dog's write, the observation's read) and 1 wait: 4 kernels, 2 copies and
+ * 1 wait with the dog away from its flock, the pre-pass's 3 kernels more once sheep feel it.
  *
  * The runs have no stop flag, so no step is cut into slices for Ctrl-C (on PoCL a step may take
  * long enough to be; on a GPU none does): the counts are a GPU's. They are counted over STEPS
@@ -29,6 +30,9 @@ static const launch_case launch_cases[] = {
     /* a flock over GRID_SMALL_MAX: bin, two radix passes (count, scan, scatter; the first count
      * is the bin's), the ranges; then as above */
     {"herding, 10^4 sheep, the grid's launches", {"sheep.count=10000", "field.size_m=1000"}, "0", NULL, 10, 1},
+    /* with the pre-pass, as on a GPU, but the dog far from its flock (no sheep within r_s in
+     * these steps): the last observation says so and its three launches are skipped */
+    {"herding, 10^4 sheep, the pre-pass idle", {"sheep.count=10000", "field.size_m=1000"}, NULL, "1", 4, 1},
     /* every sheep active, with the pre-pass: its list, cooperative kernel and far list */
     {"all active, 3000 sheep, the pre-pass",
      {"sheep.count=3000", "field.size_m=400", "sheep.dog_radius_m=1e6"},

@@ -12,8 +12,10 @@
 #include "strombom.h"
 
 /* Models whose step kernel may read a pre-pass's results (herd_flock_view.pre): X(name). Each
- * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl) and
- * herd_<name>_prepass(params, count), true when its step wants them. */
+ * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl),
+ * herd_<name>_prepass(params, count), true when its step wants them, and
+ * herd_<name>_prepass_reach_m(params): the pre-pass works for agents within that of a steering
+ * agent only. */
 #define HERD_PREPASS_MODELS(X) X(strombom)
 
 /* Models that give a viewer radii to draw (host only): X(name). Each brings

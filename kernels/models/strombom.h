@@ -430,5 +430,10 @@ static inline int herd_strombom_prepass(const void *params, herd_u32 count) {
   return !herd_strombom_filters(m) && m->neighbours > 0u && m->neighbours + 1u < count;
 }
 
+/* The pre-pass lists the sheep within r_s of a dog (herd_pre_strombom_list). */
+static inline float herd_strombom_prepass_reach_m(const void *params) {
+  return ((const herd_strombom_params *)params)->dog_radius_m;
+}
+
 #endif
 #endif

@@ -11,7 +11,7 @@ _Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
 #define EXEC_INDEX_ROW(name, ...) EXEC_INDEX_##name,
 enum { HERD_MODELS(EXEC_INDEX_ROW) EXEC_MODEL_COUNT };
 
-#define PREPASS_ROW(id) [EXEC_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass},
+#define PREPASS_ROW(id) [EXEC_INDEX_##id] = {"herd_pre_" #id, herd_##id##_prepass, herd_##id##_prepass_reach_m},
 static const herd_model_prepass prepasses[EXEC_MODEL_COUNT] = {HERD_PREPASS_MODELS(PREPASS_ROW)};
 
 #define EXPLAIN_ROW(id) [EXEC_INDEX_##id] = herd_##id##_explain,

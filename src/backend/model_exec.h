@@ -12,11 +12,13 @@
 #include "herd/herd.h"
 
 /* A model's pre-pass (kernels/models/steps.h, HERD_PREPASS_MODELS): the prefix of its
- * kernels <kernel>_list, _coop, _far, and whether its step wants it with these parameters.
- * kernel is NULL for a model without one. */
+ * kernels <kernel>_list, _coop, _far, whether its step wants it with these parameters, and
+ * the distance from a steering agent within which it has work (reach_m). kernel is NULL for a
+ * model without one. */
 typedef struct herd_model_prepass {
   const char *kernel;
   int (*wanted)(const void *params, herd_u32 count);
+  float (*reach_m)(const void *params);
 } herd_model_prepass;
 
 /* One agent's update explained (HERD_EXPLAIN_MODELS). */

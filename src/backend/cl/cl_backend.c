@@ -470,6 +470,7 @@ static herd_status write_state(herd_backend *b, const float *pos, const float *v
 
 static herd_status upload_flock(herd_backend *b, const float *pos, const float *vel, herd_error *err) {
   size_t n = b->desc.count;
+  b->seen_valid = false; /* a new flock: no observation of it yet */
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
   herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
@@ -623,8 +624,28 @@ static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd
   return s;
 }
 
+/* Whether this step's pre-pass may list anyone: not when the last observation, of the flock
+ * as this step finds it, put each steering agent's nearest agent farther than the pre-pass's
+ * reach plus how far that steering agent has moved since (the triangle inequality; a margin
+ * for rounding), nor when there is no steering agent. Skipping it is exact either way: without
+ * it the step kernel searches itself, to the same bits (test_opencl); it saves the pre-pass's
+ * launches on a step in which it would list nobody (a dog that has not reached its flock). */
+static bool prepass_has_work(const herd_backend *b, herd_steering_input steer) {
+  if (steer.count == 0) return false;
+  if (!b->seen_valid || b->seen_after != b->stepped || b->seen_count != steer.count) return true;
+  double reach = (double)b->desc.model->prepass->reach_m(b->params);
+  for (uint32_t d = 0; d < steer.count; ++d) {
+    const float *at = steer.pos + (size_t)HERD_STEER_FLOATS * d;
+    double moved = 0;
+    for (int k = 0; k < 3; ++k) moved += ((double)at[k] - b->seen_pos[d][k]) * ((double)at[k] - b->seen_pos[d][k]);
+    if ((double)b->seen_nearest_m[d] - sqrt(moved) <= reach * (1 + 1e-4) + 1e-2) return true;
+  }
+  return false;
+}
+
 static herd_status step_flock(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                               herd_error *err) {
+  bool prepass = b->prepass && prepass_has_work(b, steer); /* before b->stepped moves on */
   b->step_started_s = now_s();
   b->stepped = step;
   herd_cl_trace_step(b, step);
@@ -638,7 +659,7 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   herd_step_info info = herd_step_info_for(&b->desc, steer, centroid ? centroid : unknown, step);
   cl_mem observed = centroid ? NULL : b->total;
   cl_mem pre = NULL; /* NULL: the step kernel searches itself */
-  if (b->prepass) s = run_prepass(b, &info, err), pre = b->pre;
+  if (prepass) s = run_prepass(b, &info, err), pre = b->pre;
   if (s == HERD_OK)
     s = herd_cl_set_args(b, K_STEP, err, 14, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                          MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid),
@@ -701,6 +722,8 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
   b->ring_read[slot] = NULL;
   b->ring_steer_count[slot] = count;
   b->ring_step[slot] = b->stepped;
+  for (uint32_t d = 0; d < count; ++d)
+    for (int k = 0; k < 3; ++k) b->ring_steer_pos[slot][d][k] = steer.pos[(size_t)HERD_STEER_FLOATS * d + k];
   herd_cl_trace_copy(b, "read", "observation", partial_bytes(&b->desc));
   CL_TRY("clEnqueueReadBuffer(observation)",
          clEnqueueReadBuffer(b->queue, b->total, CL_FALSE, 0, partial_bytes(&b->desc), &b->ring[slot], 0, NULL,
@@ -708,6 +731,17 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
   cl_event *timed = herd_cl_event_for(b, HERD_STAGE_READBACK);
   if (timed) clRetainEvent(*timed = b->ring_read[slot]);
   return HERD_OK;
+}
+
+/* The observation of slot's view of the steering agents, for prepass_has_work. */
+static void note_seen_steering(herd_backend *b, int slot, const herd_observation *obs) {
+  b->seen_valid = true;
+  b->seen_count = b->ring_steer_count[slot];
+  b->seen_after = b->ring_step[slot];
+  for (uint32_t d = 0; d < b->seen_count; ++d) {
+    memcpy(b->seen_pos[d], b->ring_steer_pos[slot][d], sizeof b->seen_pos[d]);
+    b->seen_nearest_m[d] = obs->nearest[d].dist_m;
+  }
 }
 
 static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
@@ -721,6 +755,7 @@ static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs,
   b->step_started_s = 0;
   widen_partial(b, &b->ring[slot]);
   herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);
+  note_seen_steering(b, slot, obs);
   herd_box_history_observe(&b->boxes, b->ring_step[slot], obs);
   return HERD_OK;
 }
@@ -768,6 +803,7 @@ static herd_status cl_reduce_wait(herd_backend *b, int slot, herd_observation *o
 }
 
 static herd_status cl_cancel_step(herd_backend *b, herd_error *err) {
+  b->seen_valid = false;
   herd_status s = herd_cl_restore_sorted_state(b, err);
   return s == HERD_E_INTERRUPTED ? HERD_OK : s;
 }
@@ -794,6 +830,7 @@ static herd_status cl_restore(herd_backend *b, uint32_t count, const float *pos,
   if (count > b->capacity)
     return herd_fail(err, HERD_E_INPUT, "%u agents restored into an OpenCL backend made for %u", count, b->capacity);
   b->desc.count = b->grid.count = count;
+  b->seen_valid = false;
   b->boxes = *boxes;
   b->stepped = steps ? steps - 1u : UINT32_MAX; /* the reduce of the last step wrote its slot */
   b->steer_valid = false;                       /* send the steering agents again */

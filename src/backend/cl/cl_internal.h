@@ -132,7 +132,14 @@ struct herd_backend {
   herd_flock_partial ring[2];
   cl_event ring_read[2];
   uint32_t ring_steer_count[2];
-  uint32_t ring_step[2]; /* the step each slot's observation follows */
+  uint32_t ring_step[2];                         /* the step each slot's observation follows */
+  float ring_steer_pos[2][HERD_MAX_STEERING][3]; /* the steering agents each slot's was taken from */
+  /* The last observation's view of the steering agents (prepass_has_work): where they were,
+   * their nearest agent's distance, and the step after which it was taken; valid until the
+   * state is written otherwise than by a step. */
+  bool seen_valid;
+  uint32_t seen_count, seen_after;
+  float seen_pos[HERD_MAX_STEERING][3], seen_nearest_m[HERD_MAX_STEERING];
   pending_event pending[MAX_PENDING_EVENTS];
   int pending_count;
   double step_started_s, last_step_s; /* wall clock: how long a step took, for step_slice */
