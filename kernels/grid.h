@@ -1063,10 +1063,6 @@ HERD_INLINE int herd_radius_next_range(herd_radius_query *q, const herd_grid *g,
   return 0;
 }
 
-/* Candidate j of the current range, in `dims` dimensions (q->dims; a constant where the caller
- * can make it one): the offset from p to it through the wrap (*d_out) and its square
- * (*d2_out), and whether the query yields it. Only the cone's test, which needs a square root,
- * waits for the others to pass. */
 /* herd_radius_candidate_in with the query's tests as arguments: `wrap` (q's wrap, or 0 where
  * it has none), `cone` (whether q has a view cone) and `check` (q->check), each a constant
  * where a caller can make it one (herd_radius_gather_range), so that a loop over candidates
@@ -1076,9 +1072,7 @@ HERD_INLINE int herd_radius_candidate_as(const herd_radius_query *q, const herd_
                                          herd_u32 j, herd_u32 dims, herd_u32 wrap, int cone, int check,
                                          herd_vec3 *d_out, float *d2_out) {
   herd_vec3 at = herd_load_vec(pos, j, dims), d = herd_v3_sub(at, q->p);
-  /* herd_world_delta: on a CPU from the query's copy of the world's size, where the hot loop
-   * finds it; on a GPU from the grid's, which a one-world kernel reads from its parameter
-   * space rather than holding it in registers */
+  /* herd_world_delta, the world's size found as herd_radius_wrap finds the wrap */
 #ifdef HERD_OPENCL
   herd_vec3 period = herd_v3(g->size_m[0], g->size_m[1], g->size_m[2]);
 #else
@@ -1096,14 +1090,26 @@ HERD_INLINE int herd_radius_candidate_as(const herd_radius_query *q, const herd_
   return in;
 }
 
+/* The query's wrap: on a CPU its copy, where the hot loop finds it; on a GPU the grid's, which
+ * a one-world kernel reads from its parameter space rather than holding it in registers. */
+HERD_INLINE herd_u32 herd_radius_wrap(const herd_radius_query *q, const herd_grid *g) {
+#ifdef HERD_OPENCL
+  (void)q;
+  return g->wrap;
+#else
+  (void)g;
+  return q->wrap;
+#endif
+}
+
+/* Candidate j of the current range, in `dims` dimensions (q->dims; a constant where the caller
+ * can make it one): the offset from p to it through the wrap (*d_out) and its square
+ * (*d2_out), and whether the query yields it. Only the cone's test, which needs a square root,
+ * waits for the others to pass. */
 HERD_INLINE int herd_radius_candidate_in(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
                                          herd_u32 j, herd_u32 dims, herd_vec3 *d_out, float *d2_out) {
-#ifdef HERD_OPENCL
-  herd_u32 wrap = g->wrap;
-#else
-  herd_u32 wrap = q->wrap;
-#endif
-  return herd_radius_candidate_as(q, g, pos, j, dims, wrap, q->cos_half_fov > -1.0f, q->check, d_out, d2_out);
+  return herd_radius_candidate_as(q, g, pos, j, dims, herd_radius_wrap(q, g), q->cos_half_fov > -1.0f, q->check, d_out,
+                                  d2_out);
 }
 
 HERD_INLINE int herd_radius_candidate(const herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
@@ -1175,11 +1181,7 @@ HERD_INLINE herd_u32 herd_radius_gather_range_as(herd_radius_query *q, const her
  * boids and NetLogo have no cone (Couzin and fish do), an open world has no wrap. */
 HERD_INLINE herd_u32 herd_radius_gather_range(herd_radius_query *q, const herd_grid *g, HERD_GLOBAL const float *pos,
                                               herd_radius_batch *b, herd_u32 n, herd_u32 dims) {
-#ifdef HERD_OPENCL
-  herd_u32 wrap = g->wrap;
-#else
-  herd_u32 wrap = q->wrap;
-#endif
+  herd_u32 wrap = herd_radius_wrap(q, g);
   int cone = q->cos_half_fov > -1.0f;
   if (q->check) return herd_radius_gather_range_as(q, g, pos, b, n, dims, wrap, cone, 1);
   if (cone)
