@@ -387,9 +387,8 @@ static void choose_prepass(herd_backend *b) {
 /* The reductions' agents per work-group, once the device is known (herd_cl_reduce_per_item). */
 static void choose_reduce_block(herd_backend *b) {
   bool gpu = strcmp(b->info.type, "CPU") != 0 || env_is("HERD_CL_REDUCE", "gpu");
-  uint32_t per_item = b->world_count ? HERD_CL_REDUCE_PER_ITEM_MAX /* lay_out_worlds' blocks */
-                                     : herd_cl_reduce_per_item(b->desc.count, gpu);
-  b->reduce_block = REDUCE_GROUP * per_item;
+  b->reduce_block = b->world_count ? BATCH_REDUCE_BLOCK /* lay_out_worlds' blocks */
+                                   : REDUCE_GROUP * herd_cl_reduce_per_item(b->desc.count, gpu);
 }
 
 herd_status herd_cl_open_device(herd_backend *b, herd_error *err) {

@@ -19,8 +19,8 @@ static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *desc
     x->grid = herd_grid_for(&descs[w]);
     x->begin = total, x->bucket_base = buckets, x->block_base = blocks;
     x->steer_base = w * HERD_MAX_STEERING;
-    uint32_t block = REDUCE_GROUP * HERD_CL_REDUCE_PER_ITEM_MAX;
-    x->blocks = descs[w].count ? (descs[w].count + block - 1) / block : 1u; /* one leaves its total */
+    x->blocks =
+        descs[w].count ? (descs[w].count + BATCH_REDUCE_BLOCK - 1) / BATCH_REDUCE_BLOCK : 1u; /* one leaves its total */
     x->active = 1;
     x->env_base = env;
     env += descs[w].env_floats;

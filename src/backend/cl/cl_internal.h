@@ -22,6 +22,7 @@
 #define SCAN_GROUP 256u
 #define SCAN_BLOCK (4u * SCAN_GROUP)
 #define REDUCE_GROUP 32u
+#define BATCH_REDUCE_BLOCK (REDUCE_GROUP * HERD_CL_REDUCE_PER_ITEM_MAX) /* a batch's worlds' blocks */
 #define SIMPLE_GROUP 64u
 #define RADIX_BITS 8u   /* bits of the bucket key per radix pass (kernels/herd.cl) */
 #define RADIX_GROUP 32u /* work-items per radix block */

@@ -207,6 +207,12 @@ static inline void copy_state(float *to, const float *from, uint32_t stride) {
   if (stride == 4u) to[2] = from[2], to[3] = from[3];
 }
 
+/* Whether the sort's serial pass at agent or bucket i is to end there: a raised stop, looked at
+ * every SORT_SLICE of them. */
+static inline bool sort_stopped(const volatile sig_atomic_t *stop, uint32_t i) {
+  return i % SORT_SLICE == 0 && herd_stop_raised(stop);
+}
+
 /* Bins on g (the model's, or the groups', its box chosen), then a stable counting sort by
  * bucket from [cur] into [1-cur], each bucket then in order of id; leaves cell_end. With a
  * stop flag, a raised stop ends the sort early (false; [cur] is untouched): at 10^7 agents the
@@ -223,19 +229,19 @@ static bool cpu_sort_on(herd_backend *b, herd_grid *g, const volatile sig_atomic
    * stop every SORT_SLICE agents or buckets. */
   memset(cursor, 0, buckets * sizeof *cursor);
   for (uint32_t i = 0; i < n; ++i) {
-    if (i % SORT_SLICE == 0 && herd_stop_raised(stop)) return false;
+    if (sort_stopped(stop, i)) return false;
     ++cursor[bucket[i]];
   }
   uint32_t start = 0;
   for (uint32_t k = 0; k < buckets; ++k) {
-    if (k % SORT_SLICE == 0 && herd_stop_raised(stop)) return false;
+    if (sort_stopped(stop, k)) return false;
     uint32_t c = cursor[k];
     cursor[k] = start;
     start += c;
   }
   int src = b->cur, dst = 1 - b->cur;
   for (uint32_t i = 0; i < n; ++i) {
-    if (i % SORT_SLICE == 0 && herd_stop_raised(stop)) return false;
+    if (sort_stopped(stop, i)) return false;
     uint32_t to = cursor[bucket[i]]++;
     copy_state(&b->pos[dst][(size_t)to * stride], &b->pos[src][(size_t)i * stride], stride);
     copy_state(&b->vel[dst][(size_t)to * stride], &b->vel[src][(size_t)i * stride], stride);
