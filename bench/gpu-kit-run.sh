@@ -247,6 +247,11 @@ step "Strömbom all-active, N = $1, without the pre-pass (HERD_CL_COOP=0)" 60 ru
   "HERD_CL_COOP=0 $(all_active "$1" "$2" --profile)"
 step "Strömbom all-active, N = $1, with the pre-pass (HERD_CL_COOP=1)" 60 run_figures \
   "HERD_CL_COOP=1 $(all_active "$1" "$2" --profile)"
+set -- ${b_big:-$b_mid}
+step "boids 3D, N = $1, without the register bound (HERD_CL_CAPPED=0)" 60 run_figures \
+  "HERD_CL_CAPPED=0 $(boids 3 "$1" "$2" --profile)"
+step "boids 3D, N = $1, with the register bound (HERD_CL_CAPPED=1)" 60 run_figures \
+  "HERD_CL_CAPPED=1 $(boids 3 "$1" "$2" --profile)"
 step "batched sweep: 2 x $sweep_seeds runs of N = 100 herding, batches of 64" 120 sweep_figures \
   "herd sweep --vary sheep.neighbours=54,59 --seeds $sweep_seeds --set sheep.count=100 --backend opencl --batch 64 --force --out '$work/sweep'"
 if [ -n "$s_huge" ]; then

@@ -49,6 +49,9 @@ COOP_WALK_STEPS = 84      # the pre-pass's histogram walk per sheep: 450 steps b
 #                           (its count); now 48 steps a pass instead of 256 (the lanes share it)
 KNN_SELECT_WALKS = 10     # walks over the candidates of a k-nearest selection without a private array
 #                           (4-bit radix passes plus the count and the final sum: 8-13)
+CAPPED_SPILL_RUNS = {2: 3, 3: 9}  # a kernel built under a register bound reloads what it spilled once per
+#                           run of candidates (a row of cells: 3 in 2D, 9 in 3D), not per candidate (an
+#                           assumption: ptxas spills values the candidate loop does not touch first)
 SERIAL_STORE_S = 1.5e-9   # one iteration of a loop that a single work-item runs alone (a store each)
 LOAD_LATENCY_S = 0.5e-6   # a global load that misses the caches, waited for by its warp: a loop
 #                           whose each iteration needs its load (the reductions' agents, the last
@@ -196,12 +199,16 @@ def radius_candidates(pos, case):
 
 # ---- 3. Prices -----------------------------------------------------------------------------
 def static_table(path):
+    """{kernel: figures}: each kernel's first row, but the capped program's where it has one (an
+    NVIDIA GPU creates those kernels from it: kernels/models/steps.h, HERD_CAPPED_MODELS)."""
     rows = {}
     for line in open(path):
         m = re.match(r'\| `(\w+)` \| ([^|]+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (\d+)% \|', line)
-        if m and m.group(1) not in rows:
-            rows[m.group(1)] = dict(regs=int(m.group(3)), stack=int(m.group(4)), smem=int(m.group(6)),
-                                    wg=int(m.group(7)), occ=int(m.group(8)) / 100.0)
+        capped = bool(m) and m.group(2).startswith('capped')
+        if m and (m.group(1) not in rows or capped):
+            rows[m.group(1)] = dict(regs=int(m.group(3)), stack=int(m.group(4)), spills=int(m.group(5)),
+                                    smem=int(m.group(6)), wg=int(m.group(7)), occ=int(m.group(8)) / 100.0,
+                                    capped=capped)
     return rows
 
 
@@ -227,7 +234,9 @@ def price_kernel(name, items, group, ctx, table):
         instr += n * ctx['repulsion'] * INSTR_RADIUS_CANDIDATE / DIVERGENCE if ctx['kind'] == 'knn' else 0
         dram = 2 * state * n + 4 * n
         l2 = 1.5 * ctx['candidates_per_warp_unique'] * s * n / 32
-        if row['stack'] > 0 and searching > 0:  # private arrays: a store and a load per candidate, via L1 to L2
+        if row.get('capped'):  # values spilled under the register bound, reloaded once per run of candidates
+            l2 += n * row['spills'] * CAPPED_SPILL_RUNS[ctx['dims']]
+        elif row['stack'] > 0 and searching > 0:  # private arrays: a store and a load per candidate, via L1 to L2
             l2 += searching * cand * 16 + n * 2 * row['stack']
         if name.endswith('_far'):  # over the whole list's room; only its far sheep search
             instr = instr * ctx['far_share'] + 20 * items
@@ -271,7 +280,7 @@ def price_kernel(name, items, group, ctx, table):
 
 def context(case, pos, dog, commands):
     n = len(pos)
-    ctx = dict(n=n, kind=case['kind'], pos_bytes=8 if case['dims'] == 2 else 16, far_share=0.0)
+    ctx = dict(n=n, kind=case['kind'], pos_bytes=8 if case['dims'] == 2 else 16, far_share=0.0, dims=case['dims'])
     if case['kind'] == 'knn':
         knn, ring, rep = knn_candidates(pos, case)
         if case['active'] == 'dog' and dog is not None and len(dog):

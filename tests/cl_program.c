@@ -1,11 +1,15 @@
 /* The OpenCL programs exactly as the backend builds them, for the GPU compile test
  * (tests/gpu_compile.py), which hands them to clang's GPU targets:
  *
- *   cl_program source main|sized FILE             the embedded source, headers inlined
- *   cl_program options main|sized STEERING LANES  the build options for that variant on a GPU,
- *                                                 one line
+ *   cl_program source main|sized|capped FILE             the embedded source, headers inlined
+ *   cl_program options main|sized|capped STEERING LANES  the build options for that variant on a
+ *                                                        GPU whose compiler takes -cl-nv-*, one line
+ *   cl_program capped-kernels                            the kernels the host creates from the
+ *                                                        capped program, one a line
  *
- * main: kernels/herd.cl, the same for every simulation; sized: kernels/sized.cl.
+ * main: kernels/herd.cl, the same for every simulation; sized: kernels/sized.cl; capped: the
+ * main one with a register bound (HERD_CL_CAPPED_REGISTERS), for the step kernels of the models
+ * in HERD_CAPPED_MODELS (of their 2D and 3D kernels, those the program has).
  * STEERING: steering agents the reduction's partials hold room for (1..HERD_MAX_STEERING);
  * LANES: the pre-pass's lanes per agent (8, 16 or 32). The reductions at their most agents per
  * work-item (a loop's bound only). Exit 2 on anything else. */
@@ -14,10 +18,12 @@
 #include <string.h>
 
 #include "backend/cl/cl_backend.h"
+#include "backend/model_exec.h"
 
 static int usage(void) {
   fprintf(stderr,
-          "usage: cl_program source main|sized FILE | cl_program options main|sized STEERING(1-%d) LANES(8|16|32)\n",
+          "usage: cl_program source main|sized|capped FILE | cl_program options main|sized|capped STEERING(1-%d) "
+          "LANES(8|16|32) | cl_program capped-kernels\n",
           HERD_MAX_STEERING);
   return 2;
 }
@@ -33,6 +39,7 @@ static long number_in(const char *text, long lo, long hi) {
 static int program_named(const char *name) {
   if (strcmp(name, "main") == 0) return HERD_CL_PROGRAM_MAIN;
   if (strcmp(name, "sized") == 0) return HERD_CL_PROGRAM_SIZED;
+  if (strcmp(name, "capped") == 0) return HERD_CL_PROGRAM_CAPPED;
   return -1;
 }
 
@@ -50,7 +57,18 @@ static int write_source(herd_cl_program program, const char *path) {
   return ok ? 0 : 1;
 }
 
+/* The 2D and 3D step kernels of every model in HERD_CAPPED_MODELS (a model of one dims names
+ * a kernel the program lacks: the test takes those it finds). */
+static int capped_kernels(void) {
+  for (uint32_t m = 0; m < herd_model_count(); ++m) {
+    const herd_model_exec *x = herd_model_exec_of(m);
+    if (*x->capped_step) printf("%s\n%s\n", x->kernel(2u, 0, 0), x->kernel(3u, 0, 0));
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "capped-kernels") == 0) return capped_kernels();
   int program = argc >= 3 ? program_named(argv[2]) : -1;
   if (program < 0) return usage();
   if (argc == 4 && strcmp(argv[1], "source") == 0) return write_source((herd_cl_program)program, argv[3]);
@@ -59,7 +77,7 @@ int main(int argc, char **argv) {
   if (steering < 0 || (lanes != 8 && lanes != 16 && lanes != 32)) return usage();
   char options[600];
   int n = herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering,
-                                  (uint32_t)lanes, HERD_CL_REDUCE_PER_ITEM_MAX, true);
+                                  (uint32_t)lanes, HERD_CL_REDUCE_PER_ITEM_MAX, true, true);
   if (n < 0 || n >= (int)sizeof options) return 1;
   puts(options);
   return 0;

@@ -47,13 +47,17 @@ STACK_LIMIT = 256
 # the first that matches a kernel applies. The path's search alone takes some 80 registers and
 # its 256 B de Casteljau array (kernels/path.h); the others keep no private array.
 STEP_LIMITS = [(re.compile(p), regs, stack) for p, regs, stack in (
-    (r"herd_step_batch_fish_3d$", 172, 0),
-    (r"herd_step_batch_\w+_(2d|3d)$", 136, 0),
-    (r"herd_step_batch_\w+_path$", 180, 256),
-    (r"herd_step_fish_3d$", 96, 0),
-    (r"herd_step_\w+_(2d|3d)$", 88, 0),
-    (r"herd_step_\w+_path$", 120, 256),
+    (r"herd_step_batch_fish_3d$", 158, 0),
+    (r"herd_step_batch_\w+_(2d|3d)$", 118, 0),
+    (r"herd_step_batch_\w+_path$", 172, 256),
+    (r"herd_step_fish_3d$", 82, 0),
+    (r"herd_step_\w+_(2d|3d)$", 74, 0),
+    (r"herd_step_\w+_path$", 114, 256),
 )]
+# The capped program's kernels (kernels/models/steps.h, HERD_CAPPED_MODELS) are built with a
+# register bound on NVIDIA (-cl-nv-maxrregcount): what ptxas cannot fit spills to local memory,
+# which L1 holds at these sizes. At most this many bytes stored + loaded (and as stack).
+CAPPED_SPILL_LIMIT = 96
 LOCAL_LIMIT = 28 * 1024  # OpenCL 1.2 guarantees 32 KiB per group; 4 KiB stay for the driver
 STEERING = (1, 16)  # the partials' room: 1 to HERD_MAX_STEERING (16)
 LANES = (8, 16, 32)  # the pre-pass's lanes per agent
@@ -118,8 +122,12 @@ class Program:
         self.tag = f"{name}-s{variant[0]}-l{variant[1]}"
         self.nv, self.amd, self.unresolved, self.link_error = {}, {}, [], None
         self.ptx_header, self.entries = "", {}  # the PTX module's first lines; {kernel: its PTX}
+        self.ptxas_extra = []  # ptxas options the device's compiler gets from the build options
+        self.kernels = None  # the kernels the host creates from this program (None: all)
 
     def label(self):
+        if self.name == "capped":
+            return f"capped ({' '.join(self.ptxas_extra)})"
         if self.name != "sized":
             return self.name
         return f"sized, steering {self.variant[0]}, lanes {self.variant[1]}"
@@ -140,7 +148,33 @@ def programs_of(cl_program, work):
     found = [Program("main", BASE, sources["main"], options("main", *BASE))]
     found += [Program("sized", (s, lanes), sources["sized"], options("sized", s, lanes)) for s in STEERING
               for lanes in LANES]
+    found.append(capped_program(cl_program, found[0], options("capped", *BASE)))
     return found
+
+
+def capped_program(cl_program, main, options):
+    """The main program built with a register bound (NVIDIA's -cl-nv-maxrregcount, which its
+    compiler hands to ptxas as --maxrregcount) for the kernels the host creates from it: clang
+    sees the main program's options, so its PTX is the main program's."""
+    bound = [o for o in options.split() if o.startswith("-cl-nv-")]
+    rest = " ".join(o for o in options.split() if not o.startswith("-cl-nv-"))
+    if rest != main.options or [o.split("=")[0] for o in bound] != ["-cl-nv-maxrregcount"]:
+        fail(f"the capped program's options are not the main program's and one register bound: {options}")
+    p = Program("capped", BASE, main.source, rest)
+    p.ptxas_extra = ["--maxrregcount=" + bound[0].split("=", 1)[1]]
+    p.kernels = set(run([cl_program, "capped-kernels"], "cl_program capped-kernels").split())
+    return p
+
+
+def take_main_ptx(programs):
+    """The capped program's kernels from the main program's PTX (the same clang options)."""
+    main = programs[0]
+    for p in programs:
+        if p.name == "capped":
+            p.ptx_header, p.unresolved = main.ptx_header, main.unresolved
+            p.entries = {k: t for k, t in main.entries.items() if k in p.kernels}
+            if not p.entries and not main.unresolved:
+                fail("none of the capped program's kernels is in the main program: " + ", ".join(sorted(p.kernels)))
 
 
 def compile_nvptx(tools, p, work):
@@ -157,6 +191,8 @@ def compile_nvptx(tools, p, work):
 def amd_variant(p):
     """The variants compiled for amdgcn: the main program, and the sized one at the extremes of
     local memory (16 steering agents with 8 lanes, 1 with 32). ptxas sees every variant."""
+    if p.name == "capped":  # amdgcn has no register bound the host passes
+        return False
     return p.name != "sized" or p.variant in ((STEERING[-1], LANES[0]), (STEERING[0], LANES[-1]))
 
 
@@ -172,30 +208,30 @@ def compile_amdgcn(tools, p, work):
         p.link_error = next((l for l in lines if "undefined" in l), lines[-1])
 
 
-def ptxas_entries(tools, ptx_text, names, work, tag):
+def ptxas_entries(tools, ptx_text, names, work, tag, extra=()):
     """ptxas -v for sm_90 on the named entries of one module: {kernel: figures}."""
     path = os.path.join(work, tag + ".ptx")
     with open(path, "w") as f:
         f.write(ptx_text)
-    cmd = [tools["ptxas"], "-v", "--gpu-name", "sm_90", "-o", path + ".cubin", path]
+    cmd = [tools["ptxas"], "-v", "--gpu-name", "sm_90", *extra, "-o", path + ".cubin", path]
     for n in names:
         cmd += ["--entry", n]
     return gpu_static.parse_ptxas(run(cmd, f"ptxas {tag}"))
 
 
 def assemble_distinct(tools, pool, programs, work):
-    """Each distinct kernel (name and PTX text) assembled once, with the module it came from;
-    its figures go to every variant that has that text. The big kernels alone, the rest in
-    chunks, all in parallel."""
-    distinct = {}  # (name, text) -> [program]
+    """Each distinct kernel (name, PTX text and ptxas options) assembled once, with the module it
+    came from; its figures go to every variant that has that text. The big kernels alone, the
+    rest in chunks, all in parallel."""
+    distinct = {}  # (name, text, ptxas options) -> [program]
     for p in programs:
         for name, text in p.entries.items():
-            distinct.setdefault((name, text), []).append(p)
+            distinct.setdefault((name, text, tuple(p.ptxas_extra)), []).append(p)
     jobs = []  # (program, [kernel name])
     for p in programs:
         mine = sorted((k for k in distinct if distinct[k][0] is p), key=lambda k: -len(k[1]))
         chunk, size = [], 0
-        for name, text in mine:
+        for name, text, _ in mine:
             if len(text) > 200_000:
                 jobs.append((p, [name]))
                 continue
@@ -210,11 +246,11 @@ def assemble_distinct(tools, pool, programs, work):
     def assemble(i, job):
         p, names = job
         text = p.ptx_header + "\n".join(p.entries[n] for n in names)
-        return p, ptxas_entries(tools, text, names, work, f"ptxas-{i}")
+        return p, ptxas_entries(tools, text, names, work, f"ptxas-{i}", p.ptxas_extra)
 
     for p, figures in pool.map(lambda ij: assemble(*ij), enumerate(jobs)):
         for name, f in figures.items():
-            for q in distinct[(name, p.entries[name])]:
+            for q in distinct[(name, p.entries[name], tuple(p.ptxas_extra))]:
                 q.nv[name] = f
 
 
@@ -228,6 +264,9 @@ def check(programs):
         if p.link_error:
             problems.append(f"{where}: amdgcn: does not link: {p.link_error.strip()}")
         for k, f in sorted(p.nv.items()):
+            if p.name == "capped":
+                problems += check_capped(where, k, f)
+                continue
             if f["spill_stores"] or f["spill_loads"]:
                 problems.append(f"{where}: {k}: spills on sm_90 ({f['spill_stores']} B stored, "
                                 f"{f['spill_loads']} B loaded)")
@@ -252,6 +291,19 @@ def check(programs):
         missing = sorted(set(p.amd) - set(p.nv))
         if missing and not p.unresolved and amd_variant(p):
             problems.append(f"{where}: no ptxas figures for {', '.join(missing)}")
+    return problems
+
+
+def check_capped(where, k, f):
+    """A kernel of the capped program: within its bound (ptxas keeps to it), and spilling at most
+    CAPPED_SPILL_LIMIT bytes (stored + loaded) for it, through L1."""
+    problems = []
+    spilled = f["spill_stores"] + f["spill_loads"]
+    if spilled > CAPPED_SPILL_LIMIT:
+        problems.append(f"{where}: {k}: spills {spilled} B on sm_90 under its register bound, at most "
+                        f"{CAPPED_SPILL_LIMIT}")
+    if f["stack"] > CAPPED_SPILL_LIMIT:
+        problems.append(f"{where}: {k}: a stack of {f['stack']} B on sm_90, at most {CAPPED_SPILL_LIMIT}")
     return problems
 
 
@@ -311,7 +363,8 @@ def table(programs, tools_line):
             rows.setdefault((k, figures_key(p, k)), []).append(p)
         for k, a in p.amd.items():
             groups[k] = a.get("group") or 64
-    for (k, _), group in sorted(rows.items(), key=lambda r: (r[1][0].name != "main", r[0][0], r[1][0].variant)):
+    order = {"main": 0, "sized": 1, "capped": 2}
+    for (k, _), group in sorted(rows.items(), key=lambda r: (order.get(r[1][0].name, 3), r[0][0], r[1][0].variant)):
         p = group[0]
         f = p.nv[k]
         a = next((q.amd[k] for q in group if k in q.amd), {})  # amdgcn: the variants compiled for it
@@ -480,11 +533,12 @@ def main():
     failures = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # The main program first in each compiler: it takes the longest.
-        nv = [pool.submit(compile_nvptx, tools, p, work) for p in programs]
+        nv = [pool.submit(compile_nvptx, tools, p, work) for p in programs if p.name != "capped"]
         amd = [pool.submit(compile_amdgcn, tools, p, work) for p in programs if amd_variant(p)]
         plants = {name: pool.submit(planted, tools, name, work) for name in args.plant}
         for f in nv:
             f.result()
+        take_main_ptx(programs)
         assemble_distinct(tools, pool, programs, work)
         for f in amd:
             f.result()

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "backend/cl/cl_backend.h"
+#include "backend/cl/cl_internal.h"
 #include "backend/cpu/cpu_backend.h"
 #include "backend_util.h"
 #include "rng.h"
@@ -31,7 +32,9 @@
   X(running_a_step_ahead_changes_nothing)                \
   X(coop_neighbour_sums_equal_the_cpu_bit_for_bit)       \
   X(a_step_with_the_pre_pass_equals_one_without)         \
-  X(the_gpu_selection_finds_the_same_neighbours)
+  X(the_gpu_selection_finds_the_same_neighbours)         \
+  X(the_gpu_radius_loop_steps_as_the_cpu_backend)        \
+  X(the_capped_program_steps_the_same_bits)
 TESTS(DECLARE_TEST)
 
 enum { DOGS = 2 };
@@ -843,6 +846,53 @@ static void the_gpu_selection_finds_the_same_neighbours(void) {
   strombom_variants_step_as_the_cpu_backend();
   a_step_with_the_pre_pass_equals_one_without();
   unsetenv("HERD_CL_KNN");
+}
+
+/* A GPU build takes each radius candidate at once (HERD_RADIUS_FOR_EACH_DIRECT: a loop of its
+ * own for a dense grid's rows, another for the hash's cells); PoCL, a CPU device, gathers them
+ * in batches unless $HERD_CL_RADIUS=direct: every model's step that way, dense and hashed. */
+static void the_gpu_radius_loop_steps_as_the_cpu_backend(void) {
+  setenv("HERD_CL_RADIUS", "direct", 1);
+  every_model_steps_as_the_cpu_backend();
+  grid_3d_and_torus_equal_the_cpu_backend();
+  unsetenv("HERD_CL_RADIUS");
+}
+
+/* Where the device's compiler takes a register bound (NVIDIA), the step kernel of boids, NetLogo
+ * and Couzin comes from the main program built again with it (HERD_CL_PROGRAM_CAPPED);
+ * $HERD_CL_CAPPED=1 does so on PoCL too, without the bound its compiler lacks: the step ran is
+ * that program's, and its bits are the main program's kernel's. Strömbom's never comes from it. */
+static void the_capped_program_steps_the_same_bits(void) {
+  const char *boids[] = {"model=boids", "world.size_m=[400,300]", "world.wrap=[true,true]"};
+  herd_scenario sc = scenario_with(boids, 3);
+  const uint32_t n = 3000;
+  float *pos, *vel, *out[2];
+  model_flock(&sc, n, &pos, &vel);
+  float centre[3] = {200, 150, 0};
+  herd_steering_input none = {NULL, 0};
+  herd_error err;
+  for (int capped = 0; capped < 2; ++capped) {
+    setenv("HERD_CL_CAPPED", capped ? "1" : "0", 1);
+    herd_backend *cpu, *cl;
+    make_pair_from(&sc, n, pos, vel, &cpu, &cl);
+    CHECK(cl->step_capped == (capped == 1));
+    CHECK((cl->programs[HERD_CL_PROGRAM_CAPPED] != NULL) == (capped == 1));
+    for (uint32_t step = 0; step < 3; ++step) CHECK(herd_cl_backend.step(cl, none, centre, step, &err) == HERD_OK);
+    out[capped] = malloc((size_t)n * 2 * sizeof(float));
+    CHECK(herd_cl_backend.read_agents(cl, out[capped], NULL, &err) == HERD_OK);
+    destroy_pair(cpu, cl);
+  }
+  uint32_t moved = 0;
+  for (uint32_t i = 0; i < n; ++i) moved += out[0][2 * i] != pos[2 * i] || out[0][2 * i + 1] != pos[2 * i + 1];
+  CHECK(memcmp(out[0], out[1], (size_t)n * 2 * sizeof(float)) == 0);
+  CHECK_MSG(moved > n / 2, "only %u of %u boids moved: the step tested little", moved, n);
+  herd_backend *cpu, *cl;
+  herd_scenario sheep = scenario_with((const char *[]){"seed=5"}, 1);
+  make_pair_from(&sheep, n, pos, vel, &cpu, &cl);
+  CHECK(!cl->step_capped && !cl->programs[HERD_CL_PROGRAM_CAPPED]);
+  destroy_pair(cpu, cl);
+  unsetenv("HERD_CL_CAPPED");
+  free(out[0]), free(out[1]), free(pos), free(vel);
 }
 
 int main(void) {

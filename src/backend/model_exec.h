@@ -5,6 +5,7 @@
  * backends' and the simulation's. Row m is the model table's row m. */
 #ifndef HERD_BACKEND_MODEL_EXEC_H
 #define HERD_BACKEND_MODEL_EXEC_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "layer.h"
 
@@ -45,6 +46,9 @@ typedef struct herd_model_exec {
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);
   const herd_model_explain_fn *explain; /* *explain NULL: the model cannot explain an update */
   const herd_model_marks_fn *marks;     /* *marks NULL: the model draws no radii */
+  /* *capped_step: a GPU builds its 2D and 3D step kernels with a register bound
+   * (HERD_CAPPED_MODELS) */
+  const bool *capped_step;
 } herd_model_exec;
 
 /* The row of scenario model `model` (row 0 when out of range, as the model table). */

@@ -21,9 +21,10 @@
 extern const char herd_embedded_herd_kernels[], herd_embedded_sized_kernels[];
 
 /* The program kernel k is in: the kernels whose code depends on the simulation's sizes are
- * the sized one's (kernels/sized.cl). */
-static herd_cl_program kernel_program(enum kernel_id k) {
+ * the sized one's (kernels/sized.cl); the step kernel may be the capped one's. */
+static herd_cl_program kernel_program(const herd_backend *b, enum kernel_id k) {
   switch (k) {
+    case K_STEP: return b->step_capped ? HERD_CL_PROGRAM_CAPPED : HERD_CL_PROGRAM_MAIN;
     case K_REDUCE_FIRST:
     case K_REDUCE_FAR:
     case K_REDUCE_FIRST_BATCH:
@@ -70,10 +71,11 @@ static uint32_t coop_lanes(void) {
   return lanes == 8 || lanes == 16 || lanes == 32 ? (uint32_t)lanes : COOP_LANES;
 }
 
-static const char *const program_files[HERD_CL_PROGRAMS] = {"herd.cl", "sized.cl"};
+static const char *const program_files[HERD_CL_PROGRAMS] = {"herd.cl", "sized.cl", "herd.cl"};
 
 const char *herd_cl_program_source(herd_cl_program program) {
-  return program == HERD_CL_PROGRAM_SIZED ? herd_embedded_sized_kernels : herd_embedded_herd_kernels;
+  return program == HERD_CL_PROGRAM_SIZED ? herd_embedded_sized_kernels
+                                          : herd_embedded_herd_kernels; /* capped: main's */
 }
 
 /* True when environment variable `name` is set to `value`. */
@@ -97,7 +99,7 @@ uint32_t herd_cl_reduce_per_item(uint32_t n, bool gpu) {
 }
 
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            uint32_t per_item, bool gpu) {
+                            uint32_t per_item, bool gpu, bool nv_options) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
   const char *inlining = gpu ? "" : " -DHERD_INLINE_ATTRIBUTE=";
   /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
@@ -113,10 +115,13 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
                     "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_REDUCE_GROUP=%u -DHERD_REDUCE_PER_ITEM=%u "
                     "-DHERD_REDUCE_STEERING=%u -DHERD_COOP_LANES=%u%s%s%s",
                     SIMPLE_GROUP, REDUCE_GROUP, per_item, steering, lanes, inlining, knn, radius);
+  char bound[48] = "";
+  if (program == HERD_CL_PROGRAM_CAPPED && nv_options)
+    snprintf(bound, sizeof bound, " -cl-nv-maxrregcount=%u", HERD_CL_CAPPED_REGISTERS);
   return snprintf(
       out, size,
-      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s%s%s",
-      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, inlining, knn, radius);
+      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s%s%s%s",
+      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, inlining, knn, radius, bound);
 }
 
 /* $HERD_CL_BUILD_OPTIONS after herd's own options (for tools: Oclgrind's tests build with
@@ -139,7 +144,7 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
                                   size_t size, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   int w = herd_cl_program_options(options, size, p, reduce_steering(&b->desc), b->coop_lanes,
-                                  b->reduce_block / REDUCE_GROUP, strcmp(b->info.type, "CPU") != 0);
+                                  b->reduce_block / REDUCE_GROUP, strcmp(b->info.type, "CPU") != 0, b->nv_options);
   *source = herd_cl_program_source(p);
   *loaded = NULL;
   if (dir && *dir) {
@@ -173,11 +178,25 @@ static herd_status build_one(herd_backend *b, herd_cl_program p, herd_error *err
                    program_files[p], b->info.name, herd_cl_error_name(rc), log, hint);
 }
 
-/* Builds both programs, from the embedded sources or from $HERD_KERNEL_DIR. */
+/* Whether the step kernel comes from the capped program: a model of HERD_CAPPED_MODELS in a
+ * world without a path, on a device whose compiler takes the bound; $HERD_CL_CAPPED=1 on any
+ * device (without the bound where the compiler has none: the tests check the second program on
+ * PoCL), =0 on none (to compare). */
+static void choose_capped(herd_backend *b) {
+  b->nv_options = herd_cl_device_has_extension(b->device, "cl_nv_compiler_options");
+  const char *force = getenv("HERD_CL_CAPPED");
+  bool on = force && *force ? strcmp(force, "0") != 0 : b->nv_options;
+  b->step_capped = on && *b->desc.model->capped_step && !b->desc.env_info.has_path;
+}
+
+/* Builds the programs, from the embedded sources or from $HERD_KERNEL_DIR: the capped one only
+ * where the step kernel comes from it. */
 static herd_status build_program(herd_backend *b, herd_error *err) {
   b->coop_lanes = coop_lanes();
+  choose_capped(b);
   herd_status s = HERD_OK;
-  for (int p = 0; p < HERD_CL_PROGRAMS && s == HERD_OK; ++p) s = build_one(b, (herd_cl_program)p, err);
+  for (int p = 0; p < HERD_CL_PROGRAMS && s == HERD_OK; ++p)
+    if (p != HERD_CL_PROGRAM_CAPPED || b->step_capped) s = build_one(b, (herd_cl_program)p, err);
   return s;
 }
 
@@ -185,8 +204,8 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
   for (int k = 0; k < K_COUNT; ++k) {
     cl_int rc;
     if (!herd_cl_kernel_name(b, (enum kernel_id)k)) continue; /* a pre-pass the model has not */
-    b->kernels[k] =
-        clCreateKernel(b->programs[kernel_program((enum kernel_id)k)], herd_cl_kernel_name(b, (enum kernel_id)k), &rc);
+    b->kernels[k] = clCreateKernel(b->programs[kernel_program(b, (enum kernel_id)k)],
+                                   herd_cl_kernel_name(b, (enum kernel_id)k), &rc);
     if (rc != CL_SUCCESS) {
       char call[160];
       snprintf(call, sizeof call, "clCreateKernel(%s)", herd_cl_kernel_name(b, (enum kernel_id)k));

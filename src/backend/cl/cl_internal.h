@@ -105,7 +105,9 @@ struct herd_backend {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
-  cl_program programs[HERD_CL_PROGRAMS];
+  cl_program programs[HERD_CL_PROGRAMS]; /* the capped one NULL unless step_capped */
+  bool nv_options;                       /* the device's compiler takes -cl-nv-* (cl_nv_compiler_options) */
+  bool step_capped;                      /* K_STEP comes from the capped program (choose_capped) */
   cl_kernel kernels[K_COUNT];
   /* State, double-buffered as in the CPU backend: sorted into [1-cur], stepped into [cur]. */
   cl_mem pos[2], vel[2], agent[2];

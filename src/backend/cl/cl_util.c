@@ -206,6 +206,18 @@ void herd_cl_device_extensions(cl_device_id id, char *out, size_t size) {
   free(all);
 }
 
+bool herd_cl_device_has_extension(cl_device_id id, const char *name) {
+  size_t got = 0, n = strlen(name);
+  if (clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, 0, NULL, &got) != CL_SUCCESS || got == 0) return false;
+  char *all = calloc(1, got + 1);
+  bool found = false;
+  if (all && clGetDeviceInfo(id, CL_DEVICE_EXTENSIONS, got, all, NULL) == CL_SUCCESS)
+    for (const char *at = strstr(all, name); at && !found; at = strstr(at + 1, name))
+      found = (at == all || at[-1] == ' ') && (at[n] == '\0' || at[n] == ' ');
+  free(all);
+  return found;
+}
+
 void herd_cl_cache_hint(const char *platform, char *out, size_t size) {
   out[0] = '\0';
   if (!strstr(platform, "Portable Computing Language")) return;

@@ -29,5 +29,7 @@ void herd_cl_cache_hint(const char *platform, char *out, size_t size);
 
 /* The device's extension string into out (truncated to size - 1). */
 void herd_cl_device_extensions(cl_device_id id, char *out, size_t size);
+/* Whether the device's extension string holds `name` as a whole word. */
+bool herd_cl_device_has_extension(cl_device_id id, const char *name);
 
 #endif
