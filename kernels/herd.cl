@@ -192,11 +192,11 @@ HERD_INLINE uint herd_scan_totals(__local uint *totals, uint t, uint run) {
   return t > 0 ? totals[t - 1] : 0u;
 }
 
-/* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
-__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks(__global uint *data, uint n,
-                                                                                            __global uint *sums) {
-  __local uint totals[HERD_SCAN_GROUP];
-  uint t = get_local_id(0), base = get_group_id(0) * HERD_SCAN_BLOCK + 4u * t;
+/* Inclusive scan of group `group`'s block of HERD_SCAN_BLOCK values in place; its total to
+ * sums[group] by the group's last item, which returns 1 (the others 0). */
+HERD_INLINE int herd_scan_block(__global uint *data, uint n, __global uint *sums, __local uint *totals, uint t,
+                                uint group) {
+  uint base = group * HERD_SCAN_BLOCK + 4u * t;
   uint v[4], run = 0;
   for (uint k = 0; k < 4u; ++k) {
     v[k] = base + k < n ? data[base + k] : 0u;
@@ -206,17 +206,15 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   uint before = herd_scan_totals(totals, t, run);
   for (uint k = 0; k < 4u; ++k)
     if (base + k < n) data[base + k] = v[k] + before;
-  if (t == HERD_SCAN_GROUP - 1) sums[get_group_id(0)] = totals[t];
+  if (t != HERD_SCAN_GROUP - 1) return 0;
+  sums[group] = totals[t];
+  return 1;
 }
 
 /* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs): each
- * item scans a contiguous share, then the shares' totals are scanned across the group. One
- * launch instead of herd_scan_blocks and a scan of its totals: the radix sort scans its small
- * digit tables so, and a large table's totals (herd_scanned_at). */
-__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
-                                                                                            uint n) {
-  __local uint totals[HERD_SCAN_GROUP];
-  uint t = get_local_id(0), share = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
+ * item scans a contiguous share, then the shares' totals are scanned across the group. */
+HERD_INLINE void herd_scan_group(volatile __global uint *data, uint n, __local uint *totals, uint t) {
+  uint share = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
   uint begin = t * share, end = begin + share < n ? begin + share : n, run = 0;
   for (uint i = begin; i < end; ++i) {
     run += data[i];
@@ -224,6 +222,49 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   }
   uint before = herd_scan_totals(totals, t, run);
   for (uint i = begin; i < end; ++i) data[i] += before;
+}
+
+/* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks(__global uint *data, uint n,
+                                                                                            __global uint *sums) {
+  __local uint totals[HERD_SCAN_GROUP];
+  herd_scan_block(data, n, sums, totals, get_local_id(0), get_group_id(0));
+}
+
+/* herd_scan_blocks, then the last group to finish scans the blocks' totals in place (at most a
+ * few HERD_SCAN_BLOCKs of them), which the scatter adds as it reads (herd_scanned_at): one
+ * launch instead of two. As the reductions' last group (sized.cl, herd_fold_last, which also
+ * takes `last` by pointer, as OpenCL C 1.2 declares local variables only in kernels): each
+ * total is fenced before its group's ticket and read back through a volatile pointer, and the
+ * ticket is set back to 0; the condition is uniform in the group, so its barriers are reached
+ * by all of its items or none. */
+HERD_INLINE void herd_scan_blocks_then_totals(__global uint *data, uint n, __global uint *sums,
+                                              volatile __global uint *ticket, __local uint *totals, __local int *last,
+                                              uint t) {
+  uint groups = get_num_groups(0);
+  if (herd_scan_block(data, n, sums, totals, t, get_group_id(0))) {
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *last = atomic_inc(ticket) == groups - 1u;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* its own total too, by another item */
+  if (!*last) return;
+  herd_scan_group(sums, groups, totals, t);
+  if (t == 0) *ticket = 0u;
+}
+
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks_last(
+    __global uint *data, uint n, __global uint *sums, volatile __global uint *ticket) {
+  __local uint totals[HERD_SCAN_GROUP];
+  __local int last;
+  herd_scan_blocks_then_totals(data, n, sums, ticket, totals, &last, get_local_id(0));
+}
+
+/* Inclusive scan of n values in place by one group: one launch instead of herd_scan_blocks and
+ * a scan of its totals: the radix sort scans its small digit tables so. */
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
+                                                                                            uint n) {
+  __local uint totals[HERD_SCAN_GROUP];
+  herd_scan_group(data, n, totals, get_local_id(0));
 }
 
 /* The grid's buckets [b0, b1) from the n sorted keys: each bucket's end (a binary search for

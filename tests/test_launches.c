@@ -19,29 +19,41 @@
 typedef struct launch_case {
   const char *what;
   const char *sets[4];
-  const char *grid_small_max; /* $HERD_CL_GRID_SMALL_MAX, or NULL */
-  const char *coop;           /* $HERD_CL_COOP, or NULL */
-  uint64_t kernels, waits;    /* per step, at most */
+  const char *grid_small_max;  /* $HERD_CL_GRID_SMALL_MAX, or NULL */
+  const char *scan_single_max; /* $HERD_CL_SCAN_SINGLE_MAX, or NULL */
+  const char *coop;            /* $HERD_CL_COOP, or NULL */
+  uint64_t kernels, waits;     /* per step, at most */
 } launch_case;
 
 static const launch_case launch_cases[] = {
     /* the grid in one launch (herd_grid_small), the step, the reduction's two */
-    {"herding, 10^4 sheep", {"sheep.count=10000", "field.size_m=1000"}, NULL, NULL, 4, 1},
+    {"herding, 10^4 sheep", {"sheep.count=10000", "field.size_m=1000"}, NULL, NULL, NULL, 4, 1},
     /* a flock over GRID_SMALL_MAX: bin, two radix passes (count, scan, scatter; the first count
      * is the bin's), the ranges; then as above */
-    {"herding, 10^4 sheep, the grid's launches", {"sheep.count=10000", "field.size_m=1000"}, "0", NULL, 10, 1},
+    {"herding, 10^4 sheep, the grid's launches", {"sheep.count=10000", "field.size_m=1000"}, "0", NULL, NULL, 10, 1},
+    /* the same with each pass's digit table (2560 entries) scanned by blocks: the last block
+     * to finish scans their totals, in the same launch (herd_scan_blocks_last) */
+    {"herding, 10^4 sheep, the grid's launches, the tables scanned by blocks",
+     {"sheep.count=10000", "field.size_m=1000"},
+     "0",
+     "4",
+     NULL,
+     10,
+     1},
     /* with the pre-pass, as on a GPU, but the dog far from its flock (no sheep within r_s in
      * these steps): the last observation says so and its three launches are skipped */
-    {"herding, 10^4 sheep, the pre-pass idle", {"sheep.count=10000", "field.size_m=1000"}, NULL, "1", 4, 1},
+    {"herding, 10^4 sheep, the pre-pass idle", {"sheep.count=10000", "field.size_m=1000"}, NULL, NULL, "1", 4, 1},
     /* every sheep active, with the pre-pass: its list, cooperative kernel and far list */
     {"all active, 3000 sheep, the pre-pass",
      {"sheep.count=3000", "field.size_m=400", "sheep.dog_radius_m=1e6"},
+     NULL,
      NULL,
      "1",
      7,
      1},
     {"all active, 20000 sheep, the pre-pass",
      {"sheep.count=20000", "field.size_m=800", "sheep.dog_radius_m=1e6"},
+     NULL,
      NULL,
      "1",
      13,
@@ -80,6 +92,7 @@ static void counts_within_limits(void) {
     int sets = 0;
     while (sets < 4 && k->sets[sets]) ++sets;
     set_or_unset("HERD_CL_GRID_SMALL_MAX", k->grid_small_max);
+    set_or_unset("HERD_CL_SCAN_SINGLE_MAX", k->scan_single_max);
     set_or_unset("HERD_CL_COOP", k->coop);
     double kernels, waits;
     count_per_step(k->sets, sets, WARM_STEPS, STEPS, &kernels, &waits);
@@ -89,6 +102,7 @@ static void counts_within_limits(void) {
     CHECK_MSG(waits <= (double)k->waits, "%s: %.2f waits per step", k->what, waits);
   }
   unsetenv("HERD_CL_GRID_SMALL_MAX");
+  unsetenv("HERD_CL_SCAN_SINGLE_MAX");
   unsetenv("HERD_CL_COOP");
 }
 

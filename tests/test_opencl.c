@@ -161,6 +161,9 @@ static void dense_tiny_and_large_flocks_sort_as_the_cpu_backend(void) {
   setenv("HERD_CL_SCAN_SINGLE_MAX", "0", 1);
   check_sorted_flock(9000, 8000, 400.0f);
   check_sorted_flock(7, 0, 30.0f);
+  /* A table of 2304 entries in 3 blocks, one level: the last of 3 groups scans their totals. */
+  setenv("HERD_CL_SCAN_SINGLE_MAX", "4", 1);
+  check_sorted_flock(9000, 8000, 400.0f);
   unsetenv("HERD_CL_GRID_SMALL_MAX");
   unsetenv("HERD_CL_SCAN_SINGLE_MAX");
 }

@@ -15,11 +15,11 @@ static uint32_t scan_single_max(void) {
 }
 
 /* The radix sort's digit table of `n` entries (b->hist) scanned for its scatter, which reads it
- * through herd_scanned_at: by one group when it is small (*blocked = 0: one launch; on a GPU a
- * launch costs microseconds, a few thousand values far less); else by blocks, their totals
- * (b->scan_sums[0]) scanned by one group (*blocked = 1: two launches) or by blocks again, whose
- * totals (b->scan_sums[1]) one group scans (*blocked = 2: three). The scatter adds the totals
- * itself: no launch adds them into the table. */
+ * through herd_scanned_at: by one group when it is small (*blocked = 0; on a GPU a launch costs
+ * microseconds, a few thousand values far less); else by blocks, whose last group to finish
+ * scans their totals (b->scan_sums[0]) (*blocked = 1), or, when those are too many for one
+ * group, by blocks whose totals are scanned so in turn (b->scan_sums[1]) (*blocked = 2). One
+ * launch, one, two. The scatter adds the totals itself: no launch adds them into the table. */
 static herd_status scan_digits(herd_backend *b, uint32_t n, cl_uint *blocked, herd_error *err) {
   uint32_t single = scan_single_max(), blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
   uint32_t blocks2 = (blocks + SCAN_BLOCK - 1) / SCAN_BLOCK;
@@ -27,17 +27,14 @@ static herd_status scan_digits(herd_backend *b, uint32_t n, cl_uint *blocked, he
   if (blocks2 > SCAN_SINGLE_MAX) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
   if (!*blocked)
     return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->hist), VAL(n));
+  if (*blocked == 1u)
+    return herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 4,
+                              MEM(b->hist), VAL(n), MEM(b->scan_sums[0]), MEM(b->ticket));
   herd_status s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
                                      MEM(b->hist), VAL(n), MEM(b->scan_sums[0]));
-  if (s == HERD_OK && *blocked == 1u)
-    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->scan_sums[0]),
-                              VAL(blocks));
   if (s == HERD_OK)
-    s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks2 * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
-                           MEM(b->scan_sums[0]), VAL(blocks), MEM(b->scan_sums[1]));
-  if (s == HERD_OK)
-    s = herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->scan_sums[1]),
-                           VAL(blocks2));
+    s = herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks2 * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 4,
+                           MEM(b->scan_sums[0]), VAL(blocks), MEM(b->scan_sums[1]), MEM(b->ticket));
   return s;
 }
 

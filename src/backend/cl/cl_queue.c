@@ -12,6 +12,7 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_bin",
     "herd_scan_blocks",
     "herd_scan_single",
+    "herd_scan_blocks_last",
     "herd_radix_count",
     "herd_radix_scatter",
     "herd_radix_scatter_state",
