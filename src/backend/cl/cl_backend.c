@@ -539,12 +539,13 @@ static herd_status read_flock(herd_backend *b, float *pos, float *vel, herd_erro
 /* Sends the steering agents down when they changed since last sent (one small write). */
 static herd_status send_steering(herd_backend *b, herd_steering_input steer, herd_error *err) {
   size_t bytes = (size_t)steer.count * HERD_STEER_FLOATS * sizeof(float);
+  /* No steering agents may come as {NULL, 0}: memcmp and memcpy are not called with it. */
   if (b->steer_valid && steer.count == b->steer_sent_count &&
-      memcmp(steer.pos, b->steer_sent[b->steer_slot], bytes) == 0)
+      (bytes == 0 || memcmp(steer.pos, b->steer_sent[b->steer_slot], bytes) == 0))
     return HERD_OK;
   b->steer_slot ^= 1u;
   float *staged = b->steer_sent[b->steer_slot];
-  memcpy(staged, steer.pos, bytes);
+  if (bytes) memcpy(staged, steer.pos, bytes);
   b->steer_sent_count = steer.count;
   b->steer_valid = true;
   if (steer.count == 0) return HERD_OK;

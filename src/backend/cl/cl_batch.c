@@ -161,8 +161,9 @@ static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd
     b->world[w].info = herd_step_info_for(&b->world_desc[w], in[w].steer, in[w].centroid, in[w].step);
     b->world[w].active = in[w].active ? 1u : 0u;
     herd_grid_box_for_step(&b->world[w].grid, &b->world_boxes[w], in[w].step);
-    memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * HERD_STEER_FLOATS], in[w].steer.pos,
-           in[w].steer.count * HERD_STEER_FLOATS * sizeof(float));
+    if (in[w].steer.count) /* none may come as {NULL, 0} */
+      memcpy(&b->steer_all[(size_t)w * HERD_MAX_STEERING * HERD_STEER_FLOATS], in[w].steer.pos,
+             in[w].steer.count * HERD_STEER_FLOATS * sizeof(float));
   }
   /* Blocking: the next call rewrites b->world and b->steer_all (a step's steering agents
    * and the reduction's can differ), and a pending write would read them then. */
