@@ -918,7 +918,8 @@ HERD_INLINE herd_vec3 herd_world_wrap(const herd_grid *g, herd_vec3 p) {
 typedef struct herd_radius_query {
   herd_vec3 p, facing;
   float r2, cos_half_fov;         /* cos_half_fov <= -1: no cone */
-  herd_u32 self, dims, wrap;      /* the grid's dims and wrap, kept where a hot loop finds them */
+  herd_u32 self, dims, wrap;      /* the grid's dims and wrap, kept where a hot loop finds them;
+                                   * on a CPU's dense grid, the wrap of the run (herd_run_wrap) */
   herd_vec3 period;               /* the world's size along each axis */
   herd_i32 lo[3], span[3], at[3]; /* first raw cell, cells along each axis, current offsets */
   herd_cell cell;
@@ -1024,6 +1025,33 @@ HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HE
   return 1;
 }
 
+#ifndef HERD_OPENCL
+/* The wrapping axes along which some candidate of a run, the cells [x0, x1) of the dense row
+ * (y, z), may lie more than half a period from the query's point: only those need
+ * herd_wrap_offset per candidate (herd_radius_wrap), which along the others leaves every offset
+ * as it is, so that leaving it out keeps the bits. Along a wrapping axis the flock lies in
+ * [0, size) (the models wrap every move, the spawn and a resumed checkpoint are checked), so an
+ * agent filed in cell i lies within [i, i + 1] cells up to a rounding far below the 1/8 cell
+ * allowed, except one within a rounding of the period's end, which is filed in cell 0: a run
+ * with cell 0 keeps the test, as does a period of more cells than floats count exactly to the
+ * allowance. Worked out in cells, once a run: CPU only (a GPU's registers cost more than the
+ * test). */
+HERD_INLINE herd_u32 herd_run_wrap(const herd_radius_query *q, const herd_grid *g, herd_i32 x0, herd_i32 x1, herd_i32 y,
+                                   herd_i32 z) {
+  const herd_i32 first[3] = {x0, y, z}, past[3] = {x1, y + 1, z + 1};
+  const float p[3] = {q->p.x, q->p.y, q->p.z};
+  herd_u32 wrap = 0u;
+  for (herd_u32 k = 0; k < g->dims; ++k) {
+    if (!herd_axis_wraps(g, k)) continue;
+    float at = p[k] * g->wrap_inv_cell_m[k], half = 0.5f * (float)g->wrap_cells[k];
+    int within = first[k] > 0 && g->wrap_cells[k] <= 65536 && (float)first[k] - 0.125f - at > -half &&
+                 (float)past[k] + 0.125f - at < half;
+    if (!within) wrap |= 1u << k;
+  }
+  return wrap;
+}
+#endif
+
 /* On a dense grid, the next row of the query's cells (or the second part of one that crosses
  * the wrap) as one run of candidates: its cells are consecutive buckets, so their agents are
  * one contiguous span of the sorted flock, opened with two loads and no cell test (a mixed
@@ -1050,6 +1078,9 @@ HERD_INLINE int herd_radius_next_row(herd_radius_query *q, const herd_grid *g, H
   q->j = herd_bucket_begin(cell_end, base + (herd_u32)x0);
   q->end = herd_bucket_end(cell_end, base + (herd_u32)x1 - 1u);
   q->check = 0;
+#ifndef HERD_OPENCL
+  q->wrap = herd_run_wrap(q, g, x0, x1, y, z);
+#endif
   return 1;
 }
 

@@ -7,9 +7,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/sim_state.h"
 #include "sim_util.h"
 
 #define TESTS(X)                                 \
@@ -20,6 +22,7 @@
   X(a_step_stopped_midway_then_saved_resumes)    \
   X(damaged_and_foreign_files_are_refused)       \
   X(a_changed_scenario_is_refused)               \
+  X(a_flock_beyond_its_period_is_refused)        \
   X(an_existing_file_is_replaced_only_with_force)
 TESTS(DECLARE_TEST)
 
@@ -308,6 +311,37 @@ static void a_changed_scenario_is_refused(void) {
   CHECK(herd_sim_resume(&(herd_sim_desc){.scenario = &other}, path, &resumed, &err) == HERD_E_INPUT);
   CHECK_MSG(resumed == NULL && strstr(err.message, "max_steps"), "%s", err.message);
   herd_sim_destroy(resumed);
+}
+
+/* Along a wrapping axis a run keeps its flock in [0, size), which the grid's queries rely on: a
+ * saved state with an agent beyond it (a file made by hand, with a good CRC) is refused, naming
+ * the agent; the same state within the period resumes. */
+static void a_flock_beyond_its_period_is_refused(void) {
+  const char *sets[] = {"model=boids", "boids.count=200", "world.size_m=[99,80]", "world.wrap=[true,true]"};
+  herd_scenario sc = scenario_with(sets, 4);
+  herd_sim *sim = make(&sc, 1);
+  run_to(sim, 5, 0);
+  herd_sim_saved saved;
+  herd_error err;
+  CHECK(herd_sim_save_state(sim, &saved, &err) == HERD_OK);
+  size_t floats = (size_t)saved.agents * saved.stride;
+  float *pos = malloc(floats * sizeof *pos);
+  memcpy(pos, saved.pos, floats * sizeof *pos);
+  saved.pos = pos;
+  herd_sim_desc desc = {.scenario = &sc, .threads = 1, .backend = backend};
+  for (int beyond = 0; beyond < 2; ++beyond) {
+    pos[7 * saved.stride + 1] = beyond ? 80.0f : 79.5f; /* the period's end is outside it */
+    herd_sim *resumed = NULL;
+    herd_status st = herd_sim_create_saved(&desc, &saved, &resumed, &err);
+    if (beyond)
+      CHECK_MSG(st == HERD_E_INPUT && !resumed && strstr(err.message, "agent 7") && strstr(err.message, "[0, 80)"),
+                "%s", err.message);
+    else
+      CHECK_MSG(st == HERD_OK && resumed, "%s", err.message);
+    herd_sim_destroy(resumed);
+  }
+  free(pos);
+  herd_sim_destroy(sim);
 }
 
 static void an_existing_file_is_replaced_only_with_force(void) {

@@ -30,6 +30,7 @@
   X(radius_query_2d_wrap)                  \
   X(radius_query_3d_open)                  \
   X(radius_query_3d_wrap)                  \
+  X(radius_query_at_the_period_end)        \
   X(radius_query_view_cone)                \
   X(radius_query_dense_box_with_outliers)  \
   X(world_delta_is_the_shortest_offset)    \
@@ -600,6 +601,31 @@ static void radius_query_3d_wrap(void) {
   const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]",
                         "world.wrap=[true,false,true]"};
   check_radius_world(sets, 4, 3, (const float[3]){60, 50, 40}, false);
+}
+
+/* Agents at the last float below a wrapping period, which herd_cell_coord files in the cell past
+ * the last (folded: cell 0, though they lie a period away from its other agents), and on the
+ * cells' borders: a CPU query leaves out the wrap only for runs whose every agent it cannot
+ * reach (herd_run_wrap), and must still give these their offsets through it. */
+static void radius_query_at_the_period_end(void) {
+  const char *sets[] = {"model=boids", "boids.visual_range_m=10", "world.size_m=[99,99]", "world.wrap=[true,true]"};
+  const float size[3] = {99, 99, 0}, last = nextafterf(99.0f, 0.0f);
+  uint32_t n = 600; /* under 8 to a cell: the grid keeps cells of 11 m, 9 to the period */
+  float *points = make_points(n, 2, size, false);
+  for (uint32_t i = 0; i < n; i += 3) points[2 * i + (i / 3) % 2] = last;
+  for (uint32_t i = 1; i < n; i += 7) points[2 * i] = 11.0f * (float)(i % 10); /* on the cells' borders */
+  herd_backend *b = points_backend(sets, 4, points, n);
+  herd_cpu_grid_view v = herd_cpu_build_grid(b);
+  CHECK(v.grid.dense == 1u && v.grid.wrap_cells[0] == 9);
+  CHECK_MSG(herd_axis_cell_raw(&v.grid, 0, last) == 9, "the case is not made: %d",
+            herd_axis_cell_raw(&v.grid, 0, last));
+  static const float radii[] = {3.0f, 10.0f, 27.0f, 60.0f};
+  for (size_t k = 0; k < sizeof radii / sizeof radii[0]; ++k) {
+    int bad = check_radius(&v, radii[k], -2.0f, n);
+    CHECK_MSG(bad == 0, "r = %g: %d mismatches", (double)radii[k], bad);
+  }
+  herd_cpu_backend.destroy(b);
+  free(points);
 }
 
 /* A view cone of 270 degrees (a 90 degree blind angle behind), and a narrow one of 60. */

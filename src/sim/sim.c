@@ -169,6 +169,7 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
       int out;
       p = herd_sdf_project(s->env + s->env_info.field_at, p, &out);
     }
+    p = herd_world_wrap(&world, p); /* moved out of an obstacle past the period's end */
     herd_store_vec(pos, i, dims, p);
     herd_store_vec(vel, i, dims, s->exec->initial_velocity(sc->params.bytes, a, b, dims));
   }
@@ -753,6 +754,21 @@ herd_status herd_sim_save_state(herd_sim *s, herd_sim_saved *out, herd_error *er
   return HERD_OK;
 }
 
+/* Along a wrapping axis every agent lies in [0, size) (the grid's queries rely on it: grid.h,
+ * herd_run_wrap); a run keeps it, so a checkpoint's flock beyond it was not written by herd. */
+static herd_status check_saved_within_period(const herd_sim *s, const herd_sim_saved *saved, herd_error *err) {
+  for (uint32_t i = 0; i < saved->agents; ++i)
+    for (uint32_t k = 0; k < s->sc.world.dims; ++k) {
+      float x = saved->pos[(size_t)i * saved->stride + k], size = s->sc.world.size_m[k];
+      if (s->sc.world.wrap[k] && !(x >= 0.0f && x < size))
+        return herd_fail(err, HERD_E_INPUT,
+                         "the checkpoint's agent %u (in the backend's order) lies at %g m along axis %u, outside "
+                         "[0, %g) m, where its scenario's world wraps: the checkpoint is damaged",
+                         i, (double)x, k, (double)size);
+    }
+  return HERD_OK;
+}
+
 /* The saved state into a sim just made of its scenario, on the backend that saved it. */
 static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_error *err) {
   if (!s->ops->restore) return herd_fail(err, HERD_E_INPUT, "the %s backend cannot resume a checkpoint", s->ops->name);
@@ -771,8 +787,10 @@ static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_
     if (saved->steering[d].strategy != s->steering[d].strategy)
       return herd_fail(err, HERD_E_INPUT, "the checkpoint's steering agent %u is a %s; its scenario's, a %s", d,
                        herd_strategy_name(saved->steering[d].strategy), herd_strategy_name(s->steering[d].strategy));
-  herd_status st =
-      s->ops->restore(s->backend, saved->agents, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step, err);
+  herd_status st = check_saved_within_period(s, saved, err);
+  if (st == HERD_OK)
+    st = s->ops->restore(s->backend, saved->agents, saved->pos, saved->vel, saved->agent, &saved->boxes, saved->step,
+                         err);
   if (st != HERD_OK) return st;
   s->step = saved->step;
   s->outcome = (herd_outcome)saved->outcome;
