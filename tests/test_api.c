@@ -3,6 +3,7 @@
  * names and struct sizes. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "herd/herd.h"
 #include "sim_util.h"
@@ -342,6 +343,71 @@ static void names_and_sizes(void) {
   CHECK(herd_sizeof("herd_sim") == 0 && herd_sizeof(NULL) == 0);
 }
 
+/* A run of `steps` on `backend` ("cpu" or "opencl"; NULL when it cannot be made), each step's
+ * observation into obs[], with the optional parts `parts` (herd_sim_set_observed). */
+static herd_sim *observed_run(const char *backend, const char *const *sets, int set_count, uint32_t parts,
+                              uint32_t steps, herd_observation *obs) {
+  herd_scenario sc = scenario_with(sets, set_count);
+  herd_sim *sim = NULL;
+  herd_error err;
+  if (herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 2, .backend = backend}, &sim, &err) != HERD_OK)
+    return NULL;
+  herd_sim_set_observed(sim, parts);
+  for (uint32_t k = 0; k < steps; ++k) {
+    CHECK(herd_sim_step(sim, &err) == HERD_OK);
+    obs[k] = *herd_sim_observation(sim);
+  }
+  return sim;
+}
+
+/* What herd_observation_leave_out leaves: every field but the far part's. */
+static bool same_but_far(const herd_observation *a, const herd_observation *b) {
+  herd_observation x = *a, y = *b;
+  x.farthest_id = y.farthest_id = 0, x.farthest_dist_m = y.farthest_dist_m = x.milling = y.milling = 0;
+  for (int k = 0; k < 3; ++k) x.farthest_pos[k] = y.farthest_pos[k] = 0;
+  x.missing = y.missing = 0;
+  return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Leaving out the far part (farthest agent, milling) changes no other bit of any step, nor the
+ * flock; herd_sim_observe_now then gives the far part as the full run had it; a dog reads the
+ * farthest sheep, so a run with one keeps it. On the CPU backend and, where there is a device,
+ * on OpenCL (whose host runs a step ahead without a dog: observe_now abandons that step). */
+static void observed_parts_keep_the_bits(void) {
+  const char *boids[] = {"model=boids", "boids.count=700", "world.size_m=[200,200]", "world.wrap=[true,true]"};
+  const char *sheep[] = {"sheep.count=60", "seed=4"};
+  const char *backends[] = {"cpu", "opencl"};
+  enum { STEPS = 12 };
+  for (int k = 0; k < 4; ++k) {
+    bool dog = k % 2 == 1;
+    const char *const *sets = dog ? sheep : boids;
+    int set_count = dog ? 2 : 4;
+    herd_observation all[STEPS], some[STEPS];
+    herd_sim *a = observed_run(backends[k / 2], sets, set_count, HERD_OBSERVE_ALL, STEPS, all);
+    herd_sim *b = observed_run(backends[k / 2], sets, set_count, 0u, STEPS, some);
+    if (!a || !b) { /* no OpenCL device */
+      CHECK(k >= 2 && !a && !b);
+      continue;
+    }
+    for (uint32_t s = 0; s < STEPS; ++s) {
+      CHECK_MSG(same_but_far(&all[s], &some[s]), "%s, step %u: the first pass differs", backends[k / 2], s);
+      CHECK(all[s].missing == 0u && some[s].missing == (dog ? 0u : HERD_OBSERVE_FAR));
+      if (!dog) CHECK(isnan(some[s].milling) && isnan(some[s].farthest_dist_m) && some[s].farthest_id == UINT32_MAX);
+    }
+    CHECK(dog || all[STEPS - 1].farthest_id < 700u);
+    herd_error err;
+    CHECK(herd_sim_observe_now(b, &err) == HERD_OK);
+    const herd_observation *now = herd_sim_observation(b);
+    CHECK_MSG(memcmp(now, &all[STEPS - 1], sizeof *now) == 0, "%s: observe_now differs", backends[k / 2]);
+    uint32_t n = all[0].count, dims = 2;
+    float *pa = malloc(sizeof(float) * dims * n), *pb = malloc(sizeof(float) * dims * n);
+    CHECK(herd_sim_read_flock(a, pa, NULL, &err) == HERD_OK && herd_sim_read_flock(b, pb, NULL, &err) == HERD_OK);
+    CHECK(memcmp(pa, pb, sizeof(float) * dims * n) == 0);
+    free(pa), free(pb);
+    herd_sim_destroy(a), herd_sim_destroy(b);
+  }
+}
+
 #define TESTS(X)                        \
   X(flags_follow_agent_ids)             \
   X(run_stops_at_the_outcome)           \
@@ -355,6 +421,7 @@ static void names_and_sizes(void) {
   X(set_is_checked_like_set)            \
   X(copies_and_errors)                  \
   X(set_after_loading_runs_the_same)    \
+  X(observed_parts_keep_the_bits)       \
   X(names_and_sizes)
 TESTS(DECLARE_TEST)
 int main(void) { TEST_MAIN(TESTS); }

@@ -198,7 +198,15 @@ typedef struct herd_observation {
     float pos[3];
     float dist_m;
   } nearest[HERD_MAX_STEERING];
+  /* The parts this observation lacks (HERD_OBSERVE_* bits; 0: none), as herd_sim_set_observed
+   * let the backend leave them out: their fields then hold NaN (ids UINT32_MAX). */
+  uint32_t missing;
 } herd_observation;
+
+/* An observation's optional parts: every other field is reduced each step, as the run needs it
+ * (the goal, the grid's box, the dogs' centroid). */
+#define HERD_OBSERVE_FAR 1u /* farthest_id, farthest_pos, farthest_dist_m and milling: a second pass */
+#define HERD_OBSERVE_ALL HERD_OBSERVE_FAR
 
 /* ---- Devices ---------------------------------------------------------------------- */
 
@@ -342,6 +350,13 @@ herd_status herd_sim_step(herd_sim *sim, herd_error *err);
 uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
 herd_outcome herd_sim_outcome(const herd_sim *sim);
 const herd_observation *herd_sim_observation(const herd_sim *sim);
+/* The optional parts (HERD_OBSERVE_*) each step's observation is to hold from the next step on;
+ * HERD_OBSERVE_ALL unless set. Those the steering agents read are kept whatever is set. The
+ * parts computed are bit for bit as with all of them. */
+void herd_sim_set_observed(herd_sim *sim, uint32_t parts);
+/* Fills in the parts the current observation lacks, from the flock as it is now: the same bits
+ * as had they been reduced with the step. A step run ahead is abandoned first, as for a read. */
+herd_status herd_sim_observe_now(herd_sim *sim, herd_error *err);
 uint32_t herd_sim_steering_count(const herd_sim *sim);
 /* Steering agent `index` (0 to herd_sim_steering_count - 1); NULL past the last. */
 const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);

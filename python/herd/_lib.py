@@ -67,6 +67,7 @@ typedef struct herd_observation {
   herd_group group[32];
   uint32_t steering_count;
   struct { uint32_t id; float pos[3]; float dist_m; } nearest[16];
+  uint32_t missing;
 } herd_observation;
 
 typedef struct herd_steering_state {

@@ -102,6 +102,10 @@ typedef struct herd_backend_ops {
   herd_status (*step)(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                       herd_error *err);
   herd_status (*reduce)(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err);
+  /* Optional (NULL: every part, always): the optional parts of the observation (HERD_OBSERVE_*)
+   * the reductions from now on compute; the others they leave out (herd_observation_leave_out).
+   * HERD_OBSERVE_ALL at creation. */
+  void (*set_observed)(herd_backend *b, uint32_t parts);
   /* Optional (NULL where not offered; OpenCL): reduce in two halves, for a host that runs a
    * step ahead (src/sim/sim.c). reduce_async enqueues the reduction of the flock as the queue
    * will leave it and a read of it into host slot `slot` (0 or 1) without waiting;
@@ -190,6 +194,8 @@ herd_status herd_backend_choose(const char *backend, const char *device, const h
 /* The observation from a fully reduced flock of `count` agents. */
 void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, uint32_t dims, uint32_t steering_count,
                                    herd_observation *obs);
+/* The optional parts not in `observed` (HERD_OBSERVE_*) marked missing: NaN, ids UINT32_MAX. */
+void herd_observation_leave_out(herd_observation *obs, uint32_t observed);
 
 /* The observation's first pass over agents [begin, end) of state arrays in any order (the
  * desc's goal, env and dims; g for distances through the wrap), and its second pass, once the

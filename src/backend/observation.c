@@ -37,6 +37,14 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   }
 }
 
+void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
+  obs->missing = HERD_OBSERVE_ALL & ~observed;
+  if (!(obs->missing & HERD_OBSERVE_FAR)) return;
+  obs->farthest_id = UINT32_MAX;
+  for (int k = 0; k < 3; ++k) obs->farthest_pos[k] = NAN;
+  obs->farthest_dist_m = obs->milling = NAN;
+}
+
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
                                      const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer) {
   herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);

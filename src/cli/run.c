@@ -98,6 +98,10 @@ typedef struct run_opts {
   herd_mpi_options mpi; /* --mpi and its layout */
   bool mpi_tuned;       /* --mpi-layout or --mpi-rebalance given */
   bool follow_frames;   /* a rank other than 0 under --trajectories: it reads the flock at each frame */
+  /* Whether a step's output reads the observation's optional parts (the CSV's and the
+   * trajectories' columns), decided before rank 0 alone keeps the outputs: every rank reduces
+   * alike. Without, they are reduced once, for the summary (herd_sim_observe_now). */
+  bool observe_every_step;
 } run_opts;
 
 enum {
@@ -539,6 +543,7 @@ int cmd_run(int argc, char **argv) {
   if (status != 0) return status;
   status = parse_run(argc, argv, &o);
   if (m.on) status = cli_mpi_agree(&m, status, false);
+  o.observe_every_step = o.csv || o.trajectories;
   keep_to_rank_0(&o, &m);
   if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
   if (m.on) { /* a rank that could not start stops them all */
@@ -549,7 +554,10 @@ int cmd_run(int argc, char **argv) {
   bool mpi = false;
   if (status == 0 && sim) {
     double wall_s = 0;
+    herd_error err;
+    if (!o.observe_every_step) herd_sim_set_observed(sim, 0u);
     status = simulate(sim, sc, &o, &csv, traj, &wall_s);
+    if (status == 0 && herd_sim_observe_now(sim, &err) != HERD_OK) status = cli_error(&err); /* for the summary */
     mpi = herd_sim_mpi_stats(sim, &mpi_stats); /* every rank: it sums over them */
     /* With the CSV on standard output the summary goes to standard error. */
     FILE *out = summary_text_stream(&o.summary, o.csv && strcmp(o.csv, "-") == 0 ? stderr : stdout);
@@ -558,7 +566,6 @@ int cmd_run(int argc, char **argv) {
     if (status == 0 && !cli_quiet && mpi) summary_mpi_text(out, &mpi_stats);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
     if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
-    herd_error err;
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
     /* Like the CSV, the frames so far are kept after an interruption. */

@@ -37,6 +37,7 @@ struct herd_sim {
   uint32_t env_floats;
   herd_env_info env_info;
   herd_observation obs;
+  uint32_t unobserved;       /* the optional parts the user left out (herd_sim_set_observed) */
   bool groups_on;            /* the flock's groups are observed (herd_scenario_observes_groups) */
   herd_groups_params groups; /* how */
   uint32_t step;
@@ -530,6 +531,39 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   return HERD_OK;
 }
 
+/* What the backend is to leave out: what the user did, but for what the steering agents read
+ * (the strategies take the farthest agent). A batch's worlds share their backend: all parts. */
+static void tell_observed(herd_sim *s, uint32_t unobserved) {
+  if (s->in_batch || !s->ops->set_observed) return;
+  if (s->steering_count > 0) unobserved &= ~HERD_OBSERVE_FAR;
+  s->ops->set_observed(s->backend, HERD_OBSERVE_ALL & ~unobserved);
+}
+
+void herd_sim_set_observed(herd_sim *s, uint32_t parts) {
+  s->unobserved = HERD_OBSERVE_ALL & ~parts;
+  tell_observed(s, s->unobserved);
+}
+
+/* The missing parts from a reduction of the flock as it is (the same state and steering agents
+ * as the step's own: the same bits), through the goal's adjustment as the step's went. */
+herd_status herd_sim_observe_now(herd_sim *s, herd_error *err) {
+  if (!(s->obs.missing & HERD_OBSERVE_ALL)) return HERD_OK;
+  herd_status st = settle(s, err);
+  if (st != HERD_OK) return st;
+  herd_observation full;
+  tell_observed(s, 0u);
+  st = s->ops->reduce(s->backend, steering_input(s), &full, err);
+  tell_observed(s, s->unobserved);
+  if (st != HERD_OK) return st;
+  herd_goal_observe(&s->goal, &full);
+  s->obs.farthest_id = full.farthest_id;
+  memcpy(s->obs.farthest_pos, full.farthest_pos, sizeof full.farthest_pos);
+  s->obs.farthest_dist_m = full.farthest_dist_m;
+  s->obs.milling = full.milling;
+  s->obs.missing = 0u;
+  return HERD_OK;
+}
+
 uint32_t herd_sim_step_index(const herd_sim *s) { return s->step; }
 herd_outcome herd_sim_outcome(const herd_sim *s) { return s->outcome; }
 const herd_observation *herd_sim_observation(const herd_sim *s) { return &s->obs; }
@@ -795,6 +829,7 @@ static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_
   s->step = saved->step;
   s->outcome = (herd_outcome)saved->outcome;
   s->obs = saved->obs;
+  s->obs.missing &= HERD_OBSERVE_ALL; /* a checkpoint of an older herd has padding there */
   memcpy(s->steering, saved->steering, sizeof s->steering);
   for (uint32_t d = 0; d < HERD_MAX_STEERING; ++d) s->manual[d] = saved->manual[d] != 0;
   memcpy(s->manual_aim, saved->manual_aim, sizeof s->manual_aim);

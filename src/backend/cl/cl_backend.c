@@ -733,10 +733,11 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
     s = herd_cl_run_kernel(b, K_REDUCE_FIRST, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 11, MEM(pos), MEM(vel),
                            MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->env),
                            MEM(b->partials), MEM(b->ticket), MEM(b->total));
-  if (s == HERD_OK)
+  if (s == HERD_OK && !(b->unobserved & HERD_OBSERVE_FAR)) /* else its fields are stale: left out on the host */
     s = herd_cl_run_kernel(b, K_REDUCE_FAR, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
                            MEM(agent), VAL(b->grid), MEM(b->total), MEM(b->partials), MEM(b->ticket));
   if (s != HERD_OK) return s;
+  b->ring_unobserved[slot] = b->unobserved;
   if (b->ring_read[slot]) clReleaseEvent(b->ring_read[slot]); /* a cancelled step's, never waited for */
   b->ring_read[slot] = NULL;
   b->ring_steer_count[slot] = count;
@@ -774,6 +775,7 @@ static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs,
   b->step_started_s = 0;
   widen_partial(b, &b->ring[slot]);
   herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);
+  herd_observation_leave_out(obs, HERD_OBSERVE_ALL & ~b->ring_unobserved[slot]);
   note_seen_steering(b, slot, obs);
   herd_box_history_observe(&b->boxes, b->ring_step[slot], obs);
   return HERD_OK;
@@ -820,6 +822,8 @@ static herd_status cl_reduce_async(herd_backend *b, herd_steering_input steer, i
 static herd_status cl_reduce_wait(herd_backend *b, int slot, herd_observation *obs, herd_error *err) {
   return reduce_wait(b, slot, obs, err);
 }
+
+static void cl_set_observed(herd_backend *b, uint32_t parts) { b->unobserved = HERD_OBSERVE_ALL & ~parts; }
 
 static herd_status cl_cancel_step(herd_backend *b, herd_error *err) {
   b->seen_valid = false;
@@ -974,6 +978,7 @@ const herd_backend_ops herd_cl_backend = {
     .upload = cl_upload,
     .step = cl_step,
     .reduce = cl_reduce,
+    .set_observed = cl_set_observed,
     .reduce_async = cl_reduce_async,
     .reduce_wait = cl_reduce_wait,
     .cancel_step = cl_cancel_step,

@@ -137,6 +137,8 @@ struct herd_backend {
   cl_event ring_read[2];
   uint32_t ring_steer_count[2];
   uint32_t ring_step[2];                         /* the step each slot's observation follows */
+  uint32_t ring_unobserved[2];                   /* the optional parts each slot's reduction left out */
+  uint32_t unobserved;                           /* those the next reductions leave out (HERD_OBSERVE_*) */
   float ring_steer_pos[2][HERD_MAX_STEERING][3]; /* the steering agents each slot's was taken from */
   /* The last observation's view of the steering agents (prepass_has_work): where they were,
    * their nearest agent's distance, and the step after which it was taken; valid until the

@@ -46,6 +46,7 @@ struct herd_backend {
   uint32_t *cell_end;     /* per bucket: one past its last sorted agent */
   herd_box_history boxes; /* the grids' dense boxes */
   uint32_t stepped;       /* the index of the last step begun (UINT32_MAX: none since the upload) */
+  uint32_t unobserved;    /* the optional parts (HERD_OBSERVE_*) the reduction leaves out */
   float *env;             /* obstacles and path (kernels/env.h), a copy of desc.env */
   int threads;
   herd_pool *pool;
@@ -379,14 +380,18 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   herd_flock_partial all = c.parts[0];
   for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], steer.count);
   c.centroid = herd_partial_centroid(all, n);
-  herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
-  for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
+  bool far = !(b->unobserved & HERD_OBSERVE_FAR);
+  if (far) herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
+  for (uint32_t k = 0; far && k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
   free(c.parts);
   herd_observation_from_partial(&all, n, b->desc.dims, steer.count, obs);
+  herd_observation_leave_out(obs, HERD_OBSERVE_ALL & ~b->unobserved);
   herd_box_history_observe(&b->boxes, b->stepped, obs);
   lap(b, HERD_STAGE_REDUCE, &clock);
   return HERD_OK;
 }
+
+static void cpu_set_observed(herd_backend *b, uint32_t parts) { b->unobserved = HERD_OBSERVE_ALL & ~parts; }
 
 /* ---- Groups (kernels/groups.h) ------------------------------------------------------------ */
 
@@ -714,6 +719,7 @@ const herd_backend_ops herd_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
     .upload = cpu_upload,
+    .set_observed = cpu_set_observed,
     .step = cpu_step,
     .reduce = cpu_reduce,
     .groups = cpu_groups,

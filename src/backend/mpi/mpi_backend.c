@@ -49,6 +49,7 @@ struct herd_backend {
   int rank, ranks;
   herd_decomp decomp;
   herd_model_reach reach;
+  uint32_t unobserved;     /* the optional parts (HERD_OBSERVE_*) the reduction leaves out: every rank's alike */
   float base_width, width; /* the reach with its margin; the halo's width now */
   herd_grid grid;          /* the whole flock's: distances through the wrap, the k-nearest cells */
   uint32_t stride, record; /* floats per agent in a state array; per agent record sent */
@@ -458,16 +459,21 @@ static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_o
   herd_flock_partial first = herd_partial_over(&b->desc, &b->grid, b->pos, b->vel, b->agent, 0, b->local, steer);
   herd_status s = fold_all(b, &first, false, steer.count, err);
   if (s != HERD_OK) return s;
-  herd_vec3 centroid = herd_partial_centroid(first, b->desc.count);
-  herd_flock_partial far = herd_far_over(b->desc.dims, b->pos, b->vel, b->agent, 0, b->local, centroid);
-  s = fold_all(b, &far, true, steer.count, err);
-  if (s != HERD_OK) return s;
-  first = herd_far_fold(first, far);
+  if (!(b->unobserved & HERD_OBSERVE_FAR)) {
+    herd_vec3 centroid = herd_partial_centroid(first, b->desc.count);
+    herd_flock_partial far = herd_far_over(b->desc.dims, b->pos, b->vel, b->agent, 0, b->local, centroid);
+    s = fold_all(b, &far, true, steer.count, err);
+    if (s != HERD_OK) return s;
+    first = herd_far_fold(first, far);
+  }
   herd_observation_from_partial(&first, b->desc.count, b->desc.dims, steer.count, obs);
+  herd_observation_leave_out(obs, HERD_OBSERVE_ALL & ~b->unobserved);
   herd_box_history_observe(&b->boxes, b->stepped, obs);
   b->stats.reduce_s += now_s() - t0;
   return HERD_OK;
 }
+
+static void mpi_set_observed(herd_backend *b, uint32_t parts) { b->unobserved = HERD_OBSERVE_ALL & ~parts; }
 
 /* The whole flock in id order on every rank (a gather: for outputs, not for each step). */
 static herd_status mpi_read_agents(herd_backend *b, float *pos, float *vel, herd_error *err) {
@@ -574,6 +580,7 @@ const herd_backend_ops herd_mpi_backend = {
     .upload = mpi_upload,
     .step = mpi_step,
     .reduce = mpi_reduce,
+    .set_observed = mpi_set_observed,
     .groups = mpi_groups,
     .map_groups = mpi_map_groups,
     .set_params = mpi_set_params,
