@@ -43,6 +43,7 @@ typedef struct herd_step_info {
   float centroid[3];       /* the flock's centre of mass before the step */
   float goal[3];           /* where agents are delivered (herd_in_goal) */
   float goal_radius_m;     /* negative: no goal */
+  herd_u32 unobserved;     /* the observation's parts the reduction leaves out (HERD_REDUCE_* bits) */
   herd_env_info env;       /* the obstacles and the path in the view's env array */
 } herd_step_info;
 

@@ -29,6 +29,10 @@
 #ifndef HERD_REDUCE_STEERING
 #define HERD_REDUCE_STEERING HERD_KERNEL_MAX_STEERING
 #endif
+/* The observation's optional parts, as herd.h's HERD_OBSERVE_* (checked there): the second pass
+ * (farthest agent, milling) and the unit velocities' sum (polarisation). */
+#define HERD_REDUCE_FAR 1u
+#define HERD_REDUCE_HEADING 2u
 #define HERD_FIX_POS_SCALE 4294967296.0f  /* 2^32: positions and path distances */
 #define HERD_FIX_UNIT_SCALE 1073741824.0f /* 2^30: unit vectors' components */
 
@@ -190,9 +194,10 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   } while (0)
 
 /* First pass: sums, extent and goal counts of one agent (not the nearest entries:
- * herd_partial_add_near). A removed agent counts as delivered and adds nothing else. */
-HERD_INLINE void herd_partial_add_flock(herd_flock_partial *p, herd_vec3 pos, herd_vec3 vel, herd_u32 word,
-                                        int in_goal) {
+ * herd_partial_add_near), its unit velocity only with `heading`. A removed agent counts as
+ * delivered and adds nothing else. */
+HERD_INLINE void herd_partial_add_flock(herd_flock_partial *p, herd_vec3 pos, herd_vec3 vel, herd_u32 word, int in_goal,
+                                        int heading) {
   if (herd_agent_removed(word)) {
     p->delivered += 1u;
     p->removed += 1u;
@@ -201,10 +206,12 @@ HERD_INLINE void herd_partial_add_flock(herd_flock_partial *p, herd_vec3 pos, he
   p->sum_x = herd_i128_add(p->sum_x, herd_i128_fix(pos.x));
   p->sum_y = herd_i128_add(p->sum_y, herd_i128_fix(pos.y));
   p->sum_z = herd_i128_add(p->sum_z, herd_i128_fix(pos.z));
-  herd_vec3 u = herd_v3_unit(vel);
-  p->head_x += herd_unit_fix(u.x);
-  p->head_y += herd_unit_fix(u.y);
-  p->head_z += herd_unit_fix(u.z);
+  if (heading) {
+    herd_vec3 u = herd_v3_unit(vel);
+    p->head_x += herd_unit_fix(u.x);
+    p->head_y += herd_unit_fix(u.y);
+    p->head_z += herd_unit_fix(u.z);
+  }
   p->lo_x = pos.x < p->lo_x ? pos.x : p->lo_x;
   p->lo_y = pos.y < p->lo_y ? pos.y : p->lo_y;
   p->lo_z = pos.z < p->lo_z ? pos.z : p->lo_z;
@@ -246,8 +253,9 @@ HERD_INLINE herd_nearest herd_nearest_add(herd_nearest best, const herd_grid *g,
 
 /* First pass: everything one agent adds (herd_partial_add_flock, then its nearest entries). */
 HERD_INLINE void herd_partial_add(herd_flock_partial *p, const herd_grid *g, herd_vec3 pos, herd_vec3 vel,
-                                  herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count, int in_goal) {
-  herd_partial_add_flock(p, pos, vel, word, in_goal);
+                                  herd_u32 word, HERD_GLOBAL const float *steer, herd_u32 steer_count, int in_goal,
+                                  int heading) {
+  herd_partial_add_flock(p, pos, vel, word, in_goal, heading);
   HERD_PARTIAL_ADD_NEAR(p->near, g, steer, steer_count, pos, word);
 }
 

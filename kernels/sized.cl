@@ -96,12 +96,13 @@ HERD_INLINE void herd_first_pass_item(__local herd_flock_partial *mine, __global
                                       __global const float *env, uint base, uint t) {
   herd_vec3 goal = herd_v3(info->goal[0], info->goal[1], info->goal[2]);
   herd_flock_partial p = herd_partial_empty();
+  int heading = !(info->unobserved & HERD_REDUCE_HEADING);
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
     if (i >= grid->count) break;
     herd_vec3 at = herd_load_vec(pos, i, grid->dims);
     herd_partial_add_flock(&p, at, herd_load_vec(vel, i, grid->dims), agent[i],
-                           herd_env_in_goal(env, &info->env, at, goal, info->goal_radius_m));
+                           herd_env_in_goal(env, &info->env, at, goal, info->goal_radius_m), heading);
   }
   *mine = p;
   if (info->env.has_path) {

@@ -321,7 +321,7 @@ static void removed_sheep_are_left_out_of_the_reduction(void) {
   const float dog[4] = {-1e9f, -1e9f + 1, 0, 0}; /* next to the removed sheep */
   herd_vec3 goal = herd_v3(0, 0, 0), vel = herd_v3(1, 0, 0);
   herd_flock_partial p = herd_partial_empty();
-  for (int i = 0; i < 3; ++i) herd_partial_add(&p, &g, at[i], vel, words[i], dog, 1, herd_in_goal(at[i], goal, 15));
+  for (int i = 0; i < 3; ++i) herd_partial_add(&p, &g, at[i], vel, words[i], dog, 1, herd_in_goal(at[i], goal, 15), 1);
   CHECK(p.delivered == 1 && p.removed == 1 && p.in_goal == 1);
   CHECK(p.lo_x == 10 && p.hi_x == 30 && p.near[0].id == 0u);
   herd_vec3 c = herd_partial_centroid(p, 3);

@@ -222,7 +222,7 @@ static void sums_hold_2e31_agents_at_the_largest_coordinates(void) {
   for (size_t k = 0; k < sizeof xs / sizeof xs[0]; ++k) {
     herd_vec3 at = herd_v3(xs[k], -xs[k], 0), vel = herd_v3(-1, 0, 0);
     herd_flock_partial p = herd_partial_empty();
-    herd_partial_add(&p, &g, at, vel, 0u, NULL, 0, 0);
+    herd_partial_add(&p, &g, at, vel, 0u, NULL, 0, 0, 1);
     for (int d = 0; d < 31; ++d) p = herd_partial_fold(p, p, 0);
     __int128 one = (__int128)(int64_t)(xs[k] * 4294967296.0f),
              want = one * ((__int128)1 << 31); /* no shift of a negative */

@@ -205,8 +205,9 @@ typedef struct herd_observation {
 
 /* An observation's optional parts: every other field is reduced each step, as the run needs it
  * (the goal, the grid's box, the dogs' centroid). */
-#define HERD_OBSERVE_FAR 1u /* farthest_id, farthest_pos, farthest_dist_m and milling: a second pass */
-#define HERD_OBSERVE_ALL HERD_OBSERVE_FAR
+#define HERD_OBSERVE_FAR 1u          /* farthest_id, farthest_pos, farthest_dist_m and milling: a second pass */
+#define HERD_OBSERVE_POLARISATION 2u /* polarisation: each agent's unit velocity */
+#define HERD_OBSERVE_ALL (HERD_OBSERVE_FAR | HERD_OBSERVE_POLARISATION)
 
 /* ---- Devices ---------------------------------------------------------------------- */
 
@@ -351,8 +352,8 @@ uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
 herd_outcome herd_sim_outcome(const herd_sim *sim);
 const herd_observation *herd_sim_observation(const herd_sim *sim);
 /* The optional parts (HERD_OBSERVE_*) each step's observation is to hold from the next step on;
- * HERD_OBSERVE_ALL unless set. Those the steering agents read are kept whatever is set. The
- * parts computed are bit for bit as with all of them. */
+ * HERD_OBSERVE_ALL unless set. With steering agents every part is kept (their strategies read
+ * the observation). The parts computed are bit for bit as with all of them. */
 void herd_sim_set_observed(herd_sim *sim, uint32_t parts);
 /* Fills in the parts the current observation lacks, from the flock as it is now: the same bits
  * as had they been reduced with the step. A step run ahead is abandoned first, as for a read. */

@@ -198,10 +198,12 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
 void herd_observation_leave_out(herd_observation *obs, uint32_t observed);
 
 /* The observation's first pass over agents [begin, end) of state arrays in any order (the
- * desc's goal, env and dims; g for distances through the wrap), and its second pass, once the
- * centroid is known: what the CPU backend sums per block and an MPI rank over its agents. */
+ * desc's goal, env and dims; g for distances through the wrap; the unit velocities unless
+ * `unobserved` has HERD_OBSERVE_POLARISATION), and its second pass, once the centroid is known:
+ * what the CPU backend sums per block and an MPI rank over its agents. */
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
-                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer);
+                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer,
+                                     uint32_t unobserved);
 herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *vel, const uint32_t *agent,
                                  uint32_t begin, uint32_t end, herd_vec3 centroid);
 

@@ -151,6 +151,7 @@ herd_step_info herd_step_info_for(const herd_backend_desc *desc, herd_steering_i
     in.goal[k] = desc->goal_m[k];
   }
   in.goal_radius_m = desc->goal_radius_m;
+  in.unobserved = 0u; /* a reduction that leaves parts out says so */
   in.env = desc->env_info;
   return in;
 }

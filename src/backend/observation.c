@@ -37,8 +37,12 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   }
 }
 
+_Static_assert(HERD_REDUCE_FAR == HERD_OBSERVE_FAR && HERD_REDUCE_HEADING == HERD_OBSERVE_POLARISATION,
+               "kernels/reduce.h names the observation's parts as herd.h does");
+
 void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
   obs->missing = HERD_OBSERVE_ALL & ~observed;
+  if (obs->missing & HERD_OBSERVE_POLARISATION) obs->polarisation = NAN;
   if (!(obs->missing & HERD_OBSERVE_FAR)) return;
   obs->farthest_id = UINT32_MAX;
   for (int k = 0; k < 3; ++k) obs->farthest_pos[k] = NAN;
@@ -46,13 +50,15 @@ void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
 }
 
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
-                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer) {
+                                     const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer,
+                                     uint32_t unobserved) {
   herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
   herd_flock_partial p = herd_partial_empty();
+  int heading = !(unobserved & HERD_OBSERVE_POLARISATION);
   for (uint32_t i = begin; i < end; ++i) {
     herd_vec3 at = herd_load_vec(pos, i, d->dims);
     int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
-    herd_partial_add(&p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal);
+    herd_partial_add(&p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal, heading);
     if (d->env_info.has_path) herd_partial_add_path(&p, d->env, &d->env_info, at, agent[i]);
   }
   return p;

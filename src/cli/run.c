@@ -98,10 +98,11 @@ typedef struct run_opts {
   herd_mpi_options mpi; /* --mpi and its layout */
   bool mpi_tuned;       /* --mpi-layout or --mpi-rebalance given */
   bool follow_frames;   /* a rank other than 0 under --trajectories: it reads the flock at each frame */
-  /* Whether a step's output reads the observation's optional parts (the CSV's and the
-   * trajectories' columns), decided before rank 0 alone keeps the outputs: every rank reduces
-   * alike. Without, they are reduced once, for the summary (herd_sim_observe_now). */
-  bool observe_every_step;
+  /* The observation's optional parts a step's output reads (HERD_OBSERVE_*: the CSV's and the
+   * trajectories' columns, the progress line's polarisation), decided before rank 0 alone keeps
+   * the outputs: every rank reduces alike. The others are reduced once, for the summary
+   * (herd_sim_observe_now). */
+  uint32_t observed;
 } run_opts;
 
 enum {
@@ -543,7 +544,7 @@ int cmd_run(int argc, char **argv) {
   if (status != 0) return status;
   status = parse_run(argc, argv, &o);
   if (m.on) status = cli_mpi_agree(&m, status, false);
-  o.observe_every_step = o.csv || o.trajectories;
+  o.observed = o.csv || o.trajectories ? HERD_OBSERVE_ALL : cli_quiet ? 0u : HERD_OBSERVE_POLARISATION;
   keep_to_rank_0(&o, &m);
   if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
   if (m.on) { /* a rank that could not start stops them all */
@@ -555,7 +556,7 @@ int cmd_run(int argc, char **argv) {
   if (status == 0 && sim) {
     double wall_s = 0;
     herd_error err;
-    if (!o.observe_every_step) herd_sim_set_observed(sim, 0u);
+    herd_sim_set_observed(sim, o.observed);
     status = simulate(sim, sc, &o, &csv, traj, &wall_s);
     if (status == 0 && herd_sim_observe_now(sim, &err) != HERD_OK) status = cli_error(&err); /* for the summary */
     mpi = herd_sim_mpi_stats(sim, &mpi_stats); /* every rank: it sums over them */

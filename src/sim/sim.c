@@ -532,10 +532,11 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
 }
 
 /* What the backend is to leave out: what the user did, but for what the steering agents read
- * (the strategies take the farthest agent). A batch's worlds share their backend: all parts. */
+ * (with steering agents, every part: their strategies are given the whole observation, and
+ * Strömbom's and Lien's read the farthest agent). A batch's worlds share their backend: all. */
 static void tell_observed(herd_sim *s, uint32_t unobserved) {
   if (s->in_batch || !s->ops->set_observed) return;
-  if (s->steering_count > 0) unobserved &= ~HERD_OBSERVE_FAR;
+  if (s->steering_count > 0) unobserved = 0u;
   s->ops->set_observed(s->backend, HERD_OBSERVE_ALL & ~unobserved);
 }
 
@@ -556,10 +557,13 @@ herd_status herd_sim_observe_now(herd_sim *s, herd_error *err) {
   tell_observed(s, s->unobserved);
   if (st != HERD_OK) return st;
   herd_goal_observe(&s->goal, &full);
-  s->obs.farthest_id = full.farthest_id;
-  memcpy(s->obs.farthest_pos, full.farthest_pos, sizeof full.farthest_pos);
-  s->obs.farthest_dist_m = full.farthest_dist_m;
-  s->obs.milling = full.milling;
+  if (s->obs.missing & HERD_OBSERVE_FAR) {
+    s->obs.farthest_id = full.farthest_id;
+    memcpy(s->obs.farthest_pos, full.farthest_pos, sizeof full.farthest_pos);
+    s->obs.farthest_dist_m = full.farthest_dist_m;
+    s->obs.milling = full.milling;
+  }
+  if (s->obs.missing & HERD_OBSERVE_POLARISATION) s->obs.polarisation = full.polarisation;
   s->obs.missing = 0u;
   return HERD_OK;
 }

@@ -726,6 +726,7 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
   if (count > reduce_steering(&b->desc)) return herd_cl_too_many_steering(b, count, err);
   float no_centroid[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
+  info.unobserved = b->unobserved;
   cl_mem pos = b->pos[b->cur], vel = b->vel[b->cur], agent = b->agent[b->cur];
   size_t items = (size_t)groups * REDUCE_GROUP; /* no agents: launch runs one group, which leaves an empty total */
   herd_status s = send_steering(b, steer, err);

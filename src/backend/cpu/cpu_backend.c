@@ -354,7 +354,7 @@ static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
   for (uint32_t k = first; k < last; ++k) {
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
     c->parts[k] = herd_partial_over(&b->desc, &b->grid, c->pos, b->vel[b->cur], b->agent[b->cur], k * REDUCE_BLOCK, end,
-                                    c->steer);
+                                    c->steer, b->unobserved);
   }
 }
 

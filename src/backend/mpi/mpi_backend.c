@@ -456,7 +456,8 @@ static herd_status fold_all(herd_backend *b, herd_flock_partial *p, bool far, ui
 
 static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
   double t0 = now_s();
-  herd_flock_partial first = herd_partial_over(&b->desc, &b->grid, b->pos, b->vel, b->agent, 0, b->local, steer);
+  herd_flock_partial first =
+      herd_partial_over(&b->desc, &b->grid, b->pos, b->vel, b->agent, 0, b->local, steer, b->unobserved);
   herd_status s = fold_all(b, &first, false, steer.count, err);
   if (s != HERD_OK) return s;
   if (!(b->unobserved & HERD_OBSERVE_FAR)) {
