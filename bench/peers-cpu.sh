@@ -5,7 +5,8 @@
 #   boids 2D   bench/peers/boids_grid.c (ours, untuned, double) and boids_plain.c (independent,
 #              tuned), at 200 and at 20 neighbours within the visual range;
 #   NetLogo    bench/peers/netlogo_plain.c, herd's default density of its scenario;
-#   Couzin 3D  bench/peers/couzin_plain.c, open world, herd's scenario density.
+#   Couzin 3D  bench/peers/couzin_plain.c, open world, herd's scenario density;
+#   Strömbom   bench/peers/strombom_plain.c, all-active (bench/all-active.json: k = 50 nearest).
 # Each tuned peer is built twice: as written (its `#pragma GCC optimize("associative-math",
 # ...)` lets GCC reorder and vectorise its float sums) and "strict" (the pragma deleted: IEEE
 # order, as herd keeps it so that every thread count and backend gives the same bits).
@@ -17,6 +18,7 @@ peers=$root/build/peers
 mkdir -p "$peers"
 cc=${CC:-gcc}
 "$cc" -O3 -std=c11 -o "$peers/boids_grid" "$root/bench/peers/boids_grid.c" -lm
+"$cc" -O3 -march=native -std=c11 -o "$peers/strombom_plain" "$root/bench/peers/strombom_plain.c" -lm # IEEE order as written
 for p in boids netlogo couzin; do
   "$cc" -O3 -march=native -std=c11 -o "$peers/${p}_plain" "$root/bench/peers/${p}_plain.c" -lm
   sed '/#pragma GCC optimize/d' "$root/bench/peers/${p}_plain.c" >"$peers/${p}_strict.c"
@@ -42,3 +44,7 @@ netlogo="--set model=netlogo --set netlogo.count=10000 --set world.size_m=[409.9
 for peer in netlogo_plain netlogo_strict; do pair "netlogo 10000 vs $peer" "$netlogo" "$peers/$peer 10000 300 409.919"; done
 couzin="--set model=couzin --set couzin.count=10000 --set world.size_m=[92.832,92.832,92.832] --set world.wrap=[false,false,false] --steps 30"
 for peer in couzin_plain couzin_strict; do pair "couzin 3D 10000 vs $peer" "$couzin" "$peers/$peer 10000 30 92.832"; done
+for case in "10000 100 600.000" "100000 20 1897.367"; do
+  read -r n steps side <<<"$case"
+  pair "strombom all-active $n vs strombom_plain" "$root/bench/all-active.json --set sheep.count=$n --set field.size_m=$side --steps $steps" "$peers/strombom_plain $n $steps $side"
+done
