@@ -196,6 +196,9 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
                                    herd_observation *obs);
 /* The optional parts not in `observed` (HERD_OBSERVE_*) marked missing: NaN, ids UINT32_MAX. */
 void herd_observation_leave_out(herd_observation *obs, uint32_t observed);
+/* The parts obs is missing, from `full` (a full reduction of the same flock): none missing then.
+ * Each part's fields are named here and in herd_observation_leave_out only. */
+void herd_observation_fill_in(herd_observation *obs, const herd_observation *full);
 
 /* The observation's first pass over agents [begin, end) of state arrays in any order (the
  * desc's goal, env and dims; g for distances through the wrap; the unit velocities unless

@@ -49,6 +49,17 @@ void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
   obs->farthest_dist_m = obs->milling = NAN;
 }
 
+void herd_observation_fill_in(herd_observation *obs, const herd_observation *full) {
+  if (obs->missing & HERD_OBSERVE_POLARISATION) obs->polarisation = full->polarisation;
+  if (obs->missing & HERD_OBSERVE_FAR) {
+    obs->farthest_id = full->farthest_id;
+    memcpy(obs->farthest_pos, full->farthest_pos, sizeof obs->farthest_pos);
+    obs->farthest_dist_m = full->farthest_dist_m;
+    obs->milling = full->milling;
+  }
+  obs->missing = 0u;
+}
+
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
                                      const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer,
                                      uint32_t unobserved) {

@@ -557,14 +557,7 @@ herd_status herd_sim_observe_now(herd_sim *s, herd_error *err) {
   tell_observed(s, s->unobserved);
   if (st != HERD_OK) return st;
   herd_goal_observe(&s->goal, &full);
-  if (s->obs.missing & HERD_OBSERVE_FAR) {
-    s->obs.farthest_id = full.farthest_id;
-    memcpy(s->obs.farthest_pos, full.farthest_pos, sizeof full.farthest_pos);
-    s->obs.farthest_dist_m = full.farthest_dist_m;
-    s->obs.milling = full.milling;
-  }
-  if (s->obs.missing & HERD_OBSERVE_POLARISATION) s->obs.polarisation = full.polarisation;
-  s->obs.missing = 0u;
+  herd_observation_fill_in(&s->obs, &full);
   return HERD_OK;
 }
 

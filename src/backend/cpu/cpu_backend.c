@@ -380,9 +380,10 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   herd_flock_partial all = c.parts[0];
   for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], steer.count);
   c.centroid = herd_partial_centroid(all, n);
-  bool far = !(b->unobserved & HERD_OBSERVE_FAR);
-  if (far) herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
-  for (uint32_t k = 0; far && k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
+  if (!(b->unobserved & HERD_OBSERVE_FAR)) {
+    herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
+    for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
+  }
   free(c.parts);
   herd_observation_from_partial(&all, n, b->desc.dims, steer.count, obs);
   herd_observation_leave_out(obs, HERD_OBSERVE_ALL & ~b->unobserved);
