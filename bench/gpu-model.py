@@ -224,9 +224,9 @@ def price_kernel(name, items, group, ctx, table):
     row = table.get(name, dict(regs=32, stack=0, smem=0, wg=group, occ=1.0))
     instr, dram, l2 = 0.0, 0.0, 0.0
     serial = 0.0
-    if name.startswith('herd_step') or name.startswith('herd_pre_') and name.endswith('_far'):
+    if name.startswith('herd_step'):
         cand = ctx['candidates']
-        searching = ctx['searching'] if name.endswith('_far') else ctx['step_searching']
+        searching = ctx['step_searching']
         # Without a private array (stack 0) the k nearest are selected by radix passes over the
         # candidates (kernels/grid.h): each pass walks them again.
         walks = KNN_SELECT_WALKS if ctx['kind'] == 'knn' and row['stack'] == 0 else 1
@@ -238,20 +238,17 @@ def price_kernel(name, items, group, ctx, table):
             l2 += n * row['spills'] * CAPPED_SPILL_RUNS[ctx['dims']]
         elif row['stack'] > 0 and searching > 0:  # private arrays: a store and a load per candidate, via L1 to L2
             l2 += searching * cand * 16 + n * 2 * row['stack']
-        if name.endswith('_far'):  # over the whole list's room; only its far sheep search
-            instr = instr * ctx['far_share'] + 20 * items
-            dram, l2 = dram * ctx['far_share'] + 4 * items, l2 * ctx['far_share']
     elif name.endswith('_coop'):
         cand = ctx['candidates']
         instr = ctx['searching'] * (cand * INSTR_KNN_CANDIDATE / DIVERGENCE + ctx['coop_walk_instr'])
         dram = 16 * n
         l2 = 1.5 * ctx['candidates_per_warp_unique'] * s * n / 32
-    elif name.endswith('_list'):
-        instr, dram = 20 * n, 8 * n
     elif name.startswith('herd_radix_scatter_state'):
         instr, dram = INSTR_SORT_KEY * n, 8 * n + 2 * state * n + 4 * n
     elif name.startswith('herd_radix') or name == 'herd_bin':
         instr, dram = INSTR_SORT_KEY * n, (s + 8) * n + 32 * items + 4 * ctx.get('cleared', 0)
+        if name == 'herd_radix_scatter':  # the next pass's counts: an L2 atomic per key
+            l2 += 8 * n
     elif name.startswith('herd_scan'):
         instr, dram = 8 * items * 4, 32 * items
     elif name == 'herd_grid_small':
@@ -297,11 +294,12 @@ def context(case, pos, dog, commands):
             # (kernels/knn_coop.h, herd_coop_advance): after each radix pass one lane per sheep
             # scans the 256 bins while the sheep's other lanes wait, about 450 steps of 6
             # instructions in all, paid by every lane. The sheep whose k nearest lie beyond its
-            # largest block (HERD_COOP_RINGS = 4) are searched again, alone (the far kernel).
+            # largest block (HERD_COOP_RINGS = 4) are searched again by the step kernel, each
+            # alone in its warp: 32 lanes' issue slots a far sheep.
             lanes = max(1, round(coop[0] / n))
             ctx['coop_walk_instr'] = COOP_WALK_STEPS * 6 * lanes
             ctx['far_share'] = float((ring[near] > 4).mean()) if near.any() else 0.0
-            ctx['step_searching'] = 0.0
+            ctx['step_searching'] = ctx['far_share'] * ctx['searching'] * 32
     else:
         c = radius_candidates(pos, case)
         ctx.update(candidates=float(c.mean()), searching=float(n), repulsion=0.0,

@@ -1,6 +1,6 @@
 /* herd's OpenCL kernels (OpenCL C 1.2), in two programs. The model math comes from the same
  * headers as the CPU backend; these kernels only arrange it over work-items. One step:
- *   herd_bin -> herd_scan_* -> (herd_radix_scatter -> herd_radix_count -> herd_scan_*)... ->
+ *   herd_bin -> herd_scan_* -> (herd_radix_scatter -> herd_scan_*)... ->
  *   herd_radix_scatter_state -> herd_ranges -> herd_step_<model>
  * (a small flock: herd_grid_small, all of the grid in one work-group)
  * then the observation: herd_reduce_first -> herd_reduce_far, each finished by its last work-group.
@@ -29,12 +29,15 @@
 /* ---- Sort by bucket: a stable LSD radix sort ------------------------------------------------
  * Keys are bucket indices below `buckets` (grid.h); as many passes of HERD_RADIX_BITS as the
  * largest key needs. Each pass: the digit histogram of each block of HERD_RADIX_BLOCK keys
- * (herd_bin counts the first pass's as it bins), an inclusive scan of the digit-major table
- * (hist[digit * blocks + block]: every key of a smaller digit, then of the same digit in an
- * earlier block, goes first), and a scatter in which each work-item places a contiguous run
- * of keys in order. Runs are ranked by the counts of the runs before them, so a block keeps
- * its order: the sort is stable, and the result is the agents by bucket, then by previous
- * index, with no atomics anywhere: linear however many agents share a bucket. */
+ * (herd_bin counts the first pass's as it bins, each scatter the next pass's as it places),
+ * an inclusive scan of the digit-major table (hist[digit * blocks + block]: every key of a
+ * smaller digit, then of the same digit in an earlier block, goes first), and a scatter in
+ * which each work-item places a contiguous run of keys in order. Runs are ranked by the counts
+ * of the runs before them, so a block keeps its order: the sort is stable, and the result is
+ * the agents by bucket, then by previous index: linear however many agents share a bucket.
+ * The only atomics are the scatter's counts of the next digit by the block each key lands in
+ * (integers: the same table in any order), a launch fewer per pass than counting the placed
+ * keys again; two tables take turns, each cleared by the scan of the other. */
 #ifndef HERD_RADIX_BITS
 #define HERD_RADIX_BITS 8
 #endif
@@ -76,18 +79,6 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
     key[first + r] = k;
     ++seen[herd_radix_digit(k, 0u) * HERD_RADIX_GROUP + t];
   }
-  herd_radix_block_totals(seen, t, hist);
-}
-
-/* The digit histogram of each block, for the passes after the first. */
-__kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_count(__global const uint *key,
-                                                                                             uint n, uint shift,
-                                                                                             __global uint *hist) {
-  __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
-  uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
-  herd_radix_clear(seen, t);
-  for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r)
-    ++seen[herd_radix_digit(key[first + r], shift) * HERD_RADIX_GROUP + t];
   herd_radix_block_totals(seen, t, hist);
 }
 
@@ -137,19 +128,22 @@ HERD_INLINE uint herd_radix_place(__local ushort *seen, __local uint *base, uint
 }
 
 /* A pass before the last: keys and their agents' previous indices (`identity`: the key's own
- * index, on the first pass) to their places. */
+ * index, on the first pass) to their places, each counted in the next pass's table
+ * (next_hist, zeroed by this pass's scan) by its digit at next_shift and the block it lands in. */
 __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd_radix_scatter(
     __global const uint *key, __global const uint *order, uint n, uint shift, uint identity,
     __global const uint *scanned, __global const uint *sums, __global const uint *sums2, uint blocked,
-    __global uint *out_key, __global uint *out_order) {
+    __global uint *out_key, __global uint *out_order, uint next_shift, __global uint *next_hist) {
   __local ushort seen[HERD_RADIX * HERD_RADIX_GROUP];
   __local uint base[HERD_RADIX];
   uint t = get_local_id(0), first = get_group_id(0) * HERD_RADIX_BLOCK + t * HERD_RADIX_RUN;
+  uint blocks = get_num_groups(0);
   herd_radix_rank(seen, base, t, key, first, n, shift, scanned, sums, sums2, blocked);
   for (uint r = 0; r < HERD_RADIX_RUN && first + r < n; ++r) {
     uint i = first + r, k = key[i], to = herd_radix_place(seen, base, t, k, shift);
     out_key[to] = k;
     out_order[to] = identity ? i : order[i];
+    atomic_inc(&next_hist[herd_radix_digit(k, next_shift) * blocks + to / HERD_RADIX_BLOCK]);
   }
 }
 
@@ -192,14 +186,16 @@ HERD_INLINE uint herd_scan_totals(__local uint *totals, uint t, uint run) {
   return t > 0 ? totals[t - 1] : 0u;
 }
 
-/* Inclusive scan of group `group`'s block of HERD_SCAN_BLOCK values in place; its total to
+/* Inclusive scan of group `group`'s block of HERD_SCAN_BLOCK values in place, the same
+ * entries of `clear` (if not NULL: the radix sort's next table) zeroed; its total to
  * sums[group] by the group's last item, which returns 1 (the others 0). */
-HERD_INLINE int herd_scan_block(__global uint *data, uint n, __global uint *sums, __local uint *totals, uint t,
-                                uint group) {
+HERD_INLINE int herd_scan_block(__global uint *data, uint n, __global uint *sums, __global uint *clear,
+                                __local uint *totals, uint t, uint group) {
   uint base = group * HERD_SCAN_BLOCK + 4u * t;
   uint v[4], run = 0;
   for (uint k = 0; k < 4u; ++k) {
     v[k] = base + k < n ? data[base + k] : 0u;
+    if (clear && base + k < n) clear[base + k] = 0u;
     run += v[k];
     v[k] = run;
   }
@@ -211,24 +207,29 @@ HERD_INLINE int herd_scan_block(__global uint *data, uint n, __global uint *sums
   return 1;
 }
 
-/* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs): each
- * item scans a contiguous share, then the shares' totals are scanned across the group. */
-HERD_INLINE void herd_scan_group(volatile __global uint *data, uint n, __local uint *totals, uint t) {
+/* Inclusive scan of n values in place by one group (n up to a few HERD_SCAN_BLOCKs), the
+ * same entries of `clear` (if not NULL) zeroed: each item scans a contiguous share, then the
+ * shares' totals are scanned across the group. */
+HERD_INLINE void herd_scan_group(volatile __global uint *data, uint n, __global uint *clear, __local uint *totals,
+                                 uint t) {
   uint share = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
   uint begin = t * share, end = begin + share < n ? begin + share : n, run = 0;
   for (uint i = begin; i < end; ++i) {
     run += data[i];
     data[i] = run;
+    if (clear) clear[i] = 0u;
   }
   uint before = herd_scan_totals(totals, t, run);
   for (uint i = begin; i < end; ++i) data[i] += before;
 }
 
-/* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums. */
+/* Inclusive scan of each block of HERD_SCAN_BLOCK values in place; block totals to sums;
+ * `clear` (or NULL) zeroed over the same n entries. */
 __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks(__global uint *data, uint n,
-                                                                                            __global uint *sums) {
+                                                                                            __global uint *sums,
+                                                                                            __global uint *clear) {
   __local uint totals[HERD_SCAN_GROUP];
-  herd_scan_block(data, n, sums, totals, get_local_id(0), get_group_id(0));
+  herd_scan_block(data, n, sums, clear, totals, get_local_id(0), get_group_id(0));
 }
 
 /* herd_scan_blocks, then the last group to finish scans the blocks' totals in place (at most a
@@ -238,33 +239,33 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
  * total is fenced before its group's ticket and read back through a volatile pointer, and the
  * ticket is set back to 0; the condition is uniform in the group, so its barriers are reached
  * by all of its items or none. */
-HERD_INLINE void herd_scan_blocks_then_totals(__global uint *data, uint n, __global uint *sums,
+HERD_INLINE void herd_scan_blocks_then_totals(__global uint *data, uint n, __global uint *sums, __global uint *clear,
                                               volatile __global uint *ticket, __local uint *totals, __local int *last,
                                               uint t) {
   uint groups = get_num_groups(0);
-  if (herd_scan_block(data, n, sums, totals, t, get_group_id(0))) {
+  if (herd_scan_block(data, n, sums, clear, totals, t, get_group_id(0))) {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     *last = atomic_inc(ticket) == groups - 1u;
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* its own total too, by another item */
   if (!*last) return;
-  herd_scan_group(sums, groups, totals, t);
+  herd_scan_group(sums, groups, 0, totals, t);
   if (t == 0) *ticket = 0u;
 }
 
 __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_blocks_last(
-    __global uint *data, uint n, __global uint *sums, volatile __global uint *ticket) {
+    __global uint *data, uint n, __global uint *sums, __global uint *clear, volatile __global uint *ticket) {
   __local uint totals[HERD_SCAN_GROUP];
   __local int last;
-  herd_scan_blocks_then_totals(data, n, sums, ticket, totals, &last, get_local_id(0));
+  herd_scan_blocks_then_totals(data, n, sums, clear, ticket, totals, &last, get_local_id(0));
 }
 
 /* Inclusive scan of n values in place by one group: one launch instead of herd_scan_blocks and
  * a scan of its totals: the radix sort scans its small digit tables so. */
-__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data,
-                                                                                            uint n) {
+__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_scan_single(__global uint *data, uint n,
+                                                                                            __global uint *clear) {
   __local uint totals[HERD_SCAN_GROUP];
-  herd_scan_group(data, n, totals, get_local_id(0));
+  herd_scan_group(data, n, clear, totals, get_local_id(0));
 }
 
 /* The grid's buckets [b0, b1) from the n sorted keys: each bucket's end (a binary search for

@@ -1,40 +1,19 @@
 /* The Strömbom pre-pass (included by herd.cl; docs/opencl.md): before herd_step_strombom,
- * the sum of the offsets to the n nearest of every sheep that needs them this step, into
- * pre[2 i], pre[2 i + 1] (sorted index i, kernels/models/strombom.h's fixed point):
- *   herd_pre_strombom_list  the sheep near a dog, the step's own test, onto a work list;
- *   herd_pre_strombom_coop  HERD_COOP_LANES lanes per listed sheep (kernels/knn_coop.h); a
- *                           sheep whose neighbours lie beyond its reach goes to the far list;
- *   herd_pre_strombom_far   one work-item per far sheep: herd_strombom_lcm_sum, as on the CPU.
- * The work list is counted per work-group (a local counter, then one global atomic per
- * group), the far list with a global counter (a few sheep): their order changes from run to
- * run, but each entry's result depends on its sheep alone and lands in that sheep's slot, so
- * the results do not. list[0, N) is the work list, list[N, 2N) the far list; counters[0], [1] their
- * lengths (zeroed by the host each step). Launch sizes are fixed (no read-back): groups or
- * work-items past a list's end return at once. The host may launch the last two in slices
- * (a global offset). */
+ * the sum of the offsets to the n nearest of every sheep near a dog (the step's own test: only
+ * those are attracted to their n nearest) into pre[2 i], pre[2 i + 1] (sorted index i,
+ * kernels/models/strombom.h's fixed point), by herd_pre_strombom_coop: HERD_COOP_LANES lanes
+ * per sheep (kernels/knn_coop.h), each group over its own HERD_COOP_AGENTS sorted sheep. A sheep
+ * whose neighbours lie beyond the lanes' reach is marked HERD_STROMBOM_PRE_SEARCH in pre[2 i],
+ * and the step kernel searches for it itself, one work-item a sheep, as on the CPU. Sorted by
+ * cell, the sheep near a dog lie in a few runs of the order: a group past them returns after
+ * its test, and no list is gathered (a launch, and a counter every group would contend for).
+ * Each entry's result depends on its sheep alone and lands in that sheep's slot. The host may
+ * launch it in slices (a global offset). */
 #include "knn_coop.h"
 
-HERD_SIMPLE_KERNEL void herd_pre_strombom_list(__global const float2 *pos, __global const uint *agent,
-                                               __global const float *steer, herd_strombom_params params, herd_grid grid,
-                                               herd_step_info info, __global uint *list, __global uint *counters) {
-  /* Counted per work-group: a local counter gives each listed sheep its place in the group's
-   * run, one global atomic per group its run's place in the list. */
-  __local uint listed, base;
-  uint i = get_global_id(0), t = get_local_id(0), at = 0;
-  if (t == 0u) listed = 0u;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int wanted = i < grid.count && !herd_agent_removed(agent[i]) &&
-               herd_strombom_near_a_dog(pos[i], steer, info.steering_count, params.dog_radius_m);
-  if (wanted) at = atomic_inc(&listed);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t == 0u && listed > 0u) base = atomic_add(&counters[0], listed);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (wanted) list[base + at] = i;
-}
-
 __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_pre_strombom_coop(
-    __global const float2 *pos, __global const uint *cell_end, herd_strombom_params params, herd_grid grid,
-    __global uint *list, __global uint *counters, __global long *pre) {
+    __global const float2 *pos, __global const uint *agent, __global const uint *cell_end, __global const float *steer,
+    herd_strombom_params params, herd_grid grid, herd_step_info info, __global long *pre) {
   __local herd_coop_slot slot[HERD_COOP_AGENTS];
   __local uint hist[HERD_COOP_AGENTS * HERD_COOP_BINS];
   __local uint seen[HERD_COOP_AGENTS];
@@ -43,12 +22,14 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
   uint t = get_local_id(0), a = t / HERD_COOP_LANES, lane = t % HERD_COOP_LANES;
   /* The group's place from its global id: the host launches slices with a global offset,
    * which get_group_id does not count. */
-  uint first = (get_global_id(0) - t) / HERD_COOP_GROUP * HERD_COOP_AGENTS, listed = counters[0];
-  if (first >= listed) return; /* the whole group: past the list's end */
+  uint first = (get_global_id(0) - t) / HERD_COOP_GROUP * HERD_COOP_AGENTS;
+  if (first >= grid.count) return; /* the whole group: past the flock's end */
   if (lane == 0u) {
     herd_coop_slot s;
-    s.state = first + a < listed ? HERD_COOP_COUNT : HERD_COOP_IDLE;
-    s.self = s.state == HERD_COOP_IDLE ? 0u : list[first + a];
+    s.self = first + a;
+    int wanted = s.self < grid.count && !herd_agent_removed(agent[s.self]) &&
+                 herd_strombom_near_a_dog(pos[s.self], steer, info.steering_count, params.dog_radius_m);
+    s.state = wanted ? HERD_COOP_COUNT : HERD_COOP_IDLE;
     s.ring = 0, s.need = 0u, s.depth = 0u, s.prefix = 0ul, s.d1 = INFINITY;
     slot[a] = s;
   }
@@ -80,7 +61,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
                       : lane == 0u && herd_coop_busy(s.state);
     if (mine) {
       s = herd_coop_advance(&grid, pos, s, params.neighbours, seen[a], hist + a * HERD_COOP_BINS, digit, below);
-      if (s.state == HERD_COOP_FAR) list[grid.count + atomic_inc(&counters[1])] = s.self;
+      if (s.state == HERD_COOP_FAR) pre[2u * s.self] = HERD_STROMBOM_PRE_SEARCH;
       slot[a] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -95,21 +76,4 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
   for (uint l = 1; l < HERD_COOP_LANES; ++l) sum.x += sum_x[t + l], sum.y += sum_y[t + l]; /* integers: any order */
   pre[2u * s.self] = sum.x;
   pre[2u * s.self + 1u] = sum.y;
-}
-
-HERD_SIMPLE_KERNEL void herd_pre_strombom_far(__global const float2 *pos, __global const uint *agent,
-                                              __global const uint *cell_end, __global const float *steer,
-                                              herd_strombom_params params, herd_grid grid, herd_step_info info,
-                                              __global const uint *list, __global const uint *counters,
-                                              __global long *pre) {
-  uint t = get_global_id(0);
-  if (t >= counters[1]) return;
-  uint self = list[grid.count + t];
-  herd_strombom_flock f;
-  f.g = &grid, f.pos = pos, f.agent = agent, f.cell_end = cell_end, f.dogs = steer;
-  f.dog_count = info.steering_count, f.env = 0, f.world = 0, f.lcm = 0;
-  herd_neighbour scratch[HERD_STROMBOM_SCRATCH];
-  herd_strombom_sum sum = herd_strombom_lcm_sum(&params, &f, self, scratch);
-  pre[2u * self] = sum.x;
-  pre[2u * self + 1u] = sum.y;
 }

@@ -9,13 +9,13 @@
  *
  * One agent's search, pass by pass (each pass one sweep of its block by its lanes):
  *   count   the candidates in block r = 0, 1, ... HERD_COOP_RINGS (Chebyshev radius in cells)
- *           until it holds >= k: r_c. None does: the agent goes to the far list (the
- *           one-agent-per-work-item path).
+ *           until it holds >= k: r_c. None does: the agent is left far (to the step
+ *           kernel's one-agent-per-work-item search).
  *   round 1 radix select over block r_c, 8 bits of the key a pass, until the k-th distance is
  *           known (D1: the k-th of the block, an upper bound on the true k-th): 4 passes.
  *   round 2 only if some agent outside block r_c could be nearer than D1 (grid.h's ring
  *           clearance, with its rounding margin): the same over block r', the first whose
- *           clearance exceeds D1 (beyond HERD_COOP_RINGS: the far list).
+ *           clearance exceeds D1 (beyond HERD_COOP_RINGS: far).
  * A round ends as soon as the bin holding the k-th holds exactly the keys still wanted: the
  * set is then every key whose decided top bits are <= the prefix. After each select pass the
  * agent's lanes walk its 256 bins together (herd_coop_pick: chunk sums, then one chunk). Every agent of a group
@@ -42,7 +42,7 @@
 #define HERD_COOP_ROUND1 2u /* selecting over block `ring`: the k-th distance */
 #define HERD_COOP_ROUND2 3u /* selecting over block `ring`: the final set */
 #define HERD_COOP_DONE 4u   /* the set is the keys of block `ring` with top `depth` bits <= prefix */
-#define HERD_COOP_FAR 5u    /* handed to the far list */
+#define HERD_COOP_FAR 5u    /* left to the step kernel's own search */
 
 typedef struct herd_coop_slot {
   ulong prefix; /* the key's decided top bits */

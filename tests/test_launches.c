@@ -2,7 +2,8 @@
  * limits: a launch or a wait more per step fails. On a GPU each launch costs about 5 us and each
  * wait more, however small the flock: a herding step of 10^4 sheep is to take at most 6 enqueued
  * commands (its kernels, the dog's write, the observation's read) and 1 wait: 4 kernels, 2 copies and
- * 1 wait with the dog away from its flock, the pre-pass's 3 kernels more once sheep feel it.
+ * 1 wait with the dog away from its flock, the pre-pass's one kernel more once sheep feel it; and a
+ * step of 10^6 sheep each with its n nearest at most 12 kernels.
  *
  * The runs have no stop flag, so no step is cut into slices for Ctrl-C (on PoCL a step may take
  * long enough to be; on a GPU none does): the counts are a GPU's. They are counted over STEPS
@@ -28,9 +29,9 @@ typedef struct launch_case {
 static const launch_case launch_cases[] = {
     /* the grid in one launch (herd_grid_small), the step, the reduction's two */
     {"herding, 10^4 sheep", {"sheep.count=10000", "field.size_m=1000"}, NULL, NULL, NULL, 4, 1},
-    /* a flock over GRID_SMALL_MAX: bin, two radix passes (count, scan, scatter; the first count
-     * is the bin's), the ranges; then as above */
-    {"herding, 10^4 sheep, the grid's launches", {"sheep.count=10000", "field.size_m=1000"}, "0", NULL, NULL, 10, 1},
+    /* a flock over GRID_SMALL_MAX: bin, two radix passes (scan, scatter: the first pass's
+     * counts are the bin's, the second's the first scatter's), the ranges; then as above */
+    {"herding, 10^4 sheep, the grid's launches", {"sheep.count=10000", "field.size_m=1000"}, "0", NULL, NULL, 9, 1},
     /* the same with each pass's digit table (2560 entries) scanned by blocks: the last block
      * to finish scans their totals, in the same launch (herd_scan_blocks_last) */
     {"herding, 10^4 sheep, the grid's launches, the tables scanned by blocks",
@@ -38,25 +39,36 @@ static const launch_case launch_cases[] = {
      "0",
      "4",
      NULL,
-     10,
+     9,
      1},
     /* with the pre-pass, as on a GPU, but the dog far from its flock (no sheep within r_s in
-     * these steps): the last observation says so and its three launches are skipped */
+     * these steps): the last observation says so and its launch is skipped */
     {"herding, 10^4 sheep, the pre-pass idle", {"sheep.count=10000", "field.size_m=1000"}, NULL, NULL, "1", 4, 1},
-    /* every sheep active, with the pre-pass: its list, cooperative kernel and far list */
+    /* every sheep active, with the pre-pass: one cooperative kernel (the sheep it leaves far
+     * are searched by the step kernel) */
     {"all active, 3000 sheep, the pre-pass",
      {"sheep.count=3000", "field.size_m=400", "sheep.dog_radius_m=1e6"},
      NULL,
      NULL,
      "1",
-     7,
+     5,
      1},
     {"all active, 20000 sheep, the pre-pass",
      {"sheep.count=20000", "field.size_m=800", "sheep.dog_radius_m=1e6"},
      NULL,
      NULL,
      "1",
-     13,
+     10,
+     1},
+    /* as 10^6 sheep are (bench/gpu-model.py's case): more than 2^16 buckets read (114,244 cells
+     * of the flock's box), so three radix passes: bin, 3 x (scan, scatter), ranges, the
+     * pre-pass, the step, the reduction's two */
+    {"all active, 40000 sheep over 114,244 cells, the pre-pass",
+     {"sheep.count=40000", "field.size_m=4000", "sheep.dog_radius_m=1e6"},
+     NULL,
+     NULL,
+     "1",
+     12,
      1},
 };
 

@@ -12,7 +12,7 @@
 #include "strombom.h"
 
 /* Models whose step kernel may read a pre-pass's results (herd_flock_view.pre): X(name). Each
- * brings the kernels herd_pre_<name>_list, _coop and _far (kernels/knn_coop.cl),
+ * brings the kernel herd_pre_<name>_coop (kernels/knn_coop.cl),
  * herd_<name>_prepass(params, count), true when its step wants them, and
  * herd_<name>_prepass_reach_m(params): the pre-pass works for agents within that of a steering
  * agent only. */

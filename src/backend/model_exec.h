@@ -13,7 +13,7 @@
 #include "herd/herd.h"
 
 /* A model's pre-pass (kernels/models/steps.h, HERD_PREPASS_MODELS): the prefix of its
- * kernels <kernel>_list, _coop, _far, whether its step wants it with these parameters, and
+ * kernel <kernel>_coop, whether its step wants it with these parameters, and
  * the distance from a steering agent within which it has work (reach_m). kernel is NULL for a
  * model without one. */
 typedef struct herd_model_prepass {

@@ -29,9 +29,7 @@ static herd_cl_program kernel_program(const herd_backend *b, enum kernel_id k) {
     case K_REDUCE_FAR:
     case K_REDUCE_FIRST_BATCH:
     case K_REDUCE_FAR_BATCH:
-    case K_PRE_LIST:
-    case K_PRE_COOP:
-    case K_PRE_FAR: return HERD_CL_PROGRAM_SIZED;
+    case K_PRE: return HERD_CL_PROGRAM_SIZED;
     default: return HERD_CL_PROGRAM_MAIN;
   }
 }
@@ -225,7 +223,7 @@ static herd_status create_kernels(herd_backend *b, herd_error *err) {
 static size_t device_bytes(uint32_t n, uint32_t buckets, uint32_t stride, uint32_t reduce_block) {
   size_t per_agent =
       2 * (2 * stride * sizeof(cl_float) + sizeof(cl_uint)) + 4 * sizeof(cl_uint); /* state, key and order twice */
-  size_t scan = radix_table(n) * sizeof(cl_uint);
+  size_t scan = 2 * radix_table(n) * sizeof(cl_uint);                              /* the radix passes' two tables */
   for (size_t len = radix_table(n); len > SCAN_BLOCK; len = (len + SCAN_BLOCK - 1) / SCAN_BLOCK)
     scan += (len + SCAN_BLOCK - 1) / SCAN_BLOCK * sizeof(cl_uint);
   size_t partials = ((size_t)n + reduce_block - 1) / reduce_block * sizeof(herd_flock_partial);
@@ -248,7 +246,7 @@ static void apply_memory_limit(herd_device_info *info) {
 static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
   size_t need = device_bytes(b->desc.count, b->buckets, b->stride, b->reduce_block);
-  if (b->prepass) need += (size_t)b->desc.count * (2 * sizeof(cl_long) + 2 * sizeof(cl_uint)); /* create_buffers */
+  if (b->prepass) need += (size_t)b->desc.count * 2 * sizeof(cl_long); /* create_buffers */
   size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
   if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
@@ -295,7 +293,8 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->order, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->key2, n * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->order2, n * sizeof(cl_uint), err);
-  if (s == HERD_OK) s = herd_cl_alloc(b, &b->hist, radix_table(b->desc.count) * sizeof(cl_uint), err);
+  for (int k = 0; k < 2; ++k)
+    if (s == HERD_OK) s = herd_cl_alloc(b, &b->hist[k], radix_table(b->desc.count) * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->count, b->buckets * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->cell_end, b->buckets * sizeof(cl_uint), err);
   size_t worlds = b->world_count ? b->world_count : 1;
@@ -317,8 +316,6 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
     if (len <= 1) break;
   }
   if (s == HERD_OK && b->prepass) s = herd_cl_alloc(b, &b->pre, 2 * n * sizeof(cl_long), err);
-  if (s == HERD_OK && b->prepass) s = herd_cl_alloc(b, &b->pre_list, 2 * n * sizeof(cl_uint), err);
-  if (s == HERD_OK && b->prepass) s = herd_cl_alloc(b, &b->pre_counters, 2 * sizeof(cl_uint), err);
   return s;
 }
 
@@ -332,7 +329,7 @@ void herd_cl_destroy(herd_backend *b) {
                     &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
                     &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
                     &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,
-                    &b->key2,         &b->order2, &b->hist,       &b->pre,        &b->pre_list,     &b->pre_counters};
+                    &b->key2,         &b->order2, &b->hist[0],    &b->hist[1],    &b->pre};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -398,8 +395,7 @@ static void choose_prepass(herd_backend *b) {
   const char *force = getenv("HERD_CL_COOP");
   bool on = force && *force ? strcmp(force, "0") != 0 : strcmp(b->info.type, "GPU") == 0;
   if (!pp->kernel || !on || !pp->wanted(b->desc.params, b->desc.count)) return;
-  static const char *const parts[3] = {"list", "coop", "far"};
-  for (int k = 0; k < 3; ++k) snprintf(b->pre_kernel[k], sizeof b->pre_kernel[k], "%s_%s", pp->kernel, parts[k]);
+  snprintf(b->pre_kernel, sizeof b->pre_kernel, "%s_coop", pp->kernel);
   b->prepass = true;
 }
 
@@ -617,29 +613,18 @@ herd_status herd_cl_restore_sorted_state(herd_backend *b, herd_error *err) {
   return HERD_E_INTERRUPTED;
 }
 
-/* The model's pre-pass over the sorted flock (after herd_cl_build_grid): the work list, the
- * cooperative kernel over it (launched for a full list: no read-back of its length; groups past
- * its end return at once), then the far list, one work-item each; both in the step's slices,
- * so that Ctrl-C is seen as soon (HERD_E_INTERRUPTED). Results in b->pre. */
+/* The model's pre-pass over the sorted flock (after herd_cl_build_grid): one cooperative
+ * kernel, each group over its own run of sorted agents (the flock's sheep near a dog lie
+ * together, by cell), in the step's slices so that Ctrl-C is seen as soon
+ * (HERD_E_INTERRUPTED). Results in b->pre; a sheep it leaves to the step's own search is
+ * marked so there (kernels/knn_coop.cl). */
 static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd_error *err) {
-  uint32_t n = b->desc.count, zero = 0, agents_per_group = COOP_GROUP / b->coop_lanes;
+  uint32_t agents_per_group = COOP_GROUP / b->coop_lanes;
   int sorted = 1 - b->cur;
-  size_t params = b->desc.model->params_size;
-  CL_TRY("clEnqueueFillBuffer(pre-pass counters)",
-         clEnqueueFillBuffer(b->queue, b->pre_counters, &zero, sizeof zero, 0, 2 * sizeof(cl_uint), 0, NULL,
-                             herd_cl_event_for(b, HERD_STAGE_STEP)));
-  herd_status s = herd_cl_run_kernel(b, K_PRE_LIST, n, SIMPLE_GROUP, HERD_STAGE_STEP, err, 8, MEM(b->pos[sorted]),
-                                     MEM(b->agent[sorted]), MEM(b->steer), params, (const void *)b->params,
-                                     VAL(b->grid), VAL(*info), MEM(b->pre_list), MEM(b->pre_counters));
-  if (s == HERD_OK)
-    s = herd_cl_set_args(b, K_PRE_COOP, err, 7, MEM(b->pos[sorted]), MEM(b->cell_end), params, (const void *)b->params,
-                         VAL(b->grid), MEM(b->pre_list), MEM(b->pre_counters), MEM(b->pre));
-  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_PRE_COOP, agents_per_group, COOP_SLICE_COST, err);
-  if (s == HERD_OK)
-    s = herd_cl_set_args(b, K_PRE_FAR, err, 10, MEM(b->pos[sorted]), MEM(b->agent[sorted]), MEM(b->cell_end),
-                         MEM(b->steer), params, (const void *)b->params, VAL(b->grid), VAL(*info), MEM(b->pre_list),
-                         MEM(b->pre_counters), MEM(b->pre));
-  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_PRE_FAR, SIMPLE_GROUP, COOP_SLICE_COST, err);
+  herd_status s =
+      herd_cl_set_args(b, K_PRE, err, 8, MEM(b->pos[sorted]), MEM(b->agent[sorted]), MEM(b->cell_end), MEM(b->steer),
+                       b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(*info), MEM(b->pre));
+  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_PRE, agents_per_group, COOP_SLICE_COST, err);
   return s;
 }
 
@@ -939,19 +924,18 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
   return s;
 }
 
-herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, uint32_t lists[2],
-                            herd_error *err) {
+herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, herd_error *err) {
   if (!b->prepass) return herd_fail(err, HERD_E_INPUT, "herd_cl_prepass: this model and scenario run no pre-pass");
   float no_centroid[3] = {0, 0, 0};
   herd_step_info info = herd_step_info_for(&b->desc, steer, no_centroid, 0);
+  cl_long unserved = INT64_MAX;
+  size_t bytes = 2 * (size_t)b->desc.count * sizeof(cl_long);
+  CL_TRY("clEnqueueFillBuffer(pre-pass)",
+         clEnqueueFillBuffer(b->queue, b->pre, &unserved, sizeof unserved, 0, bytes, 0, NULL, NULL));
   herd_status s = send_steering(b, steer, err);
   if (s == HERD_OK) s = run_prepass(b, &info, err);
   if (s != HERD_OK) return s;
-  CL_TRY("clEnqueueReadBuffer(pre-pass)",
-         clEnqueueReadBuffer(b->queue, b->pre, CL_TRUE, 0, 2 * (size_t)b->desc.count * sizeof(cl_long), out, 0, NULL,
-                             NULL));
-  CL_TRY("clEnqueueReadBuffer(pre-pass counters)",
-         clEnqueueReadBuffer(b->queue, b->pre_counters, CL_TRUE, 0, 2 * sizeof(cl_uint), lists, 0, NULL, NULL));
+  CL_TRY("clEnqueueReadBuffer(pre-pass)", clEnqueueReadBuffer(b->queue, b->pre, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
   return HERD_OK;
 }
 

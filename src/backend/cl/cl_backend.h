@@ -21,11 +21,11 @@ void herd_cl_grid_copy_free(herd_cl_grid_copy *copy);
 herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *err);
 
 /* After herd_cl_read_grid: the model's pre-pass (kernels/knn_coop.cl) on the sorted flock with
- * these steering agents, as a step runs it; `out` gets its two int64 per sorted agent (defined
- * only for the agents it served), `lists` the lengths of its work
- * list and of its far list. Fails when the backend runs no pre-pass. */
-herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, uint32_t lists[2],
-                            herd_error *err);
+ * these steering agents, as a step runs it; `out` gets its two int64 per sorted agent: INT64_MAX
+ * (both) for an agent it did not serve, the model's mark in the first (Strömbom's
+ * HERD_STROMBOM_PRE_SEARCH) for one it left to the step's own search. Fails when the backend
+ * runs no pre-pass. */
+herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, herd_error *err);
 
 /* The programs as the backend builds them, for tools that compile them elsewhere (the GPU
  * compile test, tests/cl_program.c): the main one (kernels/herd.cl), the same for every

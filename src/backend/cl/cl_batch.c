@@ -183,7 +183,7 @@ static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
   int src = b->cur, dst = 1 - b->cur;
   herd_status s =
       herd_cl_run_kernel(b, K_BIN_BATCH, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 6, MEM(b->pos[src]),
-                         MEM(b->worlds), MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->hist));
+                         MEM(b->worlds), MEM(b->world_of), VAL(n), MEM(b->key), MEM(b->hist[0]));
   if (s == HERD_OK) s = herd_cl_sort_binned(b, b->buckets, src, dst, err);
   if (s == HERD_OK) {
     herd_grid all = b->world[0].grid; /* only its count matters: no flags (each world's cells differ) */

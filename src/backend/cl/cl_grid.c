@@ -14,27 +14,32 @@ static uint32_t scan_single_max(void) {
   return text && *text && !*end && v < SCAN_SINGLE_MAX ? (uint32_t)v : SCAN_SINGLE_MAX;
 }
 
-/* The radix sort's digit table of `n` entries (b->hist) scanned for its scatter, which reads it
+/* A radix pass's digit table of `n` entries (`hist`) scanned for its scatter, which reads it
  * through herd_scanned_at: by one group when it is small (*blocked = 0; on a GPU a launch costs
  * microseconds, a few thousand values far less); else by blocks, whose last group to finish
  * scans their totals (b->scan_sums[0]) (*blocked = 1), or, when those are too many for one
  * group, by blocks whose totals are scanned so in turn (b->scan_sums[1]) (*blocked = 2). One
- * launch, one, two. The scatter adds the totals itself: no launch adds them into the table. */
-static herd_status scan_digits(herd_backend *b, uint32_t n, cl_uint *blocked, herd_error *err) {
+ * launch, one, two. The scatter adds the totals itself: no launch adds them into the table.
+ * The same launch zeroes `clear` (the next pass's table, which the scatter counts into), or
+ * nothing when it is NULL. */
+static herd_status scan_digits(herd_backend *b, cl_mem hist, cl_mem clear, uint32_t n, cl_uint *blocked,
+                               herd_error *err) {
   uint32_t single = scan_single_max(), blocks = (n + SCAN_BLOCK - 1) / SCAN_BLOCK;
   uint32_t blocks2 = (blocks + SCAN_BLOCK - 1) / SCAN_BLOCK;
   *blocked = n <= single ? 0u : blocks <= single || blocks <= 1u ? 1u : 2u; /* 2: b->scan_sums[1] exists */
   if (blocks2 > SCAN_SINGLE_MAX) return herd_fail(err, HERD_E_BACKEND, "OpenCL: flock too large for the scan");
+  cl_mem none = NULL;
   if (!*blocked)
-    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 2, MEM(b->hist), VAL(n));
+    return herd_cl_run_kernel(b, K_SCAN_SINGLE, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3, MEM(hist), VAL(n),
+                              MEM(clear));
   if (*blocked == 1u)
-    return herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 4,
-                              MEM(b->hist), VAL(n), MEM(b->scan_sums[0]), MEM(b->ticket));
-  herd_status s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 3,
-                                     MEM(b->hist), VAL(n), MEM(b->scan_sums[0]));
+    return herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 5,
+                              MEM(hist), VAL(n), MEM(b->scan_sums[0]), MEM(clear), MEM(b->ticket));
+  herd_status s = herd_cl_run_kernel(b, K_SCAN_BLOCKS, (size_t)blocks * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 4,
+                                     MEM(hist), VAL(n), MEM(b->scan_sums[0]), MEM(clear));
   if (s == HERD_OK)
-    s = herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks2 * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 4,
-                           MEM(b->scan_sums[0]), VAL(blocks), MEM(b->scan_sums[1]), MEM(b->ticket));
+    s = herd_cl_run_kernel(b, K_SCAN_BLOCKS_LAST, (size_t)blocks2 * SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 5,
+                           MEM(b->scan_sums[0]), VAL(blocks), MEM(b->scan_sums[1]), MEM(none), MEM(b->ticket));
   return s;
 }
 
@@ -56,8 +61,9 @@ static herd_status stage_break(herd_backend *b, herd_error *err) {
 }
 
 /* After a bin kernel left the keys (each below `keys_below`) in b->key and the first digit's
- * table in b->hist: the stable radix sort by bucket, its last pass gathering the state from
- * [src] into [dst]; the sorted keys are left in b->sorted_key. */
+ * table in b->hist[0]: the stable radix sort by bucket, its last pass gathering the state from
+ * [src] into [dst]; the sorted keys are left in b->sorted_key. Pass p scans table p % 2, zeroing
+ * the other, which its scatter fills with the next pass's counts. */
 herd_status herd_cl_sort_binned(herd_backend *b, uint32_t keys_below, int src, int dst, herd_error *err) {
   uint32_t n = b->desc.count, passes = radix_passes(keys_below), table = (uint32_t)radix_table(n);
   cl_mem keys[2] = {b->key, b->key2}, orders[2] = {b->order, b->order2};
@@ -65,20 +71,19 @@ herd_status herd_cl_sort_binned(herd_backend *b, uint32_t keys_below, int src, i
   herd_status s = HERD_OK;
   int in = 0;
   for (uint32_t p = 0; p < passes && s == HERD_OK; ++p) {
-    cl_uint shift = p * RADIX_BITS, identity = p == 0;
-    if (p > 0)
-      s = herd_cl_run_kernel(b, K_RADIX_COUNT, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 4, MEM(keys[in]),
-                             VAL(n), VAL(shift), MEM(b->hist));
-    cl_uint blocked = 0;
-    if (s == HERD_OK) s = scan_digits(b, table, &blocked, err);
+    cl_uint shift = p * RADIX_BITS, identity = p == 0, next_shift = shift + RADIX_BITS, blocked = 0;
+    bool last = p + 1 == passes;
+    cl_mem hist = b->hist[p % 2], next_hist = last ? NULL : b->hist[1 - p % 2];
+    s = scan_digits(b, hist, next_hist, table, &blocked, err);
     if (s != HERD_OK) break;
-    if (p + 1 < passes)
-      s = herd_cl_run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 11, MEM(keys[in]),
-                             MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist), MEM(b->scan_sums[0]),
-                             MEM(sums2), VAL(blocked), MEM(keys[1 - in]), MEM(orders[1 - in]));
+    if (!last)
+      s = herd_cl_run_kernel(b, K_RADIX_SCATTER, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 13, MEM(keys[in]),
+                             MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(hist), MEM(b->scan_sums[0]),
+                             MEM(sums2), VAL(blocked), MEM(keys[1 - in]), MEM(orders[1 - in]), VAL(next_shift),
+                             MEM(next_hist));
     else
       s = herd_cl_run_kernel(b, K_RADIX_SCATTER_STATE, radix_items(n), RADIX_GROUP, HERD_STAGE_SORT, err, 17,
-                             MEM(keys[in]), MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(b->hist),
+                             MEM(keys[in]), MEM(orders[in]), VAL(n), VAL(shift), VAL(identity), MEM(hist),
                              MEM(b->scan_sums[0]), MEM(sums2), VAL(blocked), MEM(keys[1 - in]), MEM(b->pos[src]),
                              MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->pos[dst]), MEM(b->vel[dst]),
                              MEM(b->agent[dst]), VAL(b->desc.dims));
@@ -129,7 +134,7 @@ herd_status herd_cl_build_grid_on(herd_backend *b, const herd_grid *g, herd_erro
   int src = b->cur, dst = 1 - b->cur;
   if (n <= grid_small_max()) return build_small(b, g, src, dst, err);
   herd_status s = herd_cl_run_kernel(b, K_BIN, radix_items(n), RADIX_GROUP, HERD_STAGE_BIN, err, 4, MEM(b->pos[src]),
-                                     VAL(*g), MEM(b->key), MEM(b->hist));
+                                     VAL(*g), MEM(b->key), MEM(b->hist[0]));
   if (s == HERD_OK) s = stage_break(b, err);
   if (s == HERD_OK) s = herd_cl_sort_binned(b, herd_grid_buckets_read(g), src, dst, err);
   if (s == HERD_OK) s = herd_cl_find_ranges(b, g, herd_grid_buckets_read(g), 1u, err);

@@ -52,7 +52,6 @@ enum kernel_id {
   K_SCAN_BLOCKS,
   K_SCAN_SINGLE,
   K_SCAN_BLOCKS_LAST,
-  K_RADIX_COUNT,
   K_RADIX_SCATTER,
   K_RADIX_SCATTER_STATE,
   K_RANGES,
@@ -81,9 +80,7 @@ enum kernel_id {
   K_GROUPS_FAR_ID,
   K_GROUPS_FAR_POS,
   K_GROUPS_MAP,
-  K_PRE_LIST, /* the model's pre-pass, if it has one: herd_pre_<name>_list, _coop, _far */
-  K_PRE_COOP,
-  K_PRE_FAR,
+  K_PRE, /* the model's pre-pass, if it has one: herd_pre_<name>_coop */
   K_COUNT
 };
 
@@ -114,10 +111,10 @@ struct herd_backend {
   cl_mem pos[2], vel[2], agent[2];
   int cur;
   cl_mem key, order, count, cell_end, steer, partials, total;
-  cl_mem ticket;             /* the reduction's count of finished groups (per world in a batch); 0 between passes */
-  cl_mem key2, order2, hist; /* the radix sort's other halves and its digit table */
-  cl_mem sorted_key;         /* key or key2: the keys in sorted order after a sort */
-  cl_mem env;                /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
+  cl_mem ticket;                /* the reduction's count of finished groups (per world in a batch); 0 between passes */
+  cl_mem key2, order2, hist[2]; /* the radix sort's other halves and its digit tables, in turn */
+  cl_mem sorted_key;            /* key or key2: the keys in sorted order after a sort */
+  cl_mem env;                   /* obstacles and path (kernels/env.h): every world's, end to end in a batch */
   cl_mem scan_sums[MAX_SCAN_LEVELS];
   /* Two staging copies, used in turn: a step may send twice (the flock's view of the steering
    * agents, then the moved ones for the reduction) before the queue drains at the step's end,
@@ -173,13 +170,12 @@ struct herd_backend {
   uint32_t *map_slot;                    /* map_groups' host copy */
   bool in_groups;                        /* commands enqueued now are timed as the groups' stage */
   /* The model's pre-pass (kernels/knn_coop.cl), when its step wants one and $HERD_CL_COOP is
-   * not 0: its kernels' names, its per-agent results (two int64 per sorted agent), its work
-   * and far lists (2N) and their two counters. */
-  char pre_kernel[3][64];
+   * not 0: its kernel's name and its per-agent results (two int64 per sorted agent). */
+  char pre_kernel[64];
   bool prepass;
   uint32_t coop_lanes;
   uint32_t reduce_block; /* agents per work-group of the reductions: REDUCE_GROUP x per item */
-  cl_mem pre, pre_list, pre_counters;
+  cl_mem pre;
 };
 
 /* ---- Small helpers ---------------------------------------------------------------------- */

@@ -13,7 +13,6 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_scan_blocks",
     "herd_scan_single",
     "herd_scan_blocks_last",
-    "herd_radix_count",
     "herd_radix_scatter",
     "herd_radix_scatter_state",
     "herd_ranges",
@@ -43,15 +42,13 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_groups_far_pos",
     "herd_groups_map",
     NULL,
-    NULL,
-    NULL,
 };
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
 const char *herd_cl_kernel_name(const herd_backend *b, enum kernel_id k) {
   if (k == K_STEP) return b->desc.model->kernel(b->desc.dims, (int)b->desc.env_info.has_path, 0);
   if (k == K_STEP_BATCH) return b->batch_kernel;
-  if (k >= K_PRE_LIST && k <= K_PRE_FAR) return b->pre_kernel[k - K_PRE_LIST][0] ? b->pre_kernel[k - K_PRE_LIST] : NULL;
+  if (k == K_PRE) return b->pre_kernel[0] ? b->pre_kernel : NULL;
   return kernel_names[k];
 }
 
