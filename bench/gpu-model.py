@@ -87,8 +87,10 @@ def trace_step(herd, case, work):
     path = os.path.join(work, re.sub(r'\W+', '-', case['name']) + '.trace')
     if os.path.exists(path):
         os.remove(path)
-    # the reductions sized as on a GPU (cl_backend.h, herd_cl_reduce_per_item), not as on PoCL
-    env = dict(case['env'], HERD_CL_REDUCE='gpu', HERD_CL_TRACE=path, POCL_CACHE_DIR=os.path.join(work, 'pocl'))
+    # the reductions and a small flock's one-group grid sized as on a GPU (cl_backend.h,
+    # herd_cl_reduce_per_item, HERD_CL_SMALL_GROUP_GPU), not as on PoCL
+    env = dict(case['env'], HERD_CL_REDUCE='gpu', HERD_CL_SMALL_GROUP='gpu', HERD_CL_TRACE=path,
+               POCL_CACHE_DIR=os.path.join(work, 'pocl'))
     run([herd, 'run', *case['args'], '--backend', 'opencl', '-s', '3', '-q'], env=env)
     steps, current = [], None
     for line in open(path):

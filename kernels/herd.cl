@@ -172,18 +172,23 @@ __kernel __attribute__((reqd_work_group_size(HERD_RADIX_GROUP, 1, 1))) void herd
   }
 }
 
-/* Every item of a scan group offers its total `run`; returns the sum of the totals of the items
- * before it (Hillis-Steele over totals[], which then holds the inclusive scan). */
-HERD_INLINE uint herd_scan_totals(__local uint *totals, uint t, uint run) {
+/* Every item of a group of `size` offers its total `run`; returns the sum of the totals of the
+ * items before it (Hillis-Steele over totals[], which then holds the inclusive scan). */
+HERD_INLINE uint herd_scan_totals_of(__local uint *totals, uint t, uint run, uint size) {
   totals[t] = run;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint step = 1; step < HERD_SCAN_GROUP; step <<= 1) {
+  for (uint step = 1; step < size; step <<= 1) {
     uint add = t >= step ? totals[t - step] : 0u;
     barrier(CLK_LOCAL_MEM_FENCE);
     totals[t] += add;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   return t > 0 ? totals[t - 1] : 0u;
+}
+
+/* herd_scan_totals_of over a scan group. */
+HERD_INLINE uint herd_scan_totals(__local uint *totals, uint t, uint run) {
+  return herd_scan_totals_of(totals, t, run, HERD_SCAN_GROUP);
 }
 
 /* Inclusive scan of group `group`'s block of HERD_SCAN_BLOCK values in place, the same
@@ -313,21 +318,26 @@ HERD_SIMPLE_KERNEL void herd_ranges(__global const uint *key, __global float *po
 /* ---- A small flock's whole grid in one work-group --------------------------------------------
  * herd_bin, the radix sort and herd_ranges in one launch, for a flock of up to a few times
  * 10^4 agents (the host's GRID_SMALL_MAX), where a launch costs more than the work: each of the
- * HERD_SCAN_GROUP work-items bins, counts and places one contiguous run of agents, the passes of
- * a stable LSD radix sort of HERD_SMALL_BITS each scan their digit-major table of counts in
+ * HERD_SMALL_GROUP work-items bins, counts and places one contiguous run of agents, the passes
+ * of a stable LSD radix sort of HERD_SMALL_BITS each scan their digit-major table of counts in
  * local memory (by hand: no work-group collectives), and the work-group's barriers order the
  * passes through global memory. The result is the same as the launches': agents by (bucket,
- * id), the same cell ends and flags. */
+ * id), the same cell ends and flags. The one group runs on one compute unit however many stand
+ * idle, so a GPU takes it as wide as it allows (the host's option: 1024 work-items, 32 warps,
+ * where a CPU device keeps 256); the table is ushort (a place is below GRID_SMALL_MAX) to fit. */
 #define HERD_SMALL_BITS 4u
 #define HERD_SMALL_DIGITS (1u << HERD_SMALL_BITS)
+#ifndef HERD_SMALL_GROUP
+#define HERD_SMALL_GROUP HERD_SCAN_GROUP
+#endif
 
-__kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_grid_small(
+__kernel __attribute__((reqd_work_group_size(HERD_SMALL_GROUP, 1, 1))) void herd_grid_small(
     __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid, uint buckets,
     uint passes, uint mark, __global uint *key, __global uint *key2, __global uint *order, __global uint *order2,
     __global float *out_pos, __global float *out_vel, __global uint *out_agent, __global uint *cell_end) {
-  __local uint seen[HERD_SMALL_DIGITS * HERD_SCAN_GROUP]; /* seen[d * group + t]: item t's keys of digit d */
-  __local uint totals[HERD_SCAN_GROUP];
-  uint t = get_local_id(0), n = grid.count, run = (n + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP;
+  __local ushort seen[HERD_SMALL_DIGITS * HERD_SMALL_GROUP]; /* seen[d * group + t]: item t's keys of digit d */
+  __local uint totals[HERD_SMALL_GROUP];
+  uint t = get_local_id(0), n = grid.count, run = (n + HERD_SMALL_GROUP - 1u) / HERD_SMALL_GROUP;
   uint first = t * run < n ? t * run : n, last = n - first < run ? n : first + run;
   for (uint i = first; i < last; ++i) key[i] = herd_bucket_at(&grid, herd_load_vec(pos, i, grid.dims));
   for (uint p = 0; p < passes; ++p) {
@@ -335,22 +345,23 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
     __global uint *out_key = (p & 1u) ? key : key2, *out_order = (p & 1u) ? order : order2;
     uint shift = p * HERD_SMALL_BITS;
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE); /* the last pass's keys written, its ranks read */
-    for (uint d = 0; d < HERD_SMALL_DIGITS; ++d) seen[d * HERD_SCAN_GROUP + t] = 0u;
-    for (uint i = first; i < last; ++i) ++seen[((in_key[i] >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SCAN_GROUP + t];
+    for (uint d = 0; d < HERD_SMALL_DIGITS; ++d) seen[d * HERD_SMALL_GROUP + t] = 0u;
+    for (uint i = first; i < last; ++i)
+      ++seen[((in_key[i] >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SMALL_GROUP + t];
     barrier(CLK_LOCAL_MEM_FENCE);
     /* Exclusive scan of the table, digit-major: item t owns its HERD_SMALL_DIGITS entries from
      * t * HERD_SMALL_DIGITS. Each entry becomes the place of its item's first key of its digit. */
     uint own = t * HERD_SMALL_DIGITS, sum = 0;
     for (uint k = 0; k < HERD_SMALL_DIGITS; ++k) sum += seen[own + k];
-    uint before = herd_scan_totals(totals, t, sum);
+    uint before = herd_scan_totals_of(totals, t, sum, HERD_SMALL_GROUP);
     for (uint k = 0; k < HERD_SMALL_DIGITS; ++k) {
       uint v = seen[own + k];
-      seen[own + k] = before;
+      seen[own + k] = (ushort)before;
       before += v;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint i = first; i < last; ++i) {
-      uint k = in_key[i], to = seen[((k >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SCAN_GROUP + t]++;
+      uint k = in_key[i], to = seen[((k >> shift) & (HERD_SMALL_DIGITS - 1u)) * HERD_SMALL_GROUP + t]++;
       uint from = p == 0u ? i : in_order[i];
       out_key[to] = k;
       if (p + 1u < passes) {
@@ -369,7 +380,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_SCAN_GROUP, 1, 1))) void herd_
   barrier(CLK_GLOBAL_MEM_FENCE);
   /* The buckets, a contiguous share to each item: a few times its own agents (the table is
    * under 4 n). */
-  uint share = (buckets + HERD_SCAN_GROUP - 1u) / HERD_SCAN_GROUP, b0 = t * share < buckets ? t * share : buckets;
+  uint share = (buckets + HERD_SMALL_GROUP - 1u) / HERD_SMALL_GROUP, b0 = t * share < buckets ? t * share : buckets;
   uint b1 = buckets - b0 < share ? buckets : b0 + share;
   herd_range_buckets((passes & 1u) ? key2 : key, out_pos, out_vel, out_agent, &grid, mark, cell_end, b0, b1);
 }

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
   if (steering < 0 || (lanes != 8 && lanes != 16 && lanes != 32)) return usage();
   char options[600];
   int n = herd_cl_program_options(options, sizeof options, (herd_cl_program)program, (uint32_t)steering,
-                                  (uint32_t)lanes, HERD_CL_REDUCE_PER_ITEM_MAX, true, true);
+                                  (uint32_t)lanes, HERD_CL_REDUCE_PER_ITEM_MAX, HERD_CL_SMALL_GROUP_GPU, true, true);
   if (n < 0 || n >= (int)sizeof options) return 1;
   puts(options);
   return 0;

@@ -59,6 +59,12 @@ STEP_LIMITS = [(re.compile(p), regs, stack) for p, regs, stack in (
 # which L1 holds at these sizes. At most this many bytes stored + loaded (and as stack).
 CAPPED_SPILL_LIMIT = 96
 LOCAL_LIMIT = 28 * 1024  # OpenCL 1.2 guarantees 32 KiB per group; 4 KiB stay for the driver
+# Kernels whose group the host sizes by the device's local memory (cl_backend.c,
+# choose_small_group: herd_grid_small at 1024 work-items, 36 KiB, halved where less fits): built
+# as for these two devices, they are held to the devices' own bounds (sm_90: 48 KiB of static
+# shared memory a block; gfx90a: 64 KiB of LDS), less the driver's 4 KiB.
+DEVICE_SIZED_LOCAL = re.compile(r"herd_grid_small$")
+DEVICE_LOCAL_LIMIT = {"sm_90": 44 * 1024, "gfx90a": 60 * 1024}
 STEERING = (1, 16)  # the partials' room: 1 to HERD_MAX_STEERING (16)
 LANES = (8, 16, 32)  # the pre-pass's lanes per agent
 BASE = (1, 16)  # the variant the main program is built as (its code depends on neither)
@@ -188,6 +194,11 @@ def compile_nvptx(tools, p, work):
         p.ptx_header, p.entries = gpu_static.ptx_entries(text)
 
 
+def local_limit(kernel, device):
+    """The local memory a kernel may take on `device` (LOCAL_LIMIT, DEVICE_SIZED_LOCAL)."""
+    return DEVICE_LOCAL_LIMIT[device] if DEVICE_SIZED_LOCAL.match(kernel) else LOCAL_LIMIT
+
+
 def amd_variant(p):
     """The variants compiled for amdgcn: the main program, and the sized one at the extremes of
     local memory (16 steering agents with 8 lanes, 1 with 32). ptxas sees every variant."""
@@ -281,13 +292,15 @@ def check(programs):
             stack_cap = STACK_LIMIT if stack_limit is None else min(stack_limit, STACK_LIMIT)
             if f["stack"] > stack_cap:
                 problems.append(f"{where}: {k}: a stack of {f['stack']} B on sm_90, at most {stack_cap}")
-            if f["smem"] > LOCAL_LIMIT:
-                problems.append(f"{where}: {k}: {f['smem']} B of local memory on sm_90, at most {LOCAL_LIMIT}")
+            local_cap = local_limit(k, "sm_90")
+            if f["smem"] > local_cap:
+                problems.append(f"{where}: {k}: {f['smem']} B of local memory on sm_90, at most {local_cap}")
         for k, a in sorted(p.amd.items()):
             if a["vgpr_spills"]:  # to scratch memory (SGPRs spill into VGPR lanes: no memory)
                 problems.append(f"{where}: {k}: spills {a['vgpr_spills']} VGPRs on gfx90a")
-            if a["lds"] > LOCAL_LIMIT:
-                problems.append(f"{where}: {k}: {a['lds']} B of local memory on gfx90a, at most {LOCAL_LIMIT}")
+            local_cap = local_limit(k, "gfx90a")
+            if a["lds"] > local_cap:
+                problems.append(f"{where}: {k}: {a['lds']} B of local memory on gfx90a, at most {local_cap}")
         missing = sorted(set(p.amd) - set(p.nv))
         if missing and not p.unresolved and amd_variant(p):
             problems.append(f"{where}: no ptxas figures for {', '.join(missing)}")

@@ -155,6 +155,13 @@ static void dense_tiny_and_large_flocks_sort_as_the_cpu_backend(void) {
   check_sorted_flock(7, 0, 30.0f);
   CHECK(herd_grid_table_size(70000) > (1u << 16)); /* keys of 17 bits: three passes */
   check_sorted_flock(70000, 3000, 3000.0f);
+  /* The one work-group as wide as a GPU's (1024 work-items, its table in ushorts), up to the
+   * largest flock it takes. */
+  setenv("HERD_CL_SMALL_GROUP", "gpu", 1);
+  check_sorted_flock(9000, 8000, 400.0f);
+  check_sorted_flock(7, 0, 30.0f);
+  check_sorted_flock(16384, 2000, 700.0f);
+  unsetenv("HERD_CL_SMALL_GROUP");
   /* The small flocks again with their grid in a launch per stage (not one work-group's), and
    * their digit tables scanned by blocks at both levels. */
   setenv("HERD_CL_GRID_SMALL_MAX", "0", 1);

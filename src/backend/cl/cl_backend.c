@@ -97,7 +97,7 @@ uint32_t herd_cl_reduce_per_item(uint32_t n, bool gpu) {
 }
 
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            uint32_t per_item, bool gpu, bool nv_options) {
+                            uint32_t per_item, uint32_t small_group, bool gpu, bool nv_options) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
   const char *inlining = gpu ? "" : " -DHERD_INLINE_ATTRIBUTE=";
   /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
@@ -118,8 +118,9 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
     snprintf(bound, sizeof bound, " -cl-nv-maxrregcount=%u", HERD_CL_CAPPED_REGISTERS);
   return snprintf(
       out, size,
-      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u%s%s%s%s",
-      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, inlining, knn, radius, bound);
+      "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u "
+      "-DHERD_SMALL_GROUP=%u%s%s%s%s",
+      SIMPLE_GROUP, SCAN_GROUP, RADIX_BITS, RADIX_GROUP, small_group, inlining, knn, radius, bound);
 }
 
 /* $HERD_CL_BUILD_OPTIONS after herd's own options (for tools: Oclgrind's tests build with
@@ -142,7 +143,8 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
                                   size_t size, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   int w = herd_cl_program_options(options, size, p, reduce_steering(&b->desc), b->coop_lanes,
-                                  b->reduce_block / REDUCE_GROUP, strcmp(b->info.type, "CPU") != 0, b->nv_options);
+                                  b->reduce_block / REDUCE_GROUP, b->small_group, strcmp(b->info.type, "CPU") != 0,
+                                  b->nv_options);
   *source = herd_cl_program_source(p);
   *loaded = NULL;
   if (dir && *dir) {
@@ -399,6 +401,23 @@ static void choose_prepass(herd_backend *b) {
   b->prepass = true;
 }
 
+/* herd_grid_small's work-items, once the device is known: on a GPU as many as
+ * HERD_CL_SMALL_GROUP_GPU, halved while the device's work-group or local memory is smaller (its
+ * one group runs on one compute unit: the wider, the sooner done); on a CPU device SCAN_GROUP,
+ * where a group's work-items run one after another anyway. $HERD_CL_SMALL_GROUP=gpu takes the
+ * GPU's on any device (the tests check it on PoCL). */
+static void choose_small_group(herd_backend *b) {
+  size_t most = 0;
+  cl_ulong local = 0;
+  bool gpu = strcmp(b->info.type, "CPU") != 0 || env_is("HERD_CL_SMALL_GROUP", "gpu");
+  uint32_t g = gpu ? HERD_CL_SMALL_GROUP_GPU : SCAN_GROUP;
+  if (clGetDeviceInfo(b->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof most, &most, NULL) != CL_SUCCESS ||
+      clGetDeviceInfo(b->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL) != CL_SUCCESS)
+    g = SCAN_GROUP;
+  while (g > SCAN_GROUP && (g > most || (cl_ulong)g * HERD_CL_SMALL_GROUP_LOCAL > local)) g /= 2;
+  b->small_group = g;
+}
+
 /* The reductions' agents per work-group, once the device is known (herd_cl_reduce_per_item). */
 static void choose_reduce_block(herd_backend *b) {
   bool gpu = strcmp(b->info.type, "CPU") != 0 || env_is("HERD_CL_REDUCE", "gpu");
@@ -416,6 +435,7 @@ herd_status herd_cl_open_device(herd_backend *b, herd_error *err) {
         b->info.name);
   if (s == HERD_OK) choose_prepass(b);
   if (s == HERD_OK) choose_reduce_block(b);
+  if (s == HERD_OK) choose_small_group(b);
   if (s == HERD_OK) s = check_fits(b, err);
   if (s == HERD_OK) s = create_context(b, err);
   if (s == HERD_OK) s = build_program(b, err);

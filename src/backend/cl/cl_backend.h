@@ -47,9 +47,13 @@ typedef enum herd_cl_program {
   HERD_CL_PROGRAMS
 } herd_cl_program;
 #define HERD_CL_CAPPED_REGISTERS 64u /* half of an SM's warps on sm_90 at 64 work-items a group */
+/* Work-items of herd_grid_small's one group (kernels/herd.cl, HERD_SMALL_GROUP) on a GPU that
+ * allows it (choose_small_group in cl_backend.c), and its local memory: bytes per work-item. */
+#define HERD_CL_SMALL_GROUP_GPU 1024u
+#define HERD_CL_SMALL_GROUP_LOCAL 36u
 const char *herd_cl_program_source(herd_cl_program program);
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            uint32_t per_item, bool gpu, bool nv_options);
+                            uint32_t per_item, uint32_t small_group, bool gpu, bool nv_options);
 
 /* Agents per work-item of the reductions (kernels/sized.cl), a power of two from
  * HERD_CL_REDUCE_PER_ITEM_MIN to _MAX. On a GPU (`gpu`) a reduction of a flock of n is two

@@ -121,7 +121,7 @@ static herd_status build_small(herd_backend *b, const herd_grid *g, int src, int
   while (passes * GRID_SMALL_BITS < 32u && ((buckets - 1u) >> (passes * GRID_SMALL_BITS))) ++passes;
   if (!passes) passes = 1;
   b->sorted_key = passes & 1u ? b->key2 : b->key;
-  return herd_cl_run_kernel(b, K_GRID_SMALL, SCAN_GROUP, SCAN_GROUP, HERD_STAGE_SORT, err, 15, MEM(b->pos[src]),
+  return herd_cl_run_kernel(b, K_GRID_SMALL, b->small_group, b->small_group, HERD_STAGE_SORT, err, 15, MEM(b->pos[src]),
                             MEM(b->vel[src]), MEM(b->agent[src]), VAL(*g), VAL(buckets), VAL(passes), VAL(mark),
                             MEM(b->key), MEM(b->key2), MEM(b->order), MEM(b->order2), MEM(b->pos[dst]),
                             MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(b->cell_end));

@@ -29,9 +29,11 @@
 #define RADIX_BLOCK (RADIX_GROUP * 32u)
 #define MAX_SCAN_LEVELS 6
 #define SCAN_SINGLE_MAX (16u * SCAN_BLOCK) /* scanned by one group in one launch, up to this */
-#define GRID_SMALL_MAX 16384u              /* agents whose grid one work-group builds in one launch */
-#define GRID_SMALL_BITS 4u                 /* HERD_SMALL_BITS (kernels/herd.cl) */
-#define RANGES_RUN 4u                      /* HERD_RANGES_RUN: buckets per work-item of herd_ranges */
+/* Agents whose grid one work-group builds in one launch: below 2^16, as herd_grid_small keeps
+ * their places in ushorts. */
+#define GRID_SMALL_MAX 16384u
+#define GRID_SMALL_BITS 4u /* HERD_SMALL_BITS (kernels/herd.cl) */
+#define RANGES_RUN 4u      /* HERD_RANGES_RUN: buckets per work-item of herd_ranges */
 #define MAX_PENDING_EVENTS 64
 #define GROUP_RUN 32u         /* sorted agents per work-item in the groups' summing kernels (groups.cl) */
 #define GROUP_LIST_HEAD 1024u /* groups read back with the list's count, in one read */
@@ -175,6 +177,7 @@ struct herd_backend {
   bool prepass;
   uint32_t coop_lanes;
   uint32_t reduce_block; /* agents per work-group of the reductions: REDUCE_GROUP x per item */
+  uint32_t small_group;  /* herd_grid_small's work-items (choose_small_group) */
   cl_mem pre;
 };
 
