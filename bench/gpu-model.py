@@ -256,7 +256,7 @@ def price_kernel(name, items, group, ctx, table):
     elif name == 'herd_grid_small':
         # the whole grid of a small flock by one work-group (kernels/herd.cl): one SM bins, sorts
         # (4-bit passes: 4 for keys below 2^16) and builds the ranges, at the issue rate of its
-        # 8 warps alone, however many SMs stand idle
+        # warps alone (group / 32: 8 at 256 work-items, 32 at a GPU's 1024), however many SMs stand idle
         passes = max(1, math.ceil(max(1, 4 * n - 1).bit_length() / 4))
         instr, dram = INSTR_SORT_KEY * n * passes + 12 * 4 * n, (s + 8) * n + 2 * state * n + 8 * 4 * n
         serial = instr / (LANES_PER_SM * CLOCK_HZ * min(1.0, (group / 32 / 64) / HIDE_OCCUPANCY))

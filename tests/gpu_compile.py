@@ -352,7 +352,10 @@ def table(programs, tools_line):
         "sm_90 (H100/H200), and for `amdgcn-amd-amdhsa` gfx90a (MI200). NVIDIA's own OpenCL",
         "compiler is not clang, so its figures may differ; these are the ones a clang-based GPU",
         "compiler gives, checked: no function called but undefined, no spill to memory, a stack",
-        f"of at most {STACK_LIMIT} B, local memory at most {LOCAL_LIMIT} B, at most {REGISTER_LIMIT}",
+        f"of at most {STACK_LIMIT} B, local memory at most {LOCAL_LIMIT} B (`herd_grid_small`, whose group",
+        "the host sizes by the device: the device's own, "
+        + ", ".join(f"{d} {v} B" for d, v in DEVICE_LOCAL_LIMIT.items())
+        + f"), at most {REGISTER_LIMIT}",
         f"registers on sm_90 (the batch step kernels: at most {BATCH_REGISTER_LIMIT}; the radius models'",
         "step kernels: each its own bound, `STEP_LIMITS` in the test; targets missed: docs/opencl.md).",
         "",
