@@ -382,6 +382,26 @@ HERD_INLINE int herd_knn_gather(HERD_GLOBAL const herd_vec2 *pos, herd_u32 begin
   return 1;
 }
 
+/* How many of best[0..m) are nearer than sqrt(r2) (a loop the compiler vectorises). */
+HERD_INLINE herd_u32 herd_knn_count_within(const herd_neighbour *best, herd_u32 m, float r2) {
+  herd_u32 n = 0;
+  for (herd_u32 i = 0; i < m; ++i) n += best[i].d2 < r2 ? 1u : 0u;
+  return n;
+}
+
+/* Moves the entries of best[0..m) nearer than sqrt(r2) to its front, in their order, the rest
+ * overwritten; returns their count. Branch-free, and no entry is read after a store to it. */
+HERD_INLINE herd_u32 herd_knn_keep_within(herd_neighbour *best, herd_u32 m, float r2) {
+  HERD_KNN_WORD *a = (HERD_KNN_WORD *)best; /* an entry moves as one word (herd_knn_select) */
+  herd_u32 n = 0;
+  for (herd_u32 i = 0; i < m; ++i) {
+    herd_u32 keep = best[i].d2 < r2 ? 1u : 0u;
+    a[n] = a[i];
+    n += keep;
+  }
+  return n;
+}
+
 /* A coordinate of a square around a cell, in box coordinates, clamped to the box (never
  * intersected with it: an outlier's square still holds the edge cells its own cell shares). */
 HERD_INLINE herd_i32 herd_dense_clamp(herd_i32 rel, herd_i32 cells) {
@@ -434,12 +454,25 @@ HERD_INLINE herd_u32 herd_grid_knn_strips(const herd_grid *g, HERD_GLOBAL const 
     /* The clearance of square r is about c0 + r * s (c0: the distance to the agent's own
      * cell's nearest side): the next square is the smallest whose clearance passes `reach`. */
     float c0 = herd_ring_clearance(g, p, cx, cy, 0), reach;
-    if (m >= want) {
+    if (m >= want && whole) {
       herd_knn_select(best, m, want);
-      if (whole) return want;
-      float clear = herd_ring_clearance(g, p, cx, cy, r), kth = best[want - 1u].d2;
-      if (clear > 0.0f && kth < clear * clear) return want;
-      reach = herd_sqrtf(kth) + herd_cell_margin(g, p, r); /* the k-th found can only come nearer */
+      return want;
+    }
+    if (m >= want) {
+      /* Exact when `want` candidates lie within the clearance (no agent outside the square is
+       * that near): then they hold the k nearest, and only they are selected from. */
+      float clear = herd_ring_clearance(g, p, cx, cy, r), clear2 = clear * clear;
+      herd_u32 within = clear > 0.0f ? herd_knn_count_within(best, m, clear2) : 0u;
+      if (within >= want) {
+        herd_knn_select(best, herd_knn_keep_within(best, m, clear2), want);
+        return want;
+      }
+      if (within > 0u) { /* from the density within the clearance: k neighbours, 10 % over */
+        reach = 1.1f * clear * herd_sqrtf((float)want / (float)within);
+      } else {
+        herd_knn_select(best, m, want);
+        reach = herd_sqrtf(best[want - 1u].d2) + herd_cell_margin(g, p, r); /* the k-th can only come nearer */
+      }
     } else {
       if (whole) return m;
       /* From the density seen so far: k neighbours within the reach, 10 % over. */

@@ -85,8 +85,10 @@ typedef struct herd_strombom_sum {
 } herd_strombom_sum;
 
 HERD_INLINE herd_i64 herd_strombom_fix(float d) {
-  if (!(d > -HERD_STROMBOM_FIX_CLAMP_M)) d = -HERD_STROMBOM_FIX_CLAMP_M; /* NaN too: its cast is undefined */
-  if (d > HERD_STROMBOM_FIX_CLAMP_M) d = HERD_STROMBOM_FIX_CLAMP_M;
+  /* Clamped without a branch (a max and a min instruction); NaN too, to the low end: its cast
+   * is undefined. */
+  d = d > -HERD_STROMBOM_FIX_CLAMP_M ? d : -HERD_STROMBOM_FIX_CLAMP_M;
+  d = d < HERD_STROMBOM_FIX_CLAMP_M ? d : HERD_STROMBOM_FIX_CLAMP_M;
   return (herd_i64)(d * HERD_STROMBOM_FIX_SCALE); /* exact: a power of two, in range */
 }
 
