@@ -3,7 +3,7 @@
  * those are attracted to their n nearest) into pre[2 i], pre[2 i + 1] (sorted index i,
  * kernels/models/strombom.h's fixed point), by herd_pre_strombom_coop: HERD_COOP_LANES lanes
  * per sheep (kernels/knn_coop.h), each group over its own HERD_COOP_AGENTS sorted sheep. A sheep
- * whose neighbours lie beyond the lanes' reach is marked HERD_STROMBOM_PRE_SEARCH in pre[2 i],
+ * whose neighbours lie beyond the lanes' reach is marked HERD_PRE_SEARCH in pre[2 i],
  * and the step kernel searches for it itself, one work-item a sheep, as on the CPU. Sorted by
  * cell, the sheep near a dog lie in a few runs of the order: a group past them returns after
  * its test, and no list is gathered (a launch, and a counter every group would contend for).
@@ -61,7 +61,7 @@ __kernel __attribute__((reqd_work_group_size(HERD_COOP_GROUP, 1, 1))) void herd_
                       : lane == 0u && herd_coop_busy(s.state);
     if (mine) {
       s = herd_coop_advance(&grid, pos, s, params.neighbours, seen[a], hist + a * HERD_COOP_BINS, digit, below);
-      if (s.state == HERD_COOP_FAR) pre[2u * s.self] = HERD_STROMBOM_PRE_SEARCH;
+      if (s.state == HERD_COOP_FAR) pre[2u * s.self] = HERD_PRE_SEARCH;
       slot[a] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);

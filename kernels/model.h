@@ -76,6 +76,10 @@ typedef struct herd_flock_view {
   HERD_GLOBAL const herd_i64 *pre;
 } herd_flock_view;
 
+/* In the first word of an agent's pre-pass result: no result, the pre-pass left this agent to
+ * the step's own search (a model's results stay above it). */
+#define HERD_PRE_SEARCH ((herd_i64)(-9223372036854775807L - 1L))
+
 /* What one agent's update produces. */
 typedef struct herd_agent_next {
   herd_vec3 pos, vel;

@@ -798,7 +798,7 @@ static void coop_neighbour_sums_equal_the_cpu_bit_for_bit(void) {
     for (uint32_t i = 0; i < n; ++i) {
       herd_strombom_sum want = herd_strombom_lcm_sum(m, &f, i, scratch);
       unserved += sums[2 * i] == INT64_MAX;
-      if (sums[2 * i] == HERD_STROMBOM_PRE_SEARCH)
+      if (sums[2 * i] == HERD_PRE_SEARCH)
         ++far;
       else
         differ += sums[2 * i] != want.x || sums[2 * i + 1] != want.y;
@@ -838,7 +838,7 @@ static void steps_with_the_pre_pass_equal_those_without(const herd_scenario *sc,
   CHECK(herd_cl_read_grid(with, &g, &err) == HERD_OK); /* the grid the pre-pass reads */
   CHECK(herd_cl_prepass(with, steer, sums, &err) == HERD_OK);
   uint32_t marked = 0;
-  for (uint32_t i = 0; i < n; ++i) marked += sums[2 * i] == HERD_STROMBOM_PRE_SEARCH;
+  for (uint32_t i = 0; i < n; ++i) marked += sums[2 * i] == HERD_PRE_SEARCH;
   CHECK_MSG(marked >= far, "%u sheep left to the step's search, expected at least %u", marked, far);
   float centroid[3] = {110, -20, 0}, *a = malloc(2 * n * sizeof *a), *b = malloc(2 * n * sizeof *b);
   for (int k = 0; k < 2; ++k) {

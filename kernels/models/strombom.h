@@ -76,9 +76,6 @@ typedef struct herd_strombom_flock {
  * integer cast truncates toward zero in C and in OpenCL C alike. */
 #define HERD_STROMBOM_FIX_SCALE 536870912.0f  /* 2^29 */
 #define HERD_STROMBOM_FIX_CLAMP_M 33554432.0f /* 2^25 */
-/* A pre-pass result that is no sum (every sum is above -2^62): the pre-pass left this sheep to
- * the step's own search (kernels/knn_coop.cl). */
-#define HERD_STROMBOM_PRE_SEARCH ((herd_i64)(-9223372036854775807L - 1L))
 
 typedef struct herd_strombom_sum {
   herd_i64 x, y;
@@ -222,7 +219,9 @@ HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_strombom_params *m, co
     if (herd_strombom_filters(m)) return herd_strombom_toward_all(m, f, self);
     return herd_v2_unit(herd_v2_sub(centroid, f->pos[self]));
   }
-  if (f->lcm && f->lcm[2u * self] != HERD_STROMBOM_PRE_SEARCH) { /* the pre-pass summed the same n nearest */
+  /* The pre-pass summed the same n nearest, unless it left this sheep to the search (every sum
+   * is above -2^62, so none is HERD_PRE_SEARCH). */
+  if (f->lcm && f->lcm[2u * self] != HERD_PRE_SEARCH) {
     herd_strombom_sum s;
     s.x = f->lcm[2u * self];
     s.y = f->lcm[2u * self + 1u];
