@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # KIT/run: herd measured on this machine's GPU, from the kit bench/gpu-kit.sh made (this file
-# is bench/gpu-kit-run.sh in the repository). Writes into $OUT (else KIT-results/) two files:
+# is bench/gpu-kit-run.sh in the repository). Writes into $OUT (else KIT-results/) three files:
 #   summary.md       the probe's line, then every step: what it ran, its figures, its time
-#   results.tar.gz   every step's full output
+#   kernels.md       for every step with --profile, its device time kernel by kernel (from
+#                    HERD_CL_TRACE's "time" lines: docs/opencl.md, "What a step enqueues");
+#                    and every kernel's registers, stack and spills as the driver compiled it
+#                    (KIT/ptx: ptxas -v on the PTX it built)
+#   results.tar.gz   every step's full output and trace
 # First a probe (under 30 s) finds the vendor's OpenCL library wherever the driver put it,
 # writes an ICD file of its own and points the ICD loader at it (OCL_ICD_VENDORS); then the
 # measurements in order of value, each under its own timeout, the whole under 8 minutes.
@@ -23,6 +27,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/herd-kit-XXXXXX")
 logs=$work/logs
 mkdir -p "$logs"
 summary=$work/summary.md
+kernels=$work/kernels.md
 started=$(date +%s)
 export HOME=${HOME:-$work} POCL_CACHE_DIR=$work/pocl-cache HERD_CL_DEVICE=0
 case "$kind" in
@@ -39,6 +44,7 @@ finish() {
   note "Total: $(elapsed) s. Logs: results.tar.gz (logs/NN-step.txt)."
   tar -C "$work" -czf "$out/results.tar.gz.part" logs && mv "$out/results.tar.gz.part" "$out/results.tar.gz"
   cp "$summary" "$out/summary.md.part" && mv "$out/summary.md.part" "$out/summary.md"
+  [ -e "$kernels" ] && cp "$kernels" "$out/kernels.md.part" && mv "$out/kernels.md.part" "$out/kernels.md"
   rm -rf "$work"
 }
 
@@ -137,10 +143,13 @@ step() {
     return
   fi
   [ "$limit" -gt "$left" ] && limit=$left
+  local trace=
+  case "$line" in *--profile*) trace=${log%.txt}.trace ;; esac
   t0=$(date +%s)
   echo "\$ $line" >"$log"
-  timeout --kill-after=5 "$limit" "$SHELL_SELF" -c "$line" >>"$log" 2>&1
+  HERD_CL_TRACE=$trace timeout --kill-after=5 "$limit" "$SHELL_SELF" -c "$line" >>"$log" 2>&1
   rc=$?
+  [ -s "$trace" ] && kernel_table "$id $title" "$trace" >>"$kernels"
   local status=ok
   [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && status="timed out after $limit s"
   [ "$status" = ok ] && [ "$rc" -ne 0 ] && status="failed (exit $rc): $(tail -n1 "$log" | cut -c1-120)"
@@ -162,6 +171,34 @@ run_figures() {
       if (all != "") printf "; profile ms/step: %sall %s; %s kernels, %s host waits per step", stages, all, kernels, waits
     }' "$1"
 }
+# A step's device time kernel by kernel, from its trace's "time NAME NS" lines, largest first.
+kernel_table() { # TITLE TRACE
+  printf '\n## %s\n\n' "$1"
+  awk '$1 == "step" { steps++ } $1 == "time" { t[$2] += $3; n[$2]++; total += $3 }
+    END {
+      if (steps == 0 || total == 0) { print "no timed command"; exit }
+      printf "%d steps, %.2f us of device time a step (the first step included)\n\n", steps, total / 1000 / steps
+      print "| kernel | us per step | launches per step | us per launch | share |"
+      print "|---|---:|---:|---:|---:|"
+      fflush()
+      sort = "sort -t \"|\" -k3,3 -gr"
+      for (k in t)
+        printf "| %s | %.2f | %.2f | %.2f | %.1f %% |\n", k, t[k] / 1000 / steps, n[k] / steps,
+          t[k] / 1000 / n[k], 100 * t[k] / total | sort
+      close(sort)
+    }' "$2"
+}
+# The programs as the device's compiler built them (HERD_CL_DUMP_BINARIES), kernel by kernel
+# (KIT/ptx: ptxas -v where they are PTX), into the log and kernels.md.
+driver_table() { # DIR...
+  local table=$work/driver-table.md rc
+  python3 "$kit/ptx" "$@" >"$table"
+  rc=$?
+  cat "$table"
+  { printf '\n## The kernels as the driver compiled them (ptxas -v on its PTX)\n\n'; cat "$table"; } >>"$kernels"
+  return $rc
+}
+driver_figures() { grep -m1 -E '^(ptxas: |no )' "$1" | cut -c1-80 | tr '\n' ';'; grep -m1 -E '^[0-9]+ kernels' "$1" || echo "no figure"; }
 herded_figures() { grep -m1 '^result:' "$1" | sed 's/^result: //' || echo "no figure"; }
 test_figures() { grep -m1 -E '^[0-9]+ passed, [0-9]+ failed' "$1" || echo "no figure"; }
 sweep_figures() { grep -m1 '^done:' "$1" | sed 's/^done: //; s/; .*//' || echo "no figure"; }
@@ -189,8 +226,8 @@ boids() { # DIMS N STEPS [options...]
 
 # ---- Main -------------------------------------------------------------------------------------
 
-export -f herd kit_bin
-export kit loader
+export -f herd kit_bin driver_table
+export kit loader work kernels
 SHELL_SELF=$(command -v bash)
 export SHELL_SELF
 test_opencl() { kit_bin test_opencl "$@"; }
@@ -226,6 +263,8 @@ step "devices" 20 devices_figures "herd devices"
 step "correctness: the default scenario herded" 120 herded_figures "herd run --backend opencl"
 step "correctness: every model's step against the CPU backend; two runs bit-identical (test_opencl)" 150 \
   test_figures "HERD_TEST_OPENCL_AGENTS=$test_agents HERD_TEST_ONLY=every_model_steps_as_the_cpu_backend,one_step_matches_the_cpu_backend,reductions_match_the_cpu_backend,two_runs_are_bit_identical,coop_neighbour_sums_equal_the_cpu_bit_for_bit test_opencl"
+step "the driver's compile: registers, stack and spills per kernel (ptxas -v on its PTX)" 90 driver_figures \
+  "mkdir -p '$work/bin/strombom' '$work/bin/boids' && HERD_CL_DUMP_BINARIES='$work/bin/strombom' $(all_active 2000 1 -q) && HERD_CL_DUMP_BINARIES='$work/bin/boids' $(boids 3 2000 1 -q) && driver_table '$work/bin/strombom' '$work/bin/boids'"
 for size in "$s_small" "$s_mid" "$s_big"; do
   [ -n "$size" ] || continue
   set -- $size

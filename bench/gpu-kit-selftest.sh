@@ -43,6 +43,8 @@ check "every step gave a figure" [ "$(grep -c 'no figure' "$tmp/out/summary.md" 
 check "the default scenario was herded" grep -q 'herded | success' "$tmp/out/summary.md"
 check "test_opencl passed" grep -Eq 'test_opencl\) \| [0-9]+ passed, 0 failed' "$tmp/out/summary.md"
 check "--profile's stages and kernels per step are read" grep -q 'kernels, [0-9.]* host waits per step' "$tmp/out/summary.md"
+check "kernels.md times a --profile step kernel by kernel" grep -q '^| herd_step_strombom | [0-9.]* | 1.00 |' "$tmp/out/kernels.md"
+check "kernels.md has the driver's compile (here: no PTX)" grep -q '^no PTX: ' "$tmp/out/kernels.md"
 check "every step's log is in the tarball" [ "$(tar -tzf "$tmp/out/results.tar.gz" | grep -c '^logs/[0-9][0-9]-')" -ge "$rows" ]
 
 # The kit's own glibc and loader, as on a machine with an older one: the first steps.

@@ -15,7 +15,10 @@
 #                                   GLIBC_NEEDED, the newest glibc symbol version the binaries use
 #   scenarios/, bench/all-active.json
 #   run                             the measurements (bench/gpu-kit-run.sh): OUTDIR/run on the
-#                                   GPU machine writes summary.md and results.tar.gz into $OUT
+#                                   GPU machine writes summary.md, kernels.md and results.tar.gz
+#                                   into $OUT
+#   ptx, gpu_static.py              ptxas -v on the programs as the driver compiled them
+#                                   (bench/gpu-kit-ptx.py, tests/gpu_static.py)
 # An ldd check fails the kit when a library resolves outside it (other than glibc's); the kit
 # must stay under 48 MiB (what the device tool carries with the working tree). OUTDIR is made
 # under a temporary name and renamed at the end; an OUTDIR that is not an earlier kit is refused.
@@ -52,6 +55,8 @@ cp "$build/herd" "$build/tests/test_opencl" "$stage/bin/"
 cp "$root"/scenarios/*.json "$stage/scenarios/"
 cp "$root/bench/all-active.json" "$stage/bench/"
 cp "$root/bench/gpu-kit-run.sh" "$stage/run"
+cp "$root/bench/gpu-kit-ptx.py" "$stage/ptx"
+cp "$root/tests/gpu_static.py" "$stage/"
 git -C "$root" describe --always --dirty 2>/dev/null >"$stage/COMMIT" || echo unknown >"$stage/COMMIT"
 chmod +x "$stage/run"
 

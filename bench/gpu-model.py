@@ -98,7 +98,7 @@ def trace_step(herd, case, work):
         if word[0] == 'step':
             current = []
             steps.append(current)
-        elif current is not None:
+        elif current is not None and word[0] != 'time':  # device times: with --profile only
             current.append(word)
     return join_slices(steps[1])  # the middle one: the first and last hold the run's start and end
 

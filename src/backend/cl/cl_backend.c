@@ -157,6 +157,28 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
   return extra_build_options(options, size, err);
 }
 
+/* $HERD_CL_DUMP_BINARIES=DIR: program p as the device's compiler built it, into
+ * DIR/<main|sized|capped>.bin (NVIDIA's is PTX, which the device kit's ptxas -v reads for the
+ * driver's own register counts). A tool's aid: a file that cannot be written is said, not
+ * failed on. */
+static void dump_binary(herd_backend *b, herd_cl_program p) {
+  static const char *const names[HERD_CL_PROGRAMS] = {"main", "sized", "capped"};
+  const char *dir = getenv("HERD_CL_DUMP_BINARIES");
+  size_t size = 0;
+  if (!dir || !*dir ||
+      clGetProgramInfo(b->programs[p], CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size)
+    return;
+  unsigned char *binary = malloc(size);
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s.bin", dir, names[p]);
+  FILE *f = binary && clGetProgramInfo(b->programs[p], CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS
+                ? fopen(path, "wb")
+                : NULL;
+  if (!f || fwrite(binary, 1, size, f) != size) fprintf(stderr, "herd: HERD_CL_DUMP_BINARIES: cannot write %s\n", path);
+  if (f) fclose(f);
+  free(binary);
+}
+
 /* Builds program p from its source (program_source). */
 static herd_status build_one(herd_backend *b, herd_cl_program p, herd_error *err) {
   char options[1200];
@@ -169,6 +191,7 @@ static herd_status build_one(herd_backend *b, herd_cl_program p, herd_error *err
   if (s != HERD_OK) return s;
   if (rc != CL_SUCCESS) return herd_cl_fail(b, err, "clCreateProgramWithSource", rc);
   rc = clBuildProgram(b->programs[p], 1, &b->device, options, NULL, NULL);
+  if (rc == CL_SUCCESS) dump_binary(b, p);
   if (rc == CL_SUCCESS) return HERD_OK;
   char log[800] = "", hint[700];
   clGetProgramBuildInfo(b->programs[p], b->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);

@@ -89,6 +89,7 @@ enum kernel_id {
 typedef struct pending_event {
   cl_event event;
   herd_stage stage;
+  const char *kernel; /* its kernel's name, NULL for a copy: $HERD_CL_TRACE's "time" lines */
 } pending_event;
 
 struct herd_backend {

@@ -95,6 +95,9 @@ void herd_cl_collect_profile(herd_backend *b) {
         clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) == CL_SUCCESS && end >= start) {
       b->profile.seconds[b->pending[k].stage] += 1e-9 * (double)(end - start);
       b->profile.calls[b->pending[k].stage] += 1;
+      if (b->trace) /* each command's own time, for a table by kernel (bench/gpu-kit-run.sh) */
+        fprintf(b->trace, "time %s %llu\n", b->pending[k].kernel ? b->pending[k].kernel : "copy",
+                (unsigned long long)(end - start));
     }
     clReleaseEvent(e);
   }
@@ -111,6 +114,7 @@ cl_event *herd_cl_event_for(herd_backend *b, herd_stage stage) {
     herd_cl_collect_profile(b);
   }
   b->pending[b->pending_count].stage = stage;
+  b->pending[b->pending_count].kernel = NULL;
   return &b->pending[b->pending_count++].event;
 }
 
@@ -124,8 +128,10 @@ herd_status herd_cl_launch(herd_backend *b, enum kernel_id id, size_t first, siz
   size_t global = round_up(items ? items : 1, group), offset = first;
   ++b->profile.kernels;
   if (b->trace) fprintf(b->trace, "kernel %s %zu %zu\n", herd_cl_kernel_name(b, id), items, group);
-  cl_int rc = clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL,
-                                     herd_cl_event_for(b, stage));
+  cl_event *timed = herd_cl_event_for(b, stage);
+  if (timed) b->pending[b->pending_count - 1].kernel = herd_cl_kernel_name(b, id);
+  cl_int rc =
+      clEnqueueNDRangeKernel(b->queue, b->kernels[id], 1, first ? &offset : NULL, &global, &group, 0, NULL, timed);
   if (rc != CL_SUCCESS) {
     char call[160];
     snprintf(call, sizeof call, "clEnqueueNDRangeKernel(%s)", herd_cl_kernel_name(b, id));
