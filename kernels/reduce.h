@@ -33,6 +33,8 @@
  * (farthest agent, milling) and the unit velocities' sum (polarisation). */
 #define HERD_REDUCE_FAR 1u
 #define HERD_REDUCE_HEADING 2u
+#define HERD_REDUCE_SECTORS 4u
+#define HERD_KERNEL_SECTORS 8             /* = HERD_SECTORS in herd.h (checked there) */
 #define HERD_FIX_POS_SCALE 4294967296.0f  /* 2^32: positions and path distances */
 #define HERD_FIX_UNIT_SCALE 1073741824.0f /* 2^30: unit vectors' components */
 
@@ -98,6 +100,13 @@ typedef struct herd_nearest {
   float x, y, z;
 } herd_nearest;
 
+/* The agent farthest from the centroid in one sector about it, and the sector's count. */
+typedef struct herd_sector_part {
+  float d2;
+  herd_u32 id, count;
+  float x, y, z;
+} herd_sector_part;
+
 /* 8-byte fields first, then 4-byte ones, the nearest entries last: one layout in C and
  * OpenCL C, and a partial with room for fewer steering agents is a prefix of one with more. */
 typedef struct herd_flock_partial {
@@ -112,6 +121,7 @@ typedef struct herd_flock_partial {
   float far_d2;      /* second pass: the agent farthest from the centroid */
   herd_u32 far_id;
   float far_x, far_y, far_z;
+  herd_sector_part sector[HERD_KERNEL_SECTORS]; /* second pass, where asked for (HERD_REDUCE_SECTORS) */
   herd_nearest near[HERD_REDUCE_STEERING];
 } herd_flock_partial;
 
@@ -142,6 +152,12 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
   p.far_d2 = -1.0f;
   p.far_id = 0xffffffffu;
   p.far_x = p.far_y = p.far_z = 0.0f;
+  for (int k = 0; k < HERD_KERNEL_SECTORS; ++k) {
+    p.sector[k].d2 = -1.0f;
+    p.sector[k].id = 0xffffffffu;
+    p.sector[k].count = 0u;
+    p.sector[k].x = p.sector[k].y = p.sector[k].z = 0.0f;
+  }
   return p;
 }
 
@@ -181,16 +197,25 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
       (a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z; \
     }                                                                                \
   } while (0)
-/* The second pass's fields: the farthest agent and the milling sum. */
-#define HERD_FOLD_FAR(a, b)                                                                           \
-  do {                                                                                                \
-    if (herd_farther((b).far_d2, (b).far_id, (a).far_d2, (a).far_id)) {                               \
-      (a).far_d2 = (b).far_d2, (a).far_id = (b).far_id, (a).far_x = (b).far_x, (a).far_y = (b).far_y, \
-      (a).far_z = (b).far_z;                                                                          \
-    }                                                                                                 \
-    (a).mill_x += (b).mill_x;                                                                         \
-    (a).mill_y += (b).mill_y;                                                                         \
-    (a).mill_z += (b).mill_z;                                                                         \
+/* One sector entry: b's count added, its farthest taken where farther. */
+#define HERD_FOLD_SECTOR(a, b)                                                       \
+  do {                                                                               \
+    (a).count += (b).count;                                                          \
+    if (herd_farther((b).d2, (b).id, (a).d2, (a).id)) {                              \
+      (a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z; \
+    }                                                                                \
+  } while (0)
+/* The second pass's fields: the farthest agent, the milling sum and the sectors. */
+#define HERD_FOLD_FAR(a, b)                                                                            \
+  do {                                                                                                 \
+    if (herd_farther((b).far_d2, (b).far_id, (a).far_d2, (a).far_id)) {                                \
+      (a).far_d2 = (b).far_d2, (a).far_id = (b).far_id, (a).far_x = (b).far_x, (a).far_y = (b).far_y,  \
+      (a).far_z = (b).far_z;                                                                           \
+    }                                                                                                  \
+    (a).mill_x += (b).mill_x;                                                                          \
+    (a).mill_y += (b).mill_y;                                                                          \
+    (a).mill_z += (b).mill_z;                                                                          \
+    for (int k_ = 0; k_ < HERD_KERNEL_SECTORS; ++k_) HERD_FOLD_SECTOR((a).sector[k_], (b).sector[k_]); \
   } while (0)
 
 /* First pass: sums, extent and goal counts of one agent (not the nearest entries:
@@ -302,6 +327,42 @@ HERD_INLINE void herd_far_add(herd_flock_partial *p, herd_vec3 pos, herd_vec3 ve
   p->mill_y += herd_unit_fix(m.y);
   p->mill_z += herd_unit_fix(m.z);
 }
+
+/* The sector (0 .. HERD_KERNEL_SECTORS - 1, herd.h's herd_sector) of the offset (dx, dy) from
+ * the centroid: its quadrant q, then whether it lies at or past the quadrant's diagonal, with
+ * the offset turned by -90 q degrees (u > 0, v >= 0): comparisons and exact sign changes only,
+ * so no backend rounds it differently. At the centroid itself (or NaN): 0. */
+HERD_INLINE herd_u32 herd_sector_of(float dx, float dy) {
+  herd_u32 q = 0u;
+  float u = dx, v = dy;
+  if (dx <= 0.0f && dy > 0.0f)
+    q = 1u, u = dy, v = -dx;
+  else if (dx < 0.0f && dy <= 0.0f)
+    q = 2u, u = -dx, v = -dy;
+  else if (dx >= 0.0f && dy < 0.0f)
+    q = 3u, u = -dy, v = dx;
+  else if (!(dx > 0.0f))
+    return 0u;
+  return 2u * q + (v >= u ? 1u : 0u);
+}
+
+/* Second pass, once the centroid g is known: the agent at `at` (a variable; its word `word`)
+ * into the sector entries `sector` (an lvalue array, in any address space: a GPU's work-item
+ * updates its partial in local memory in place, not a private array it would index at run
+ * time). Removed agents take no part. */
+#define HERD_SECTOR_ADD(sector, at, word, g)                                       \
+  do {                                                                             \
+    if (!herd_agent_removed(word)) {                                               \
+      herd_vec3 r_ = herd_v3_sub((at), (g));                                       \
+      float d2_ = herd_v3_len2(r_);                                                \
+      herd_u32 k_ = herd_sector_of(r_.x, r_.y), id_ = herd_agent_id(word);         \
+      (sector)[k_].count += 1u;                                                    \
+      if (herd_farther(d2_, id_, (sector)[k_].d2, (sector)[k_].id)) {              \
+        (sector)[k_].d2 = d2_, (sector)[k_].id = id_;                              \
+        (sector)[k_].x = (at).x, (sector)[k_].y = (at).y, (sector)[k_].z = (at).z; \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
 
 HERD_INLINE herd_flock_partial herd_far_fold(herd_flock_partial a, herd_flock_partial b) {
   HERD_FOLD_FAR(a, b);

@@ -121,10 +121,12 @@ HERD_INLINE void herd_first_pass_item(__local herd_flock_partial *mine, __global
   }
 }
 
-/* Second pass: item t's farthest agent from the centroid g and milling sum, into *mine. */
+/* Second pass: item t's farthest agent from the centroid g and milling sum, into *mine; then,
+ * with `sectors`, its sectors, in a loop of their own into *mine in place (a private array of
+ * them, indexed by each agent's sector, would live in a GPU's local memory). */
 HERD_INLINE void herd_far_pass_item(__local herd_flock_partial *mine, __global const float *pos,
                                     __global const float *vel, __global const uint *agent, const herd_grid *grid,
-                                    herd_vec3 g, uint base, uint t) {
+                                    herd_vec3 g, uint sectors, uint base, uint t) {
   herd_flock_partial p = herd_partial_empty();
   for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
     uint i = base + k * HERD_REDUCE_GROUP + t;
@@ -132,6 +134,13 @@ HERD_INLINE void herd_far_pass_item(__local herd_flock_partial *mine, __global c
     herd_far_add(&p, herd_load_vec(pos, i, grid->dims), herd_load_vec(vel, i, grid->dims), agent[i], g);
   }
   *mine = p;
+  if (!sectors) return;
+  for (uint k = 0; k < HERD_REDUCE_PER_ITEM; ++k) {
+    uint i = base + k * HERD_REDUCE_GROUP + t;
+    if (i >= grid->count) break;
+    herd_vec3 at = herd_load_vec(pos, i, grid->dims);
+    HERD_SECTOR_ADD(mine->sector, at, agent[i], g);
+  }
 }
 
 /* First pass: one partial per block of HERD_REDUCE_BLOCK agents; the last group leaves the
@@ -148,15 +157,15 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   herd_fold_last(tree, &last, t, steer_count, 0, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
 
-/* Second pass: the agent farthest from the centroid of the first pass's total, and the
- * milling sum; the last group folds them into the total. */
+/* Second pass: the agent farthest from the centroid of the first pass's total, the milling sum
+ * and, with `sectors`, the sectors; the last group folds them into the total. */
 __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void herd_reduce_far(
     __global const float *pos, __global const float *vel, __global const uint *agent, herd_grid grid,
-    __global herd_flock_partial *total, __global herd_flock_partial *partials, __global uint *ticket) {
+    __global herd_flock_partial *total, __global herd_flock_partial *partials, __global uint *ticket, uint sectors) {
   __local herd_flock_partial tree[HERD_REDUCE_GROUP];
   __local int last;
   uint t = get_local_id(0);
-  herd_far_pass_item(tree + t, pos, vel, agent, &grid, HERD_PARTIAL_CENTROID(*total, grid.count),
+  herd_far_pass_item(tree + t, pos, vel, agent, &grid, HERD_PARTIAL_CENTROID(*total, grid.count), sectors,
                      get_group_id(0) * HERD_REDUCE_BLOCK, t);
   herd_fold_last(tree, &last, t, 0, 1, partials, 0, get_group_id(0), get_num_groups(0), ticket, total);
 }
@@ -192,7 +201,8 @@ __kernel __attribute__((reqd_work_group_size(HERD_REDUCE_GROUP, 1, 1))) void her
   herd_world world = worlds[w];
   uint at = world.begin * (world.grid.dims == 2u ? 2u : 4u);
   herd_far_pass_item(tree + t, pos + at, vel + at, agent + world.begin, &world.grid,
-                     HERD_PARTIAL_CENTROID(totals[w], world.grid.count), (g - world.block_base) * HERD_REDUCE_BLOCK, t);
+                     HERD_PARTIAL_CENTROID(totals[w], world.grid.count), 1u /* a batch reduces every part */,
+                     (g - world.block_base) * HERD_REDUCE_BLOCK, t);
   herd_fold_last(tree, &last, t, 0, 1, partials, world.block_base, g - world.block_base, world.blocks, tickets + w,
                  totals + w);
 }

@@ -368,12 +368,14 @@ static bool same_but_optional(const herd_observation *a, const herd_observation 
   x.farthest_id = y.farthest_id = 0, x.farthest_dist_m = y.farthest_dist_m = x.milling = y.milling = 0;
   for (int k = 0; k < 3; ++k) x.farthest_pos[k] = y.farthest_pos[k] = 0;
   x.missing = y.missing = 0, x.polarisation = y.polarisation = 0;
+  memset(x.sector, 0, sizeof x.sector), memset(y.sector, 0, sizeof y.sector);
   return memcmp(&x, &y, sizeof x) == 0;
 }
 
-/* Leaving out the optional parts (farthest agent and milling, polarisation) changes no other bit
- * of any step, nor the flock; herd_sim_observe_now then gives them as the full run had them; a
- * dog reads the observation, so a run with one keeps them. On the CPU backend and, where there is a device,
+/* Leaving out the optional parts (farthest agent and milling, polarisation, sectors) changes no
+ * other bit of any step, nor the flock; herd_sim_observe_now then gives them as the full run had
+ * them; a dog reads the observation, so a run with one keeps them, all but the sectors, which
+ * only a team of dogs sharing them (dogs.team = sectors) reads. On the CPU backend and, where there is a device,
  * on OpenCL (whose host runs a step ahead without a dog: observe_now abandons that step). */
 static void observed_parts_keep_the_bits(void) {
   const char *boids[] = {"model=boids", "boids.count=700", "world.size_m=[200,200]", "world.wrap=[true,true]"};
@@ -398,7 +400,7 @@ static void observed_parts_keep_the_bits(void) {
     }
     for (uint32_t s = 0; s < STEPS; ++s) {
       CHECK_MSG(same_but_optional(&all[s], &some[s]), "%s, step %u: the first pass differs", backends[k / 2], s);
-      CHECK(all[s].missing == 0u && some[s].missing == (dog ? 0u : HERD_OBSERVE_ALL));
+      CHECK(all[s].missing == 0u && some[s].missing == (dog ? HERD_OBSERVE_SECTORS : HERD_OBSERVE_ALL));
       if (!dog)
         CHECK(isnan(some[s].milling) && isnan(some[s].farthest_dist_m) && some[s].farthest_id == UINT32_MAX &&
               isnan(some[s].polarisation));
@@ -415,6 +417,14 @@ static void observed_parts_keep_the_bits(void) {
     free(pa), free(pb);
     herd_sim_destroy(a), herd_sim_destroy(b);
   }
+  const char *team[] = {"sheep.count=60", "dogs.count=3", "dogs.team=sectors"};
+  herd_observation seen[3];
+  herd_sim *c = observed_run("cpu", team, 3, 0u, 3, seen);
+  uint32_t in_sectors = 0;
+  for (int k = 0; k < HERD_SECTORS; ++k) in_sectors += seen[2].sector[k].count;
+  CHECK_MSG(seen[0].missing == 0u && seen[2].missing == 0u && in_sectors == 60, "a team: missing %u, %u in sectors",
+            seen[2].missing, in_sectors);
+  herd_sim_destroy(c);
 }
 
 #define TESTS(X)                        \

@@ -32,7 +32,8 @@ static int same_observation(const herd_observation *a, const herd_observation *b
   return memcmp(a->centroid, b->centroid, sizeof a->centroid) == 0 && a->farthest_id == b->farthest_id &&
          a->polarisation == b->polarisation && a->milling == b->milling && a->delivered == b->delivered &&
          memcmp(a->extent_min, b->extent_min, sizeof a->extent_min) == 0 &&
-         memcmp(a->extent_max, b->extent_max, sizeof a->extent_max) == 0;
+         memcmp(a->extent_max, b->extent_max, sizeof a->extent_max) == 0 &&
+         memcmp(a->sector, b->sector, sizeof a->sector) == 0;
 }
 
 static int compare(herd_sim *split, herd_sim *whole, uint32_t n, uint32_t dims, float *buf[4], uint32_t step) {

@@ -329,6 +329,9 @@ static void reductions_match_the_cpu_backend(void) {
   herd_observation a, b;
   reduce_pair_with_two_dogs(cpu, cl, &a);
   CHECK(a.in_goal > 0 && a.milling > 0.0f && a.nearest[1].id != a.nearest[0].id);
+  uint32_t in_sectors = 0, sectors_held = 0; /* the sectors were reduced (the same bits: above) */
+  for (int k = 0; k < HERD_SECTORS; ++k) in_sectors += a.sector[k].count, sectors_held += a.sector[k].count > 0;
+  CHECK_MSG(in_sectors == a.count && sectors_held >= 4, "%u agents in %u sectors", in_sectors, sectors_held);
   /* Again with one steering agent, fewer than the program's room, and after a step. */
   float centroid[3] = {110, -20, 0};
   herd_steering_input one_dog = {dogs, 1};

@@ -1,5 +1,6 @@
 /* The backend's reductions against plain loops over the same flock. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,17 +8,21 @@
 #include "rng.h"
 #include "test.h"
 
-#define TESTS(X)                              \
-  X(observation_matches_naive_loops)          \
-  X(ties_go_to_the_lowest_id)                 \
-  X(observation_is_independent_of_threads)    \
-  X(order_parameters_match_their_definitions) \
-  X(nearest_is_taken_through_the_wrap)        \
-  X(observation_in_3d_matches_naive_loops)    \
-  X(sums_hold_2e31_agents_at_the_largest_coordinates)
+#define TESTS(X)                                      \
+  X(observation_matches_naive_loops)                  \
+  X(ties_go_to_the_lowest_id)                         \
+  X(observation_is_independent_of_threads)            \
+  X(order_parameters_match_their_definitions)         \
+  X(nearest_is_taken_through_the_wrap)                \
+  X(observation_in_3d_matches_naive_loops)            \
+  X(sums_hold_2e31_agents_at_the_largest_coordinates) \
+  X(sector_borders_open_their_sectors)                \
+  X(sectors_match_naive_loops)                        \
+  X(sectors_are_left_out_unless_observed)
 TESTS(DECLARE_TEST)
 
 enum { N = 20000, DOGS = 3 };
+static const double QUARTER_PI = 0.78539816339744830962; /* 45 degrees: a sector */
 
 static herd_vec2 *flock(void) {
   herd_vec2 *pos = malloc(N * sizeof *pos);
@@ -236,6 +241,119 @@ static void sums_hold_2e31_agents_at_the_largest_coordinates(void) {
     herd_observation_from_partial(&p, 1u << 31, 2, 0, &o);
     CHECK(o.centroid[0] == xs[k] && o.centroid[1] == -xs[k] && o.polarisation == 1.0f);
   }
+}
+
+/* ---- Sectors ------------------------------------------------------------------------------ */
+
+/* An agent on each sector border (k * 45 degrees, at 1 and sqrt(2) m) and their mirror images:
+ * the centroid is exactly 0, and each border belongs to the sector it opens. */
+static void sector_borders_open_their_sectors(void) {
+  const float border[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  float pos[16], vel[16] = {0}, steer[HERD_STEER_FLOATS] = {0};
+  for (int k = 0; k < 8; ++k) pos[2 * k] = border[k][0], pos[2 * k + 1] = border[k][1];
+  const char *sets[] = {"model=netlogo", "world.size_m=[100,100]", "world.wrap=[false,false]"};
+  herd_observation o = reduce_with(sets, 3, pos, vel, 8, steer, 0, 1);
+  CHECK(o.centroid[0] == 0.0 && o.centroid[1] == 0.0 && !(o.missing & HERD_OBSERVE_SECTORS));
+  for (uint32_t k = 0; k < HERD_SECTORS; ++k) {
+    const herd_sector *sec = &o.sector[k];
+    CHECK_MSG(sec->count == 1 && sec->farthest_id == k, "sector %u: %u agents, farthest %u (the border at %u deg)", k,
+              sec->count, sec->farthest_id, 45 * k);
+    CHECK(sec->farthest_pos[0] == border[k][0] && sec->farthest_pos[1] == border[k][1]);
+    CHECK(fabsf(sec->farthest_dist_m - (k % 2 ? sqrtf(2.0f) : 1.0f)) < 1e-6f);
+  }
+  /* One agent at the centroid: sector 0, at distance 0. */
+  float at_g[2] = {0, 0}, still[2] = {0, 0};
+  herd_observation one = reduce_with(sets, 3, at_g, still, 1, steer, 0, 1);
+  CHECK(one.sector[0].count == 1 && one.sector[0].farthest_id == 0 && one.sector[0].farthest_dist_m == 0.0f);
+  for (uint32_t k = 1; k < HERD_SECTORS; ++k)
+    CHECK(one.sector[k].count == 0 && one.sector[k].farthest_id == UINT32_MAX && one.sector[k].farthest_dist_m == 0);
+}
+
+/* Naive sectors of a flock whose centroid is exactly the origin (mirror pairs), by the offset's
+ * azimuth in double (atan2), none of it within 1e-4 rad of a border: counts and farthest (by the
+ * distance in all dims) per sector. Flocks: spread with a few strays (clustered), the same in 3D,
+ * and on a torus, where the sectors, like the farthest agent, take the plain offset. */
+static void check_sectors(const char *const *sets, int set_count, uint32_t dims, uint32_t seed, int threads) {
+  enum { M = 6000 };
+  float *pos = calloc(4 * M, sizeof *pos), *vel = calloc(4 * M, sizeof *vel), steer[HERD_STEER_FLOATS] = {0};
+  uint32_t stride = dims == 3 ? 4 : 2, placed = 0;
+  for (uint32_t i = 0; placed < M; ++i) {
+    herd_rng4 r = herd_rng_draw(seed, 0, i, 4);
+    float spread = (i % 40 == 0) ? 45.0f : 12.0f, p[3];
+    for (int k = 0; k < 3; ++k) p[k] = spread * (2.0f * herd_rng_unit_float(r.v[k]) - 1.0f);
+    double turns = atan2(p[1], p[0]) / QUARTER_PI;
+    if (fabs(turns - round(turns)) < 1e-4 || (p[0] == 0 && p[1] == 0)) continue;
+    for (int m = 0; m < 2; ++m, ++placed)
+      for (uint32_t k = 0; k < dims; ++k) pos[stride * placed + k] = m ? -p[k] : p[k];
+    vel[stride * placed] = vel[stride * (placed - 1)] = 1;
+  }
+  herd_observation o = reduce_with(sets, set_count, pos, vel, M, steer, 0, threads);
+  CHECK(o.centroid[0] == 0.0 && o.centroid[1] == 0.0 && o.centroid[2] == 0.0);
+  uint32_t count[HERD_SECTORS] = {0}, far_id[HERD_SECTORS];
+  double far[HERD_SECTORS];
+  for (int k = 0; k < HERD_SECTORS; ++k) far[k] = -1, far_id[k] = UINT32_MAX;
+  for (uint32_t i = 0; i < M; ++i) {
+    const float *p = pos + stride * i;
+    double a = atan2(p[1], p[0]);
+    int k = (int)floor((a < 0 ? a + 8 * QUARTER_PI : a) / QUARTER_PI) % HERD_SECTORS;
+    double d = sqrt((double)p[0] * p[0] + (double)p[1] * p[1] + (dims == 3 ? (double)p[2] * p[2] : 0.0));
+    ++count[k];
+    if (d > far[k]) far[k] = d, far_id[k] = i;
+  }
+  for (int k = 0; k < HERD_SECTORS; ++k) {
+    const herd_sector *sec = &o.sector[k];
+    CHECK_MSG(sec->count == count[k] && sec->farthest_id == far_id[k],
+              "%uD seed %u sector %d: %u agents, farthest %u; "
+              "naive %u, %u",
+              dims, seed, k, sec->count, sec->farthest_id, count[k], far_id[k]);
+    CHECK(fabs(sec->farthest_dist_m - far[k]) <= 1e-5 * far[k] && count[k] > 0);
+    if (far_id[k] != UINT32_MAX)
+      for (uint32_t c = 0; c < dims; ++c) CHECK(sec->farthest_pos[c] == pos[stride * far_id[k] + c]);
+  }
+  free(pos);
+  free(vel);
+}
+
+static void sectors_match_naive_loops(void) {
+  const char *open2[] = {"model=netlogo", "world.size_m=[200,200]", "world.wrap=[false,false]"};
+  const char *torus[] = {"model=netlogo", "world.size_m=[200,200]", "world.wrap=[true,true]"};
+  const char *open3[] = {"model=boids", "world.size_m=[200,200,200]"};
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    check_sectors(open2, 3, 2, seed, seed % 2 + 1);
+    check_sectors(torus, 3, 2, seed + 10, 2);
+    check_sectors(open3, 2, 3, seed + 20, 2);
+  }
+}
+
+/* Left out (herd_cpu_backend's set_observed without HERD_OBSERVE_SECTORS): marked missing, every
+ * other part the same bits; asked for again, the same sectors as before. */
+static void sectors_are_left_out_unless_observed(void) {
+  herd_vec2 *pos = flock();
+  const char *sets[] = {"sheep.count=2", "sheep.neighbours=1", "sheep.graze_probability=0", "sheep.dog_radius_m=0"};
+  herd_scenario sc = scenario_with(sets, 4);
+  herd_backend_desc desc = backend_desc_for(&sc, N, 2);
+  herd_backend *b;
+  herd_error err;
+  float *vel = calloc(2 * N, sizeof *vel), steer[HERD_STEER_FLOATS] = {0};
+  herd_observation all, without, again;
+  CHECK(herd_cpu_backend.create(&desc, &b, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.upload(b, (const float *)pos, vel, &err) == HERD_OK);
+  CHECK(herd_cpu_backend.reduce(b, (herd_steering_input){steer, 0}, &all, &err) == HERD_OK);
+  herd_cpu_backend.set_observed(b, HERD_OBSERVE_ALL & ~HERD_OBSERVE_SECTORS);
+  CHECK(herd_cpu_backend.reduce(b, (herd_steering_input){steer, 0}, &without, &err) == HERD_OK);
+  herd_cpu_backend.set_observed(b, HERD_OBSERVE_ALL);
+  CHECK(herd_cpu_backend.reduce(b, (herd_steering_input){steer, 0}, &again, &err) == HERD_OK);
+  herd_cpu_backend.destroy(b);
+  CHECK(without.missing == HERD_OBSERVE_SECTORS && all.missing == 0 && again.missing == 0);
+  CHECK(without.sector[3].count == UINT32_MAX && without.sector[3].farthest_id == UINT32_MAX &&
+        isnan(without.sector[3].farthest_dist_m));
+  CHECK(memcmp(&all, &without, offsetof(herd_observation, missing)) == 0); /* every part before the word */
+  CHECK(memcmp(&all, &again, sizeof all) == 0);
+  uint32_t total = 0;
+  for (int k = 0; k < HERD_SECTORS; ++k) total += all.sector[k].count;
+  CHECK(total == N);
+  free(vel);
+  free(pos);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

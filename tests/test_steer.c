@@ -21,7 +21,10 @@
   X(a_user_steered_dog_follows_its_aim)       \
   X(a_cruiser_goes_straight_through_the_wrap) \
   X(a_pursuer_closes_on_the_nearest_agent)    \
-  X(a_manual_agent_waits_for_the_user)
+  X(a_manual_agent_waits_for_the_user)        \
+  X(a_team_of_one_is_the_papers_dog)          \
+  X(a_team_shares_the_sectors_by_angle)       \
+  X(a_team_drives_spread_behind_the_flock)
 TESTS(DECLARE_TEST)
 
 static herd_strombom_dog_params params(uint32_t n) {
@@ -41,6 +44,89 @@ static herd_observation obs_with(float far) {
   o.steering_count = 1;
   o.nearest[0].dist_m = 30;
   return o;
+}
+
+/* A flock of 100 about G = (50, 50) whose sector k's farthest sheep (id 10 + k) lies at the angle
+ * 45 k + offset_deg degrees (in sector k for offsets in [0, 45)), dist[k] m from G; the flock's
+ * farthest is the farthest of them. */
+static herd_observation sectored(const float dist[HERD_SECTORS], float offset_deg) {
+  herd_observation o = obs_with(0);
+  for (uint32_t k = 0; k < HERD_SECTORS; ++k) {
+    float a = (45.0f * (float)k + offset_deg) * 0.0174532925f;
+    herd_sector *sec = &o.sector[k];
+    sec->count = 12;
+    sec->farthest_id = 10 + k;
+    sec->farthest_pos[0] = 50 + dist[k] * cosf(a), sec->farthest_pos[1] = 50 + dist[k] * sinf(a);
+    sec->farthest_dist_m = dist[k];
+    if (dist[k] > o.farthest_dist_m) {
+      o.farthest_dist_m = dist[k], o.farthest_id = sec->farthest_id;
+      o.farthest_pos[0] = sec->farthest_pos[0], o.farthest_pos[1] = sec->farthest_pos[1];
+    }
+  }
+  return o;
+}
+
+static herd_strombom_dog_params team(uint32_t n, uint32_t dogs) {
+  herd_strombom_dog_params p = params(n);
+  p.team = true, p.dog_count = dogs;
+  return p;
+}
+
+/* dogs.team = sectors with one dog: the paper's dog's mode and aim, whatever the flock. */
+static void a_team_of_one_is_the_papers_dog(void) {
+  herd_strombom_dog_params alone = params(100), one = team(100, 1);
+  for (uint32_t trial = 0; trial < 200; ++trial) {
+    float dist[HERD_SECTORS];
+    for (uint32_t k = 0; k < HERD_SECTORS; ++k) dist[k] = 5.0f + (float)((trial * 37u + k * 11u) % 60u);
+    herd_observation o = sectored(dist, (float)(trial % 45u));
+    herd_dog_aim a = herd_strombom_dog_aim(&alone, &o, 0, dog_at), b = herd_strombom_dog_aim(&one, &o, 0, dog_at);
+    CHECK_MSG(a.mode == b.mode && fabsf(a.point[0] - b.point[0]) < 1e-4f && fabsf(a.point[1] - b.point[1]) < 1e-4f,
+              "trial %u: alone %d (%g, %g), team of one %d (%g, %g)", trial, a.mode, (double)a.point[0],
+              (double)a.point[1], b.mode, (double)b.point[0], (double)b.point[1]);
+  }
+}
+
+/* Every sector beyond f(N) (f(100) = 43.1 m): with T at (0, 50), straight away from it is +x, so
+ * dog i of 8 holds the angles within 22.5 degrees of 45 i and collects sector i's sheep (at
+ * 45 i + 10); of 2 dogs, dog 0 holds the back half (sectors 0, 1, 6, 7 at 10, 55, 280, 325
+ * degrees: the farthest of them) and dog 1 the front. Each dog's choice is the same asked in
+ * any order. */
+static void a_team_shares_the_sectors_by_angle(void) {
+  const float dist[HERD_SECTORS] = {50, 60, 70, 80, 90, 55, 65, 75};
+  herd_observation o = sectored(dist, 10.0f);
+  const float toward[2] = {0, 50};
+  herd_strombom_dog_params eight = team(100, 8), two = team(100, 2);
+  float gathered = herd_strombom_dog_gathered_m(&eight, &o);
+  for (int i = 7; i >= 0; --i)
+    CHECK_MSG(herd_strombom_team_sector(&eight, &o, (uint32_t)i, toward, gathered) == i, "dog %d of 8 takes %d", i,
+              herd_strombom_team_sector(&eight, &o, (uint32_t)i, toward, gathered));
+  CHECK(herd_strombom_team_sector(&two, &o, 0, toward, gathered) == 7); /* 75 m at 325 degrees */
+  CHECK(herd_strombom_team_sector(&two, &o, 1, toward, gathered) == 4); /* 90 m at 190 degrees */
+  /* Sector 7 within f(N): dog 7 of 8 has nothing to collect, the others keep theirs. */
+  o.sector[7].farthest_dist_m = 40.0f;
+  CHECK(herd_strombom_team_sector(&eight, &o, 7, toward, gathered) == -1);
+  CHECK(herd_strombom_team_sector(&eight, &o, 6, toward, gathered) == 6);
+  CHECK(herd_strombom_team_sector(&two, &o, 0, toward, gathered) == 6); /* then 65 m at 280 */
+  /* A sector left out of the observation (count UINT32_MAX) is no one's. */
+  o.sector[6].count = UINT32_MAX;
+  CHECK(herd_strombom_team_sector(&eight, &o, 6, toward, gathered) == -1);
+}
+
+/* A gathered flock (every sector's farthest within f(N)): the dogs drive from r_a sqrt(N) = 20 m
+ * behind G, spread over a quarter turn: of 3 with T at (0, 50), at -45, 0 and 45 degrees from +x. */
+static void a_team_drives_spread_behind_the_flock(void) {
+  const float dist[HERD_SECTORS] = {10, 12, 14, 16, 18, 20, 22, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  herd_strombom_dog_params three = team(100, 3);
+  three.target_m[0] = 0, three.target_m[1] = 50;
+  o.steering_count = 3, o.nearest[1].dist_m = o.nearest[2].dist_m = 30; /* none waits */
+  for (uint32_t i = 0; i < 3; ++i) {
+    herd_dog_aim aim = herd_strombom_dog_aim(&three, &o, i, dog_at);
+    float a = ((float)i - 1.0f) * 0.785398163f;
+    CHECK_MSG(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - (50 + 20 * cosf(a))) < 1e-3f &&
+                  fabsf(aim.point[1] - (50 + 20 * sinf(a))) < 1e-3f,
+              "dog %u: mode %d at (%g, %g)", i, aim.mode, (double)aim.point[0], (double)aim.point[1]);
+  }
 }
 
 static void waits_while_a_sheep_is_within_3_ra(void) {

@@ -175,6 +175,19 @@ typedef struct herd_group {
   float heading[3]; /* the members' mean unit velocity (its length: the group's polarisation) */
 } herd_group;
 
+/* The flock about its centroid G in HERD_SECTORS sectors of azimuth (the xy-plane; in 3D the
+ * agents' projections): sector k holds the agents whose offset r - G points between k * 45
+ * and (k + 1) * 45 degrees counter-clockwise from +x (each border belongs to the sector it
+ * opens; an agent at G itself to sector 0). Decided by comparisons of the offset's components
+ * alone, so every backend puts every agent in the same sector. */
+#define HERD_SECTORS 8
+typedef struct herd_sector {
+  uint32_t count;       /* flock agents in the sector (removed ones not) */
+  uint32_t farthest_id; /* the one farthest from G (ties: the smaller id); UINT32_MAX: none */
+  float farthest_pos[3];
+  float farthest_dist_m; /* 0 when the sector is empty */
+} herd_sector;
+
 typedef struct herd_observation {
   uint32_t count;      /* flock agents */
   uint32_t in_goal;    /* agents within target.goal_radius_m of the target now */
@@ -201,13 +214,17 @@ typedef struct herd_observation {
   /* The parts this observation lacks (HERD_OBSERVE_* bits; 0: none), as herd_sim_set_observed
    * let the backend leave them out: their fields then hold NaN (ids UINT32_MAX). */
   uint32_t missing;
+  /* HERD_OBSERVE_SECTORS: the flock sector by sector about G (last: an observation of an older
+   * herd is the prefix before it). */
+  herd_sector sector[HERD_SECTORS];
 } herd_observation;
 
 /* An observation's optional parts: every other field is reduced each step, as the run needs it
  * (the goal, the grid's box, the dogs' centroid). */
 #define HERD_OBSERVE_FAR 1u          /* farthest_id, farthest_pos, farthest_dist_m and milling: a second pass */
 #define HERD_OBSERVE_POLARISATION 2u /* polarisation: each agent's unit velocity */
-#define HERD_OBSERVE_ALL (HERD_OBSERVE_FAR | HERD_OBSERVE_POLARISATION)
+#define HERD_OBSERVE_SECTORS 4u      /* sector[]: in the second pass (the centroid first) */
+#define HERD_OBSERVE_ALL (HERD_OBSERVE_FAR | HERD_OBSERVE_POLARISATION | HERD_OBSERVE_SECTORS)
 
 /* ---- Devices ---------------------------------------------------------------------- */
 
@@ -352,8 +369,9 @@ uint32_t herd_sim_step_index(const herd_sim *sim); /* steps completed */
 herd_outcome herd_sim_outcome(const herd_sim *sim);
 const herd_observation *herd_sim_observation(const herd_sim *sim);
 /* The optional parts (HERD_OBSERVE_*) each step's observation is to hold from the next step on;
- * HERD_OBSERVE_ALL unless set. With steering agents every part is kept (their strategies read
- * the observation). The parts computed are bit for bit as with all of them. */
+ * HERD_OBSERVE_ALL unless set. With steering agents every part but the sectors is kept (their
+ * strategies read the observation), and the sectors too where a strategy reads them. The parts
+ * computed are bit for bit as with all of them. */
 void herd_sim_set_observed(herd_sim *sim, uint32_t parts);
 /* Fills in the parts the current observation lacks, from the flock as it is now: the same bits
  * as had they been reduced with the step. A step run ahead is abandoned first, as for a read. */

@@ -48,6 +48,13 @@ typedef struct herd_group {
   float heading[3];
 } herd_group;
 
+typedef struct herd_sector {
+  uint32_t count;
+  uint32_t farthest_id;
+  float farthest_pos[3];
+  float farthest_dist_m;
+} herd_sector;
+
 typedef struct herd_observation {
   uint32_t count;
   uint32_t in_goal;
@@ -68,6 +75,7 @@ typedef struct herd_observation {
   uint32_t steering_count;
   struct { uint32_t id; float pos[3]; float dist_m; } nearest[16];
   uint32_t missing;
+  herd_sector sector[8];
 } herd_observation;
 
 typedef struct herd_steering_state {

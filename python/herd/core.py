@@ -217,6 +217,15 @@ def _observation_dict(o, dims):
         "path_end": o.path_end,
         "group_count": o.group_count,
         "groups": groups,
+        "sectors": [
+            {
+                "count": sec.count,
+                "farthest_id": sec.farthest_id,
+                "farthest_pos": _vector(sec.farthest_pos, dims),
+                "farthest_m": sec.farthest_dist_m,
+            }
+            for sec in o.sector
+        ],
     }
 
 
@@ -348,7 +357,8 @@ class Sim:
     @property
     def observation(self):
         """The last step's observation: counts, centroid, extent, farthest agent, order
-        parameters (polarisation, milling), path and groups, as a dict."""
+        parameters (polarisation, milling), path, groups and the 8 sectors about the centroid
+        (each its count and farthest agent; herd.h's herd_sector), as a dict."""
         return _observation_dict(lib.herd_sim_observation(self._handle), self.dims)
 
     @property

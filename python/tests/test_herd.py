@@ -28,6 +28,15 @@ def test_positions_agree_with_the_observation():
     assert tuple(pos.max(axis=0)) == pytest.approx(o["extent_max"], abs=0)
     far = o["farthest_id"]
     assert tuple(pos[far]) == pytest.approx(o["farthest_pos"], abs=0)
+    # the sectors: each agent in the one its azimuth about the centroid names
+    off = pos.astype(np.float64) - np.array(o["centroid"])
+    sector = np.floor(np.mod(np.arctan2(off[:, 1], off[:, 0]), 2 * np.pi) / (np.pi / 4)).astype(int)
+    assert [s["count"] for s in o["sectors"]] == [int((sector == k).sum()) for k in range(8)]
+    for k, s in enumerate(o["sectors"]):
+        if s["count"]:
+            dist = np.where(sector == k, np.hypot(off[:, 0], off[:, 1]), -1.0)
+            assert s["farthest_id"] == int(dist.argmax())
+            assert tuple(pos[s["farthest_id"]]) == pytest.approx(s["farthest_pos"], abs=0)
 
 
 def test_headings_are_unit_vectors():

@@ -202,13 +202,18 @@ void herd_observation_fill_in(herd_observation *obs, const herd_observation *ful
 
 /* The observation's first pass over agents [begin, end) of state arrays in any order (the
  * desc's goal, env and dims; g for distances through the wrap; the unit velocities unless
- * `unobserved` has HERD_OBSERVE_POLARISATION), and its second pass, once the centroid is known:
- * what the CPU backend sums per block and an MPI rank over its agents. */
+ * `unobserved` has HERD_OBSERVE_POLARISATION), and its second pass, once the centroid is known
+ * (the sectors with `sectors`): what the CPU backend sums per block and an MPI rank over its
+ * agents. */
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
                                      const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer,
                                      uint32_t unobserved);
 herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *vel, const uint32_t *agent,
-                                 uint32_t begin, uint32_t end, herd_vec3 centroid);
+                                 uint32_t begin, uint32_t end, herd_vec3 centroid, int sectors);
+/* Whether the second pass runs, and with the sectors, for the parts left out. */
+#define HERD_SECOND_PASS(unobserved) \
+  (((unobserved) & (HERD_OBSERVE_FAR | HERD_OBSERVE_SECTORS)) != (HERD_OBSERVE_FAR | HERD_OBSERVE_SECTORS))
+#define HERD_WANTS_SECTORS(unobserved) (!((unobserved)&HERD_OBSERVE_SECTORS))
 
 /* The agent word of flock agent `id` at an upload (pos in id order): its id, delivered when it
  * starts in the goal. */

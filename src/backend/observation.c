@@ -28,6 +28,14 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   uint32_t in_flock = count > p->removed ? count - p->removed : 0u;
   obs->path_distance_m = in_flock ? (float)(herd_fix_wide(p->path_dist, HERD_FIX_POS_SCALE) / in_flock) : 0.0f;
   obs->path_end = p->path_end;
+  for (int k = 0; k < HERD_SECTORS; ++k) {
+    const herd_sector_part *from = &p->sector[k];
+    herd_sector *to = &obs->sector[k];
+    to->count = from->count;
+    to->farthest_id = from->count ? from->id : UINT32_MAX;
+    to->farthest_pos[0] = from->x, to->farthest_pos[1] = from->y, to->farthest_pos[2] = from->z;
+    to->farthest_dist_m = from->count ? sqrtf(from->d2) : 0.0f;
+  }
   obs->steering_count = steering_count;
   for (uint32_t d = 0; d < steering_count; ++d) {
     obs->nearest[d].id = p->near[d].id;
@@ -37,12 +45,20 @@ void herd_observation_from_partial(const herd_flock_partial *p, uint32_t count, 
   }
 }
 
-_Static_assert(HERD_REDUCE_FAR == HERD_OBSERVE_FAR && HERD_REDUCE_HEADING == HERD_OBSERVE_POLARISATION,
+_Static_assert(HERD_REDUCE_FAR == HERD_OBSERVE_FAR && HERD_REDUCE_HEADING == HERD_OBSERVE_POLARISATION &&
+                   HERD_REDUCE_SECTORS == HERD_OBSERVE_SECTORS,
                "kernels/reduce.h names the observation's parts as herd.h does");
+_Static_assert(HERD_KERNEL_SECTORS == HERD_SECTORS, "kernels/reduce.h and herd.h disagree on the sectors");
 
 void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
   obs->missing = HERD_OBSERVE_ALL & ~observed;
   if (obs->missing & HERD_OBSERVE_POLARISATION) obs->polarisation = NAN;
+  if (obs->missing & HERD_OBSERVE_SECTORS)
+    for (int k = 0; k < HERD_SECTORS; ++k) {
+      herd_sector *sector = &obs->sector[k];
+      sector->count = sector->farthest_id = UINT32_MAX;
+      sector->farthest_pos[0] = sector->farthest_pos[1] = sector->farthest_pos[2] = sector->farthest_dist_m = NAN;
+    }
   if (!(obs->missing & HERD_OBSERVE_FAR)) return;
   obs->farthest_id = UINT32_MAX;
   for (int k = 0; k < 3; ++k) obs->farthest_pos[k] = NAN;
@@ -51,6 +67,7 @@ void herd_observation_leave_out(herd_observation *obs, uint32_t observed) {
 
 void herd_observation_fill_in(herd_observation *obs, const herd_observation *full) {
   if (obs->missing & HERD_OBSERVE_POLARISATION) obs->polarisation = full->polarisation;
+  if (obs->missing & HERD_OBSERVE_SECTORS) memcpy(obs->sector, full->sector, sizeof obs->sector);
   if (obs->missing & HERD_OBSERVE_FAR) {
     obs->farthest_id = full->farthest_id;
     memcpy(obs->farthest_pos, full->farthest_pos, sizeof obs->farthest_pos);
@@ -76,10 +93,13 @@ herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid
 }
 
 herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *vel, const uint32_t *agent,
-                                 uint32_t begin, uint32_t end, herd_vec3 centroid) {
+                                 uint32_t begin, uint32_t end, herd_vec3 centroid, int sectors) {
   herd_flock_partial p = herd_partial_empty();
-  for (uint32_t i = begin; i < end; ++i)
-    herd_far_add(&p, herd_load_vec(pos, i, dims), herd_load_vec(vel, i, dims), agent[i], centroid);
+  for (uint32_t i = begin; i < end; ++i) {
+    herd_vec3 at = herd_load_vec(pos, i, dims);
+    herd_far_add(&p, at, herd_load_vec(vel, i, dims), agent[i], centroid);
+    if (sectors) HERD_SECTOR_ADD(p.sector, at, agent[i], centroid);
+  }
   return p;
 }
 

@@ -544,7 +544,9 @@ int cmd_run(int argc, char **argv) {
   if (status != 0) return status;
   status = parse_run(argc, argv, &o);
   if (m.on) status = cli_mpi_agree(&m, status, false);
-  o.observed = o.csv || o.trajectories ? HERD_OBSERVE_ALL : cli_quiet ? 0u : HERD_OBSERVE_POLARISATION;
+  o.observed = o.csv || o.trajectories ? HERD_OBSERVE_FAR | HERD_OBSERVE_POLARISATION /* not the sectors */
+               : cli_quiet             ? 0u
+                                       : HERD_OBSERVE_POLARISATION;
   keep_to_rank_0(&o, &m);
   if (status == -1) status = prepare(&o, &sc, &sim, &csv, &traj);
   if (m.on) { /* a rank that could not start stops them all */

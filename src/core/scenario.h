@@ -20,6 +20,12 @@ typedef enum herd_dog_stop {
   HERD_DOG_STOP_NEAR_SHEEP_OR_CENTRE /* "near_sheep_or_centre": also within f(N) of G (authors' 2020 code) */
 } herd_dog_stop;
 
+/* How Strömbom dogs share the flock (dogs.team). */
+typedef enum herd_dog_team {
+  HERD_DOG_TEAM_ALONE = 0, /* "alone": each dog the paper's, all after the one farthest sheep */
+  HERD_DOG_TEAM_SECTORS    /* "sectors": each its own share of the sectors about G [ours] */
+} herd_dog_team;
+
 /* How a Strömbom dog finds its way among walls, water and pens (dogs.rules). */
 typedef enum herd_dog_rules {
   HERD_DOG_RULES_WAYPOINTS = 0, /* "waypoints": drive toward the route's next waypoint, sweep stragglers along it */
@@ -115,6 +121,7 @@ struct herd_scenario {
     float noise;            /* e */
     uint32_t stop;          /* herd_dog_stop: when a dog stands still */
     uint32_t rules;         /* herd_dog_rules: waypoints and sweep, or the paper's dog alone */
+    uint32_t team;          /* herd_dog_team: how several dogs share the flock */
   } dogs;
   struct {
     uint32_t entries;

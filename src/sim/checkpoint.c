@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,12 @@
 #define HEAD_WORDS 9u /* the u32 fields after the byte-order word */
 #define BACKEND_BYTES 16u
 #define BOX_BYTES (12u * sizeof(float) + sizeof(uint32_t))
+/* The observation as herds before its sectors wrote it (the same format otherwise): read as
+ * the prefix it is, its sectors missing. */
+#define OBS_BEFORE_SECTORS_BYTES                                                                        \
+  ((offsetof(herd_observation, sector) + _Alignof(herd_observation) - 1) / _Alignof(herd_observation) * \
+   _Alignof(herd_observation))
+_Static_assert(OBS_BEFORE_SECTORS_BYTES < sizeof(herd_observation), "the sectors lengthen the observation");
 
 /* ---- CRC-32 (IEEE 802.3, as zlib's crc32) --------------------------------------------- */
 
@@ -198,7 +205,7 @@ static uint64_t lay_out(loaded *f) {
   const uint64_t sizes[] = {BACKEND_BYTES,
                             BOX_BYTES,
                             (uint64_t)h[H_SCENARIO] + h[H_ABOUT],
-                            sizeof(herd_observation),
+                            h[H_OBS],
                             (uint64_t)h[H_STEER_COUNT] * sizeof(herd_steering_state),
                             HERD_MAX_STEERING,
                             HERD_MAX_STEERING * 3 * sizeof(float),
@@ -230,7 +237,8 @@ static herd_status check_header(loaded *f, const unsigned char *first, uint64_t 
     snprintf(why, sizeof why, "format version %u; this herd reads version %u", h[H_VERSION], FORMAT_VERSION);
     return bad(err, f, why);
   }
-  if (h[H_OBS] != sizeof(herd_observation) || h[H_STEERING] != sizeof(herd_steering_state)) {
+  bool known_obs = h[H_OBS] == sizeof(herd_observation) || h[H_OBS] == OBS_BEFORE_SECTORS_BYTES;
+  if (!known_obs || h[H_STEERING] != sizeof(herd_steering_state)) {
     snprintf(why, sizeof why,
              "written by a herd whose state records differ (observation %u bytes, steering agent %u; here %zu and "
              "%zu): resume it with the herd that wrote it",
@@ -342,7 +350,10 @@ static void loaded_state(const loaded *f, herd_sim_saved *s) {
   memcpy(s->boxes.lo, f->boxes, sizeof s->boxes.lo);
   memcpy(s->boxes.hi, f->boxes + sizeof s->boxes.lo, sizeof s->boxes.hi);
   memcpy(&s->boxes.latest, f->boxes + sizeof s->boxes.lo + sizeof s->boxes.hi, sizeof s->boxes.latest);
-  memcpy(&s->obs, f->obs, sizeof s->obs);
+  memcpy(&s->obs, f->obs, f->head[H_OBS]);
+  if (f->head[H_OBS] < sizeof s->obs) /* an older herd's: no sectors */
+    herd_observation_leave_out(&s->obs,
+                               HERD_OBSERVE_ALL & ~((s->obs.missing & HERD_OBSERVE_ALL) | HERD_OBSERVE_SECTORS));
   memcpy(s->steering, f->steering, s->steering_count * sizeof s->steering[0]);
   memcpy(s->manual, f->manual, sizeof s->manual);
   memcpy(s->manual_aim, f->aim, sizeof s->manual_aim);

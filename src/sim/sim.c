@@ -531,12 +531,21 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
   return HERD_OK;
 }
 
-/* What the backend is to leave out: what the user did, but for what the steering agents read
- * (with steering agents, every part: their strategies are given the whole observation, and
- * Strömbom's and Lien's read the farthest agent). A batch's worlds share their backend: all. */
+/* The optional parts the steering agents read: every part but the sectors (their strategies
+ * are given the whole observation, and Strömbom's and Lien's read the farthest agent), and the
+ * sectors where a strategy reads them (herd_steer_reads_sectors). */
+static uint32_t steering_reads(const herd_sim *s) {
+  uint32_t parts = s->steering_count ? HERD_OBSERVE_ALL & ~HERD_OBSERVE_SECTORS : 0u;
+  for (uint32_t d = 0; d < s->steering_count; ++d)
+    if (herd_steer_reads_sectors(&s->sc, (herd_strategy)s->steering[d].strategy)) parts |= HERD_OBSERVE_SECTORS;
+  return parts;
+}
+
+/* What the backend is to leave out: what the user did, but for what the steering agents read.
+ * A batch's worlds share their backend: all. */
 static void tell_observed(herd_sim *s, uint32_t unobserved) {
   if (s->in_batch || !s->ops->set_observed) return;
-  if (s->steering_count > 0) unobserved = 0u;
+  unobserved &= ~steering_reads(s);
   s->ops->set_observed(s->backend, HERD_OBSERVE_ALL & ~unobserved);
 }
 

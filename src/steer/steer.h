@@ -25,6 +25,10 @@ typedef void (*herd_steer_fn)(const herd_steer_context *ctx, uint32_t index, her
 
 /* Each strategy's step, by herd_strategy (their names: herd_strategy_name). */
 extern const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT];
+/* Whether a steering agent of this strategy reads the observation's sectors
+ * (HERD_OBSERVE_SECTORS) in scenario sc (Strömbom's dogs with dogs.team = sectors), which the
+ * backend then reduces every step; the other optional parts are kept for any steering agent. */
+bool herd_steer_reads_sectors(const herd_scenario *sc, herd_strategy strategy);
 
 /* The context for a scenario (the dog's parameters from it, and its route among walls, water
  * and pens: NULL without them, or when out of memory). `sc` must outlive it. */

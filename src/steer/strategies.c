@@ -84,6 +84,10 @@ const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
     [HERD_STRATEGY_FOOD] = food_step,       [HERD_STRATEGY_SHEPHERD] = herd_lien_shepherd_step,
 };
 
+bool herd_steer_reads_sectors(const herd_scenario *sc, herd_strategy strategy) {
+  return strategy == HERD_STRATEGY_DOG && sc->dogs.team == HERD_DOG_TEAM_SECTORS;
+}
+
 /* The dog's parameters from a Strömbom scenario (its sheep's parameters and its dogs), with
  * the route built for it. */
 static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const herd_route *route) {
@@ -99,6 +103,8 @@ static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const he
       .sc = sc,
       .route = route,
       .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
+      .team = sc->dogs.team == HERD_DOG_TEAM_SECTORS,
+      .dog_count = herd_scenario_dog_count(sc),
   };
 }
 

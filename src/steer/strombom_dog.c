@@ -34,6 +34,63 @@ bool herd_strombom_dog_waypoint(const herd_strombom_dog_params *p, const herd_ob
          herd_route_waypoint(p->route, g, p->repulsion_radius_m * sqrtf(n), out);
 }
 
+#define HERD_TURN 6.28318530717958647692f /* 2 pi */
+
+/* The angle of (dx, dy) counter-clockwise from the unit vector `zero`, in [0, 2 pi). */
+static float angle_from(herd_vec2 zero, float dx, float dy) {
+  float a = atan2f(zero.x * dy - zero.y * dx, zero.x * dx + zero.y * dy);
+  return a < 0.0f ? a + HERD_TURN : a;
+}
+
+int herd_strombom_team_sector(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                              const float toward[2], float gathered) {
+  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
+  float share = HERD_TURN / (float)(p->dog_count ? p->dog_count : 1u);
+  int best = -1;
+  for (int k = 0; k < HERD_SECTORS; ++k) {
+    const herd_sector *s = &obs->sector[k];
+    if (s->count == 0 || s->count == UINT32_MAX || !(s->farthest_dist_m >= gathered)) continue;
+    /* its angle from the middle of dog i's share, shifted by half a share into [0, 2 pi) */
+    float rel =
+        angle_from(away, s->farthest_pos[0] - gx, s->farthest_pos[1] - gy) - share * (float)dog_index + 0.5f * share;
+    rel = fmodf(rel + 2.0f * HERD_TURN, HERD_TURN);
+    if (!(rel < share)) continue;
+    const herd_sector *b = best < 0 ? NULL : &obs->sector[best];
+    if (!b || s->farthest_dist_m > b->farthest_dist_m ||
+        (s->farthest_dist_m == b->farthest_dist_m && s->farthest_id < b->farthest_id))
+      best = k;
+  }
+  return best;
+}
+
+/* dogs.team = sectors [ours]: dog i collects the farthest agent of its share (Strömbom's
+ * collecting point, r_a beyond it from G), else drives from its own place behind the flock:
+ * r_a sqrt(N) from G at an angle (i - (D - 1) / 2) pi / (2 (D - 1)) from the direction away
+ * from `toward`, the team spread over a quarter turn (one dog: straight behind, the paper's). */
+static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                             const float toward[2], float gathered) {
+  herd_dog_aim aim;
+  float r_a = p->repulsion_radius_m, gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  int k = herd_strombom_team_sector(p, obs, dog_index, toward, gathered);
+  if (k >= 0) {
+    const float *f = obs->sector[k].farthest_pos;
+    herd_vec2 out = unit_from(gx, gy, f[0], f[1]);
+    aim.mode = HERD_MODE_COLLECT;
+    aim.point[0] = f[0] + r_a * out.x;
+    aim.point[1] = f[1] + r_a * out.y;
+    return aim;
+  }
+  uint32_t d = p->dog_count ? p->dog_count : 1u;
+  float turn = d > 1u ? ((float)dog_index - 0.5f * (float)(d - 1u)) * 0.25f * HERD_TURN / (float)(d - 1u) : 0.0f;
+  herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
+  float c = cosf(turn), s = sinf(turn), behind = r_a * sqrtf(flock_size(p, obs));
+  aim.mode = HERD_MODE_DRIVE;
+  aim.point[0] = gx + behind * (c * away.x - s * away.y);
+  aim.point[1] = gy + behind * (s * away.x + c * away.y);
+  return aim;
+}
+
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                                    const float pos[2]) {
   herd_dog_aim aim;
@@ -46,6 +103,11 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = r_a * sqrtf(n);
   float f[2] = {obs->farthest_pos[0], obs->farthest_pos[1]}, gathered = herd_strombom_dog_gathered_m(p, obs);
   bool route = p->route && p->waypoints;
+  if (p->team) {
+    float toward[2] = {p->target_m[0], p->target_m[1]};
+    if (route) herd_strombom_dog_waypoint(p, obs, toward);
+    return team_aim(p, obs, dog_index, toward, gathered);
+  }
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
   if (obs->farthest_dist_m < gathered) {
     float toward[2] = {p->target_m[0], p->target_m[1]};

@@ -19,6 +19,8 @@ typedef struct herd_strombom_dog_params {
   const herd_scenario *sc;  /* its obstacles, which the dog never passes through */
   const herd_route *route;  /* the way home around walls, water and pens, or NULL without them */
   bool waypoints;           /* dogs.rules = waypoints: drive and sweep along the route */
+  bool team;                /* dogs.team = sectors: each dog its share (reads the observation's sectors) */
+  uint32_t dog_count;       /* D: the team's dogs (dogs.count) */
 } herd_strombom_dog_params;
 
 /* Where the dog heads this step and in which mode, from the observation alone. */
@@ -34,6 +36,15 @@ float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd
 /* The route's waypoint the dogs drive the flock toward now: r_a sqrt(N) down the field from G
  * (dogs.rules = waypoints, among walls, water or pens); false when there is none. */
 bool herd_strombom_dog_waypoint(const herd_strombom_dog_params *p, const herd_observation *obs, float out[2]);
+
+/* dogs.team = sectors [ours]: the sector (obs->sector) that dog `dog_index` of the team of D
+ * collects, or -1 when it drives. About G, the direction away from the point the flock is
+ * driven to (`toward`) is angle 0; dog i's share is the angles within pi / D of 2 pi i / D
+ * (counter-clockwise); of the sectors whose farthest agent lies in its share at or beyond
+ * `gathered` = f(N), the one whose agent is farthest (ties: the smaller id). With D = 1 that is
+ * the flock's farthest agent whenever it is beyond f(N): the paper's dog. */
+int herd_strombom_team_sector(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                              const float toward[2], float gathered);
 
 /* `pos`: the dog's own position (for dogs.stop = near_sheep_or_centre). */
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,

@@ -762,9 +762,10 @@ static herd_status reduce_async(herd_backend *b, herd_steering_input steer, int 
     s = herd_cl_run_kernel(b, K_REDUCE_FIRST, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 11, MEM(pos), MEM(vel),
                            MEM(agent), VAL(b->grid), MEM(b->steer), VAL(count), VAL(info), MEM(b->env),
                            MEM(b->partials), MEM(b->ticket), MEM(b->total));
-  if (s == HERD_OK && !(b->unobserved & HERD_OBSERVE_FAR)) /* else its fields are stale: left out on the host */
-    s = herd_cl_run_kernel(b, K_REDUCE_FAR, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 7, MEM(pos), MEM(vel),
-                           MEM(agent), VAL(b->grid), MEM(b->total), MEM(b->partials), MEM(b->ticket));
+  cl_uint sectors = HERD_WANTS_SECTORS(b->unobserved);
+  if (s == HERD_OK && HERD_SECOND_PASS(b->unobserved)) /* else its fields are stale: left out on the host */
+    s = herd_cl_run_kernel(b, K_REDUCE_FAR, items, REDUCE_GROUP, HERD_STAGE_REDUCE, err, 8, MEM(pos), MEM(vel),
+                           MEM(agent), VAL(b->grid), MEM(b->total), MEM(b->partials), MEM(b->ticket), VAL(sectors));
   if (s != HERD_OK) return s;
   b->ring_unobserved[slot] = b->unobserved;
   if (b->ring_read[slot]) clReleaseEvent(b->ring_read[slot]); /* a cancelled step's, never waited for */

@@ -358,15 +358,16 @@ static void reduce_blocks(void *ctx, uint32_t first, uint32_t last) {
   }
 }
 
-/* The second pass: the agent farthest from the centroid, and the milling sum, per block. */
+/* The second pass: the agent farthest from the centroid, the milling sum and the sectors where
+ * they are observed, per block. */
 static void far_blocks(void *ctx, uint32_t first, uint32_t last) {
   const pass_ctx *c = ctx;
   const herd_backend *b = c->b;
   uint32_t n = b->desc.count;
   for (uint32_t k = first; k < last; ++k) {
     uint32_t end = (k + 1) * REDUCE_BLOCK < n ? (k + 1) * REDUCE_BLOCK : n;
-    c->parts[k] =
-        herd_far_over(b->desc.dims, c->pos, b->vel[b->cur], b->agent[b->cur], k * REDUCE_BLOCK, end, c->centroid);
+    c->parts[k] = herd_far_over(b->desc.dims, c->pos, b->vel[b->cur], b->agent[b->cur], k * REDUCE_BLOCK, end,
+                                c->centroid, HERD_WANTS_SECTORS(b->unobserved));
   }
 }
 
@@ -380,7 +381,7 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   herd_flock_partial all = c.parts[0];
   for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], steer.count);
   c.centroid = herd_partial_centroid(all, n);
-  if (!(b->unobserved & HERD_OBSERVE_FAR)) {
+  if (HERD_SECOND_PASS(b->unobserved)) {
     herd_pool_for(b->pool, blocks, 1, far_blocks, &c);
     for (uint32_t k = 0; k < blocks; ++k) all = herd_far_fold(all, c.parts[k]);
   }

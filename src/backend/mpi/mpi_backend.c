@@ -460,9 +460,10 @@ static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_o
       herd_partial_over(&b->desc, &b->grid, b->pos, b->vel, b->agent, 0, b->local, steer, b->unobserved);
   herd_status s = fold_all(b, &first, false, steer.count, err);
   if (s != HERD_OK) return s;
-  if (!(b->unobserved & HERD_OBSERVE_FAR)) {
+  if (HERD_SECOND_PASS(b->unobserved)) {
     herd_vec3 centroid = herd_partial_centroid(first, b->desc.count);
-    herd_flock_partial far = herd_far_over(b->desc.dims, b->pos, b->vel, b->agent, 0, b->local, centroid);
+    herd_flock_partial far =
+        herd_far_over(b->desc.dims, b->pos, b->vel, b->agent, 0, b->local, centroid, HERD_WANTS_SECTORS(b->unobserved));
     s = fold_all(b, &far, true, steer.count, err);
     if (s != HERD_OK) return s;
     first = herd_far_fold(first, far);
