@@ -277,7 +277,7 @@ static void set_rejects_unknown_paths(void) {
   check_set_fails("sheeps.count=5", "--set sheeps.count=5: sheeps.count: unknown field (did you mean sheep.count?)");
   check_set_fails("dogs.colour=red",
                   "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
-                  "spacing_m, speed_m_per_step, noise, stop, team, rules)");
+                  "spacing_m, speed_m_per_step, noise, stop, team, team_compact, team_margin, rules)");
 }
 
 static void set_rejects_non_finite_numbers(void) {
@@ -480,6 +480,8 @@ static void dump_reads_back_identically(void) {
       "sheep.success=centroid_in_goal",
       "dogs.stop=near_sheep_or_centre",
       "dogs.team=sectors",
+      "dogs.team_compact=2.5",
+      "dogs.team_margin=1.5",
       "dogs.rules=published",
       "obstacles.spheres=[[10, 20, 5], [100.5, -50, 0.25]]",
       "obstacles.margin_m=3.5",

@@ -24,7 +24,8 @@
   X(a_manual_agent_waits_for_the_user)        \
   X(a_team_of_one_is_the_papers_dog)          \
   X(a_team_shares_the_sectors_by_angle)       \
-  X(a_team_drives_spread_behind_the_flock)
+  X(a_team_drives_spread_behind_the_flock)    \
+  X(a_team_gathers_within_kappa_ra_sqrt_n)
 TESTS(DECLARE_TEST)
 
 static herd_strombom_dog_params params(uint32_t n) {
@@ -68,16 +69,20 @@ static herd_observation sectored(const float dist[HERD_SECTORS], float offset_de
 
 static herd_strombom_dog_params team(uint32_t n, uint32_t dogs) {
   herd_strombom_dog_params p = params(n);
-  p.team = true, p.dog_count = dogs;
+  p.team = true, p.dog_count = dogs, p.team_compact = 1.5f, p.team_margin = 3.0f;
   return p;
 }
 
-/* dogs.team = sectors with one dog: the paper's dog's mode and aim, whatever the flock. */
+/* dogs.team = sectors with one dog, its gathering radius no nearer than f(N) (kappa large):
+ * the paper's dog's mode and aim, for flocks it collects from (a sheep beyond f(N) = 43.1 m) and
+ * compact ones it drives (every sheep within r_a sqrt(N) - m r_a = 14 m of G). */
 static void a_team_of_one_is_the_papers_dog(void) {
   herd_strombom_dog_params alone = params(100), one = team(100, 1);
+  one.team_compact = 1000.0f;
   for (uint32_t trial = 0; trial < 200; ++trial) {
     float dist[HERD_SECTORS];
-    for (uint32_t k = 0; k < HERD_SECTORS; ++k) dist[k] = 5.0f + (float)((trial * 37u + k * 11u) % 60u);
+    for (uint32_t k = 0; k < HERD_SECTORS; ++k)
+      dist[k] = trial % 2 ? 5.0f + (float)((trial * 37u + k * 11u) % 60u) : 2.0f + (float)((trial + k * 5u) % 12u);
     herd_observation o = sectored(dist, (float)(trial % 45u));
     herd_dog_aim a = herd_strombom_dog_aim(&alone, &o, 0, dog_at), b = herd_strombom_dog_aim(&one, &o, 0, dog_at);
     CHECK_MSG(a.mode == b.mode && fabsf(a.point[0] - b.point[0]) < 1e-4f && fabsf(a.point[1] - b.point[1]) < 1e-4f,
@@ -112,8 +117,10 @@ static void a_team_shares_the_sectors_by_angle(void) {
   CHECK(herd_strombom_team_sector(&eight, &o, 6, toward, gathered) == -1);
 }
 
-/* A gathered flock (every sector's farthest within f(N)): the dogs drive from r_a sqrt(N) = 20 m
- * behind G, spread over a quarter turn: of 3 with T at (0, 50), at -45, 0 and 45 degrees from +x. */
+/* A gathered flock (every sector's farthest within kappa r_a sqrt(N) = 30 m): the dogs drive from
+ * r_a sqrt(N) = 20 m behind G, spread over a quarter turn: of 3 with T at (0, 50), at -45, 0 and
+ * 45 degrees from +x; but dog 0's direction lies in sector 7 (a border opens its sector), whose
+ * farthest sheep is 24 m out, so it stands m r_a = 6 m beyond: 30 m from G. */
 static void a_team_drives_spread_behind_the_flock(void) {
   const float dist[HERD_SECTORS] = {10, 12, 14, 16, 18, 20, 22, 24};
   herd_observation o = sectored(dist, 10.0f);
@@ -122,11 +129,30 @@ static void a_team_drives_spread_behind_the_flock(void) {
   o.steering_count = 3, o.nearest[1].dist_m = o.nearest[2].dist_m = 30; /* none waits */
   for (uint32_t i = 0; i < 3; ++i) {
     herd_dog_aim aim = herd_strombom_dog_aim(&three, &o, i, dog_at);
-    float a = ((float)i - 1.0f) * 0.785398163f;
-    CHECK_MSG(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - (50 + 20 * cosf(a))) < 1e-3f &&
-                  fabsf(aim.point[1] - (50 + 20 * sinf(a))) < 1e-3f,
+    float a = ((float)i - 1.0f) * 0.785398163f, r = i == 0 ? 30.0f : 20.0f;
+    CHECK_MSG(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - (50 + r * cosf(a))) < 1e-3f &&
+                  fabsf(aim.point[1] - (50 + r * sinf(a))) < 1e-3f,
               "dog %u: mode %d at (%g, %g)", i, aim.mode, (double)aim.point[0], (double)aim.point[1]);
   }
+}
+
+/* A sheep 35 m out: within f(100) = 43.1 m, so the paper's dog drives; beyond kappa r_a sqrt(N)
+ * = 30 m, so a team of two collects it (dog 1: it lies ahead, toward T at (0, 50)). */
+static void a_team_gathers_within_kappa_ra_sqrt_n(void) {
+  const float dist[HERD_SECTORS] = {10, 12, 14, 16, 35, 20, 22, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  o.steering_count = 2, o.nearest[1].dist_m = 30;
+  herd_strombom_dog_params alone = params(100), two = team(100, 2);
+  alone.target_m[0] = two.target_m[0] = 0, alone.target_m[1] = two.target_m[1] = 50;
+  CHECK(herd_strombom_dog_aim(&alone, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
+  herd_dog_aim aim = herd_strombom_dog_aim(&two, &o, 1, dog_at);
+  float a = 190.0f * 0.0174532925f;
+  CHECK_MSG(aim.mode == HERD_MODE_COLLECT && fabsf(aim.point[0] - (50 + 37 * cosf(a))) < 1e-3f &&
+                fabsf(aim.point[1] - (50 + 37 * sinf(a))) < 1e-3f,
+            "mode %d at (%g, %g)", aim.mode, (double)aim.point[0], (double)aim.point[1]);
+  CHECK(herd_strombom_dog_aim(&two, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
+  two.team_compact = 2.0f; /* 40 m: gathered */
+  CHECK(herd_strombom_dog_aim(&two, &o, 1, dog_at).mode == HERD_MODE_DRIVE);
 }
 
 static void waits_while_a_sheep_is_within_3_ra(void) {

@@ -122,6 +122,8 @@ struct herd_scenario {
     uint32_t stop;          /* herd_dog_stop: when a dog stands still */
     uint32_t rules;         /* herd_dog_rules: waypoints and sweep, or the paper's dog alone */
     uint32_t team;          /* herd_dog_team: how several dogs share the flock */
+    float team_compact;     /* kappa: a team gathers the flock within kappa r_a sqrt(N) of G */
+    float team_margin;      /* m: a team's driving dog stands m r_a beyond the flock's back */
   } dogs;
   struct {
     uint32_t entries;

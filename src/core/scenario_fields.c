@@ -66,6 +66,8 @@ static const scenario_field tail_fields[] = {
     FLOAT("dogs.noise", dogs.noise, 0.3, 0, 1000, false, FIELD_STROMBOM, "", "e: weight of the random direction in a dog's heading"),
     CHOICE("dogs.stop", dogs.stop, HERD_DOG_STOP_NEAR_SHEEP, FIELD_STROMBOM, "when a dog stands still: near_sheep, or near_sheep_or_centre (also within f(N) of the centroid)", "near_sheep", "near_sheep_or_centre"),
     CHOICE("dogs.team", dogs.team, HERD_DOG_TEAM_ALONE, FIELD_STROMBOM, "how several dogs share the flock: alone (each the paper's dog, all after the one farthest sheep) or sectors (each collects in its own share of the sectors about the centroid and drives from its own place behind it)", "alone", "sectors"),
+    FLOAT("dogs.team_compact", dogs.team_compact, 1.5, 0, 1000, true, FIELD_STROMBOM, "", "kappa: with dogs.team = sectors, the dogs collect every sheep beyond kappa r_a sqrt(N) of the centroid (or beyond f(N), if nearer)"),
+    FLOAT("dogs.team_margin", dogs.team_margin, 3, 0, 1000, false, FIELD_STROMBOM, "", "m: with dogs.team = sectors, a driving dog stands at least m r_a beyond the farthest sheep of the sector behind it"),
     CHOICE("dogs.rules", dogs.rules, HERD_DOG_RULES_WAYPOINTS, FIELD_STROMBOM, "among walls, water and pens: waypoints (drive along the route home, sweep stragglers along it) or published (the paper's dog alone, straight at the target)", "waypoints", "published"),
     PER_AGENT("agents[].strategy", FIELD_STRATEGY, strategy, HERD_STRATEGY_CRUISER, 0, 0, 0, 0, false, "", "how these steering agents move: cruiser, pursuer or manual"),
     PER_AGENT("agents[].count", FIELD_UINT, count, 1, 0, 0, 1, HERD_MAX_STEERING, false, "", "how many agents this entry makes"),

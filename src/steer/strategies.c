@@ -105,6 +105,8 @@ static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const he
       .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
       .team = sc->dogs.team == HERD_DOG_TEAM_SECTORS,
       .dog_count = herd_scenario_dog_count(sc),
+      .team_compact = sc->dogs.team_compact,
+      .team_margin = sc->dogs.team_margin,
   };
 }
 

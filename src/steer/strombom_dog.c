@@ -2,6 +2,7 @@
 
 #include <math.h>
 
+#include "../../kernels/reduce.h"
 #include "../../kernels/rng.h"
 
 static herd_vec2 unit_from(float from_x, float from_y, float to_x, float to_y) {
@@ -85,9 +86,15 @@ static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_obser
   float turn = d > 1u ? ((float)dog_index - 0.5f * (float)(d - 1u)) * 0.25f * HERD_TURN / (float)(d - 1u) : 0.0f;
   herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
   float c = cosf(turn), s = sinf(turn), behind = r_a * sqrtf(flock_size(p, obs));
+  herd_vec2 dir = herd_v2(c * away.x - s * away.y, s * away.x + c * away.y);
+  /* no nearer than m r_a beyond the farthest sheep of the sector it stands in: a loose flock's
+   * back is within r_s of it */
+  const herd_sector *back = &obs->sector[herd_sector_of(dir.x, dir.y)];
+  if (back->count && back->count != UINT32_MAX && back->farthest_dist_m + p->team_margin * r_a > behind)
+    behind = back->farthest_dist_m + p->team_margin * r_a;
   aim.mode = HERD_MODE_DRIVE;
-  aim.point[0] = gx + behind * (c * away.x - s * away.y);
-  aim.point[1] = gy + behind * (s * away.x + c * away.y);
+  aim.point[0] = gx + behind * dir.x;
+  aim.point[1] = gy + behind * dir.y;
   return aim;
 }
 
@@ -106,7 +113,8 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   if (p->team) {
     float toward[2] = {p->target_m[0], p->target_m[1]};
     if (route) herd_strombom_dog_waypoint(p, obs, toward);
-    return team_aim(p, obs, dog_index, toward, gathered);
+    float compact = p->team_compact * r_a * sqrtf(n);
+    return team_aim(p, obs, dog_index, toward, compact < gathered ? compact : gathered);
   }
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
   if (obs->farthest_dist_m < gathered) {

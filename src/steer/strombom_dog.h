@@ -21,6 +21,8 @@ typedef struct herd_strombom_dog_params {
   bool waypoints;           /* dogs.rules = waypoints: drive and sweep along the route */
   bool team;                /* dogs.team = sectors: each dog its share (reads the observation's sectors) */
   uint32_t dog_count;       /* D: the team's dogs (dogs.count) */
+  float team_compact;       /* kappa (dogs.team_compact) */
+  float team_margin;        /* m (dogs.team_margin) */
 } herd_strombom_dog_params;
 
 /* Where the dog heads this step and in which mode, from the observation alone. */
