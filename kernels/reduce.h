@@ -190,20 +190,18 @@ HERD_INLINE herd_flock_partial herd_partial_empty(void) {
     (a).removed += (b).removed;                           \
     HERD_FOLD_PATH(a, b);                                 \
   } while (0)
+/* b's agent (its d2, id and position) into entry a: a nearest or a sector entry. */
+#define HERD_TAKE_AGENT(a, b) ((a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z)
 /* One nearest entry: b's where it is nearer. */
-#define HERD_FOLD_NEAREST(a, b)                                                      \
-  do {                                                                               \
-    if (herd_nearer((b).d2, (b).id, (a).d2, (a).id)) {                               \
-      (a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z; \
-    }                                                                                \
+#define HERD_FOLD_NEAREST(a, b)                                                 \
+  do {                                                                          \
+    if (herd_nearer((b).d2, (b).id, (a).d2, (a).id)) HERD_TAKE_AGENT((a), (b)); \
   } while (0)
 /* One sector entry: b's count added, its farthest taken where farther. */
-#define HERD_FOLD_SECTOR(a, b)                                                       \
-  do {                                                                               \
-    (a).count += (b).count;                                                          \
-    if (herd_farther((b).d2, (b).id, (a).d2, (a).id)) {                              \
-      (a).d2 = (b).d2, (a).id = (b).id, (a).x = (b).x, (a).y = (b).y, (a).z = (b).z; \
-    }                                                                                \
+#define HERD_FOLD_SECTOR(a, b)                                                   \
+  do {                                                                           \
+    (a).count += (b).count;                                                      \
+    if (herd_farther((b).d2, (b).id, (a).d2, (a).id)) HERD_TAKE_AGENT((a), (b)); \
   } while (0)
 /* The second pass's fields: the farthest agent, the milling sum and the sectors. */
 #define HERD_FOLD_FAR(a, b)                                                                            \
