@@ -283,9 +283,10 @@ static void check_sectors(const char *const *sets, int set_count, uint32_t dims,
     for (int k = 0; k < 3; ++k) p[k] = spread * (2.0f * herd_rng_unit_float(r.v[k]) - 1.0f);
     double turns = atan2(p[1], p[0]) / QUARTER_PI;
     if (fabs(turns - round(turns)) < 1e-4 || (p[0] == 0 && p[1] == 0)) continue;
-    for (int m = 0; m < 2; ++m, ++placed)
+    for (int m = 0; m < 2; ++m, ++placed) {
       for (uint32_t k = 0; k < dims; ++k) pos[stride * placed + k] = m ? -p[k] : p[k];
-    vel[stride * placed] = vel[stride * (placed - 1)] = 1;
+      vel[stride * placed] = 1;
+    }
   }
   herd_observation o = reduce_with(sets, set_count, pos, vel, M, steer, 0, threads);
   CHECK(o.centroid[0] == 0.0 && o.centroid[1] == 0.0 && o.centroid[2] == 0.0);
