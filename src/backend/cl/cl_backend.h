@@ -23,8 +23,7 @@ herd_status herd_cl_knn(herd_backend *b, uint32_t k, uint32_t *out, herd_error *
 /* After herd_cl_read_grid: the model's pre-pass (kernels/knn_coop.cl) on the sorted flock with
  * these steering agents, as a step runs it; `out` gets its two int64 per sorted agent: INT64_MAX
  * (both) for an agent it did not serve, HERD_PRE_SEARCH (kernels/model.h) in the first for one
- * it left to the step's own search. Fails when the backend
- * runs no pre-pass. */
+ * it left to the step's own search. Fails when the backend runs no pre-pass. */
 herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t *out, herd_error *err);
 
 /* The programs as the backend builds them, for tools that compile them elsewhere (the GPU
