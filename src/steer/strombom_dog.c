@@ -57,9 +57,8 @@ int herd_strombom_team_sector(const herd_strombom_dog_params *p, const herd_obse
         angle_from(away, s->farthest_pos[0] - gx, s->farthest_pos[1] - gy) - share * (float)dog_index + 0.5f * share;
     rel = fmodf(rel + 2.0f * HERD_TURN, HERD_TURN);
     if (!(rel < share)) continue;
-    const herd_sector *b = best < 0 ? NULL : &obs->sector[best];
-    if (!b || s->farthest_dist_m > b->farthest_dist_m ||
-        (s->farthest_dist_m == b->farthest_dist_m && s->farthest_id < b->farthest_id))
+    if (best < 0 || herd_farther(s->farthest_dist_m, s->farthest_id, obs->sector[best].farthest_dist_m,
+                                 obs->sector[best].farthest_id))
       best = k;
   }
   return best;
@@ -110,27 +109,25 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = r_a * sqrtf(n);
   float f[2] = {obs->farthest_pos[0], obs->farthest_pos[1]}, gathered = herd_strombom_dog_gathered_m(p, obs);
   bool route = p->route && p->waypoints;
+  float toward[2] = {p->target_m[0], p->target_m[1]};    /* where the flock is driven */
+  if (route) herd_strombom_dog_waypoint(p, obs, toward); /* [ours] the next waypoint, not T */
   if (p->team) {
-    float toward[2] = {p->target_m[0], p->target_m[1]};
-    if (route) herd_strombom_dog_waypoint(p, obs, toward);
     float compact = p->team_compact * r_a * sqrtf(n);
     return team_aim(p, obs, dog_index, toward, compact < gathered ? compact : gathered);
   }
   /* f(N) = r_a N^(2/3): the flock is cohesive when every sheep is that close to G. */
   if (obs->farthest_dist_m < gathered) {
-    float toward[2] = {p->target_m[0], p->target_m[1]};
-    if (route) herd_strombom_dog_waypoint(p, obs, toward); /* [ours] the next waypoint, not T */
     herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
     aim.mode = HERD_MODE_DRIVE;
     aim.point[0] = gx + behind * away.x;
     aim.point[1] = gy + behind * away.y;
   } else {
     herd_vec2 out = unit_from(gx, gy, f[0], f[1]);
-    float toward[2];
+    float sweep[2];
     /* [seed 002] once sheep are delivered, stragglers are swept along the route (to the gate),
      * not back to a flock that is already home */
-    if (route && obs->delivered > 0 && herd_route_waypoint(p->route, f, behind, toward))
-      out = unit_from(toward[0], toward[1], f[0], f[1]);
+    if (route && obs->delivered > 0 && herd_route_waypoint(p->route, f, behind, sweep))
+      out = unit_from(sweep[0], sweep[1], f[0], f[1]);
     aim.mode = HERD_MODE_COLLECT;
     aim.point[0] = f[0] + r_a * out.x;
     aim.point[1] = f[1] + r_a * out.y;
