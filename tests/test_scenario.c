@@ -277,7 +277,7 @@ static void set_rejects_unknown_paths(void) {
   check_set_fails("sheeps.count=5", "--set sheeps.count=5: sheeps.count: unknown field (did you mean sheep.count?)");
   check_set_fails("dogs.colour=red",
                   "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
-                  "spacing_m, speed_m_per_step, noise, stop, team, team_compact, team_margin, rules)");
+                  "spacing_m, speed_m_per_step, noise, stop, gathered, team, team_compact, team_margin, rules)");
 }
 
 static void set_rejects_non_finite_numbers(void) {
@@ -479,6 +479,7 @@ static void dump_reads_back_identically(void) {
       "sheep.neighbours_from=reacting",
       "sheep.success=centroid_in_goal",
       "dogs.stop=near_sheep_or_centre",
+      "dogs.gathered=within_reach",
       "dogs.team=sectors",
       "dogs.team_compact=2.5",
       "dogs.team_margin=1.5",

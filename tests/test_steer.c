@@ -12,6 +12,7 @@
   X(drives_a_cohesive_flock)                  \
   X(collects_the_farthest_sheep)              \
   X(cohesion_threshold_is_ra_n_two_thirds)    \
+  X(within_reach_caps_f_of_n_at_r_s)          \
   X(stop_near_centre_waits_within_f_of_g)     \
   X(with_removal_n_is_the_sheep_left)         \
   X(success_rules_decide_the_goal)            \
@@ -192,6 +193,25 @@ static void cohesion_threshold_is_ra_n_two_thirds(void) {
   CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
   o = obs_with(8.01f);
   CHECK(herd_strombom_dog_aim(&p, &o, 0, dog_at).mode == HERD_MODE_COLLECT);
+}
+
+/* dogs.gathered = within_reach: gathered within min(f(N), r_s). f(512) = 2 * 64 = 128 m > r_s =
+ * 65 m; f(64) = 32 m < r_s. */
+static void within_reach_caps_f_of_n_at_r_s(void) {
+  herd_strombom_dog_params paper = params(512), reach = params(512);
+  reach.gathered = HERD_DOG_GATHERED_WITHIN_REACH, reach.dog_radius_m = 65;
+  paper.dog_radius_m = 65;
+  herd_observation o = obs_with(100);
+  CHECK(fabsf(herd_strombom_dog_gathered_m(&paper, &o) - 128) < 1e-3f);
+  CHECK(fabsf(herd_strombom_dog_gathered_m(&reach, &o) - 65) < 1e-6f);
+  CHECK(herd_strombom_dog_aim(&paper, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
+  herd_dog_aim aim = herd_strombom_dog_aim(&reach, &o, 0, dog_at);
+  CHECK(aim.mode == HERD_MODE_COLLECT && fabsf(aim.point[0] - 152) < 1e-4f && fabsf(aim.point[1] - 50) < 1e-4f);
+  o = obs_with(64.9f);
+  CHECK(herd_strombom_dog_aim(&reach, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
+  herd_strombom_dog_params small = params(64);
+  small.gathered = HERD_DOG_GATHERED_WITHIN_REACH, small.dog_radius_m = 65;
+  CHECK(fabsf(herd_strombom_dog_gathered_m(&small, &o) - 32) < 1e-3f); /* below r_s: the paper's f(N) */
 }
 
 /* dogs.stop = near_sheep_or_centre: the dog also stands still within f(N) of G (authors'

@@ -68,6 +68,11 @@ static int run_part(experiment_sweep *e, const experiment_opts *o, const char *s
   snprintf(e->dir, sizeof e->dir, "%s/%s", o->out, subfolder);
   sweep_run_opts run = o->run;
   run.out = e->dir;
+  /* --resume of an experiment stopped before this sweep began: there is none to go on with */
+  char spec[1200];
+  snprintf(spec, sizeof spec, "%s/sweep.json", e->dir);
+  struct stat st;
+  if (run.resume && stat(spec, &st) != 0) run.resume = false;
   int status = sweep_execute(&e->sw, &run);
   if (status) return status;
   e->rows = sweep_read_runs(e->dir, &e->sw, &e->row_count);
@@ -215,43 +220,73 @@ static size_t variant_cells(bool quick, unsigned *ns, unsigned *neighbours) {
   return count;
 }
 
-/* Runs every variant's sweep into OUT/variants/FOLDER. */
-static int run_variants(const experiment_opts *o, experiment_sweep *parts) {
-  unsigned ns[12], neighbours[12];
-  size_t cells = variant_cells(o->quick, ns, neighbours);
-  char count_list[256], neighbour_list[256], folder[64];
+/* Runs one sweep per variant over the zipped cells (sheep.count, sheep.neighbours) into
+ * OUT/PARENT/FOLDER. */
+static int run_variant_set(const experiment_opts *o, const char *parent, const grid_variant *variants, size_t count,
+                           const unsigned *ns, const unsigned *neighbours, size_t cells, experiment_sweep *parts) {
+  char count_list[256], neighbour_list[256], folder[128], path[1100];
   int_list(ns, cells, count_list, sizeof count_list);
   int_list(neighbours, cells, neighbour_list, sizeof neighbour_list);
-  char parent[1100];
-  snprintf(parent, sizeof parent, "%s/variants", o->out);
+  snprintf(path, sizeof path, "%s/%s", o->out, parent);
   struct stat st;
-  if (stat(parent, &st) != 0 && mkdir(parent, 0777) != 0)
-    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(parent));
+  if (stat(path, &st) != 0 && mkdir(path, 0777) != 0)
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(path));
   int status = 0;
-  for (size_t v = 0; v < GRID_VARIANT_COUNT && status == 0; ++v) {
+  for (size_t v = 0; v < count && status == 0; ++v) {
     herd_sweep_init(&parts[v].sw);
     parts[v].sw.zip = true;
     herd_error err;
     if (herd_sweep_add_vary(&parts[v].sw, "sheep.count", count_list, "strombom-grid", &err) != HERD_OK ||
         herd_sweep_add_vary(&parts[v].sw, "sheep.neighbours", neighbour_list, "strombom-grid", &err) != HERD_OK ||
-        (grid_variants[v].set && herd_sweep_add_set(&parts[v].sw, grid_variants[v].set, &err) != HERD_OK))
+        (variants[v].set && herd_sweep_add_set(&parts[v].sw, variants[v].set, &err) != HERD_OK))
       return cli_error(&err);
-    snprintf(folder, sizeof folder, "variants/%s", grid_variants[v].folder);
+    snprintf(folder, sizeof folder, "%s/%s", parent, variants[v].folder);
     status = run_part(&parts[v], o, folder);
   }
   return status;
 }
 
+/* Runs every variant's sweep into OUT/variants/FOLDER. */
+static int run_variants(const experiment_opts *o, experiment_sweep *parts) {
+  unsigned ns[12], neighbours[12];
+  size_t cells = variant_cells(o->quick, ns, neighbours);
+  return run_variant_set(o, "variants", grid_variants, GRID_VARIANT_COUNT, ns, neighbours, cells, parts);
+}
+
+/* Past N = 186, the paper's dog against dogs.gathered = within_reach
+ * (docs/models/strombom.md#beyond-n--186). */
+static const grid_variant beyond_variants[] = {
+    {"default", "default (`dogs.gathered` = `paper`)", NULL},
+    {"within-reach", "`dogs.gathered` = `within_reach`", "dogs.gathered=within_reach"},
+};
+#define BEYOND_VARIANT_COUNT (sizeof beyond_variants / sizeof beyond_variants[0])
+
+/* N = 200, 300, 400, each with n = 0.53 N (rounded) and N - 1; quick: N = 200, 300. */
+static size_t beyond_cells(bool quick, unsigned *ns, unsigned *neighbours) {
+  size_t count = 0;
+  for (unsigned N = 200; N <= (quick ? 300u : 400u); N += 100) {
+    ns[count] = N, neighbours[count++] = (53 * N + 50) / 100;
+    ns[count] = N, neighbours[count++] = N - 1;
+  }
+  return count;
+}
+
+static int run_beyond(const experiment_opts *o, experiment_sweep *parts) {
+  unsigned ns[8], neighbours[8];
+  size_t cells = beyond_cells(o->quick, ns, neighbours);
+  return run_variant_set(o, "beyond", beyond_variants, BEYOND_VARIANT_COUNT, ns, neighbours, cells, parts);
+}
+
 /* One row per cell, one column per variant: runs herded / runs, and median steps of those. */
-static void variant_table(FILE *f, experiment_sweep *parts) {
+static void variant_table(FILE *f, experiment_sweep *parts, const grid_variant *variants, size_t count) {
   fputs("| N | n |", f);
-  for (size_t v = 0; v < GRID_VARIANT_COUNT; ++v) fprintf(f, " %s |", grid_variants[v].title);
+  for (size_t v = 0; v < count; ++v) fprintf(f, " %s |", variants[v].title);
   fputs("\n|---:|---:|", f);
-  for (size_t v = 0; v < GRID_VARIANT_COUNT; ++v) fputs("---|", f);
+  for (size_t v = 0; v < count; ++v) fputs("---|", f);
   fputc('\n', f);
   for (size_t c = 0; c < parts[0].sw.cell_count; ++c) {
     fprintf(f, "| %g | %g |", cell_value(&parts[0].sw, c, 0), cell_value(&parts[0].sw, c, 1));
-    for (size_t v = 0; v < GRID_VARIANT_COUNT; ++v) {
+    for (size_t v = 0; v < count; ++v) {
       sweep_stats s = sweep_cell_stats(&parts[v].sw, parts[v].rows, parts[v].row_count, c, parts[v].scratch);
       if (s.successes)
         fprintf(f, " %u/%u, %.0f |", s.successes, s.runs, s.median);
@@ -272,7 +307,18 @@ static void variant_section(FILE *f, experiment_sweep *parts) {
       "sources say). Each column below changes one field of the default scenario; a cell gives the runs herded "
       "and the median steps of those (– when none); each variant's runs are in `variants/FOLDER/`.\n\n",
       f);
-  variant_table(f, parts);
+  variant_table(f, parts, grid_variants, GRID_VARIANT_COUNT);
+}
+
+static void beyond_section(FILE *f, experiment_sweep *parts) {
+  fputs(
+      "## Beyond N = 186\n\n"
+      "`dogs.gathered = within_reach` (ours, off by default) counts the flock gathered only when every sheep is "
+      "within min(f(N), r_s) of its centroid: past N = 186 the dog collects until the flock is no wider than the "
+      "sheep's reaction radius, then drives it as the paper's dog does (docs/models/strombom.md#beyond-n--186). "
+      "Each cell: runs herded and the median steps of those; the runs are in `beyond/FOLDER/`.\n\n",
+      f);
+  variant_table(f, parts, beyond_variants, BEYOND_VARIANT_COUNT);
 }
 
 static int strombom_grid(const experiment_opts *o) {
@@ -294,6 +340,9 @@ static int strombom_grid(const experiment_opts *o) {
   experiment_sweep variants[GRID_VARIANT_COUNT];
   memset(variants, 0, sizeof variants);
   if (status == 0) status = run_variants(o, variants);
+  experiment_sweep beyond[BEYOND_VARIANT_COUNT];
+  memset(beyond, 0, sizeof beyond);
+  if (status == 0) status = run_beyond(o, beyond);
   herd_outfile report, plot;
   FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
   FILE *gp = f ? open_report(o, "grid.gp", &plot) : NULL;
@@ -313,6 +362,7 @@ static int strombom_grid(const experiment_opts *o) {
         f);
     grid_claims(f, &e);
     variant_section(f, variants);
+    beyond_section(f, beyond);
     fputs("## Every cell\n\n", f);
     grid_table(f, &e);
     fputs("set terminal pngcairo size 900,700 noenhanced\nset grid\n", gp);
@@ -324,6 +374,7 @@ static int strombom_grid(const experiment_opts *o) {
   }
   experiment_sweep_free(&e);
   for (size_t v = 0; v < GRID_VARIANT_COUNT; ++v) experiment_sweep_free(&variants[v]);
+  for (size_t v = 0; v < BEYOND_VARIANT_COUNT; ++v) experiment_sweep_free(&beyond[v]);
   return status;
 }
 

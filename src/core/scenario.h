@@ -26,6 +26,12 @@ typedef enum herd_dog_team {
   HERD_DOG_TEAM_SECTORS    /* "sectors": each its own share of the sectors about G [ours] */
 } herd_dog_team;
 
+/* When a Strömbom dog counts the flock gathered (dogs.gathered). */
+typedef enum herd_dog_gathered {
+  HERD_DOG_GATHERED_PAPER = 0,   /* "paper": every sheep within f(N) = r_a N^(2/3) of G */
+  HERD_DOG_GATHERED_WITHIN_REACH /* "within_reach": within min(f(N), r_s) of G [ours] */
+} herd_dog_gathered;
+
 /* How a Strömbom dog finds its way among walls, water and pens (dogs.rules). */
 typedef enum herd_dog_rules {
   HERD_DOG_RULES_WAYPOINTS = 0, /* "waypoints": drive toward the route's next waypoint, sweep stragglers along it */
@@ -120,6 +126,7 @@ struct herd_scenario {
     float speed_m_per_step; /* delta_s */
     float noise;            /* e */
     uint32_t stop;          /* herd_dog_stop: when a dog stands still */
+    uint32_t gathered;      /* herd_dog_gathered: when the flock counts as gathered */
     uint32_t rules;         /* herd_dog_rules: waypoints and sweep, or the paper's dog alone */
     uint32_t team;          /* herd_dog_team: how several dogs share the flock */
     float team_compact;     /* kappa: a team gathers the flock within kappa r_a sqrt(N) of G */

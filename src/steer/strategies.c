@@ -99,6 +99,8 @@ static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const he
       .speed_m_per_step = sc->dogs.speed_m_per_step,
       .noise = sc->dogs.noise,
       .stop = sc->dogs.stop,
+      .gathered = sc->dogs.gathered,
+      .dog_radius_m = sheep->dog_radius_m,
       .count_remaining = sheep->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED,
       .sc = sc,
       .route = route,

@@ -16,7 +16,11 @@ static float flock_size(const herd_strombom_dog_params *p, const herd_observatio
 }
 
 float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd_observation *obs) {
-  return p->repulsion_radius_m * powf(flock_size(p, obs), 2.0f / 3.0f);
+  float f = p->repulsion_radius_m * powf(flock_size(p, obs), 2.0f / 3.0f);
+  /* [ours] beyond N = (r_s / r_a)^(3/2) (186 sheep at Table 1's radii) f(N) exceeds r_s, and a
+   * flock the paper's dog counts as gathered is wider than its sheep's reaction radius */
+  if (p->gathered == HERD_DOG_GATHERED_WITHIN_REACH && p->dog_radius_m < f) return p->dog_radius_m;
+  return f;
 }
 
 /* True when the dog stands still this step: a sheep within 3 r_a (the paper), or, with

@@ -15,6 +15,8 @@ typedef struct herd_strombom_dog_params {
   float speed_m_per_step;   /* delta_s */
   float noise;              /* e */
   uint32_t stop;            /* herd_dog_stop (dogs.stop) */
+  uint32_t gathered;        /* herd_dog_gathered (dogs.gathered) */
+  float dog_radius_m;       /* r_s: how far sheep react to a dog (caps f(N) with within_reach) */
   bool count_remaining;     /* N is the sheep not yet removed (sheep.success = remove_delivered) */
   const herd_scenario *sc;  /* its obstacles, which the dog never passes through */
   const herd_route *route;  /* the way home around walls, water and pens, or NULL without them */
@@ -32,7 +34,8 @@ typedef struct herd_dog_aim {
 } herd_dog_aim;
 
 /* f(N) = r_a N^(2/3): every sheep within this of G is a gathered flock. N is the flock the
- * dog sees in `obs` (the sheep not yet removed, with count_remaining). */
+ * dog sees in `obs` (the sheep not yet removed, with count_remaining). With dogs.gathered =
+ * within_reach [ours], no more than r_s. */
 float herd_strombom_dog_gathered_m(const herd_strombom_dog_params *p, const herd_observation *obs);
 
 /* The route's waypoint the dogs drive the flock toward now: r_a sqrt(N) down the field from G
