@@ -26,7 +26,9 @@
   X(a_team_of_one_is_the_papers_dog)          \
   X(a_team_shares_the_sectors_by_angle)       \
   X(a_team_drives_spread_behind_the_flock)    \
-  X(a_team_gathers_within_kappa_ra_sqrt_n)
+  X(a_team_gathers_within_kappa_ra_sqrt_n)    \
+  X(an_arc_spreads_the_dogs_over_delta)       \
+  X(an_arc_dog_goes_around_the_flock)
 TESTS(DECLARE_TEST)
 
 static herd_strombom_dog_params params(uint32_t n) {
@@ -70,7 +72,7 @@ static herd_observation sectored(const float dist[HERD_SECTORS], float offset_de
 
 static herd_strombom_dog_params team(uint32_t n, uint32_t dogs) {
   herd_strombom_dog_params p = params(n);
-  p.team = true, p.dog_count = dogs, p.team_compact = 1.5f, p.team_margin = 3.0f;
+  p.team = HERD_DOG_TEAM_SECTORS, p.dog_count = dogs, p.team_compact = 1.5f, p.team_margin = 3.0f;
   return p;
 }
 
@@ -154,6 +156,61 @@ static void a_team_gathers_within_kappa_ra_sqrt_n(void) {
   CHECK(herd_strombom_dog_aim(&two, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
   two.team_compact = 2.0f; /* 40 m: gathered */
   CHECK(herd_strombom_dog_aim(&two, &o, 1, dog_at).mode == HERD_MODE_DRIVE);
+}
+
+static herd_strombom_dog_params arc(uint32_t dogs, float delta_deg) {
+  herd_strombom_dog_params p = team(100, dogs);
+  p.team = HERD_DOG_TEAM_ARC, p.arc_rad = delta_deg * 0.0174532925f;
+  p.target_m[0] = 0, p.target_m[1] = 50; /* straight away from T is +x */
+  return p;
+}
+
+/* dogs.team = arc, Delta = 120 degrees, 4 dogs: at -60, -20, 20 and 60 degrees from +x about G,
+ * each m r_a = 6 m beyond the farthest sheep of the sector its direction points into (sector k
+ * holds 45 k .. 45 (k + 1) degrees; its sheep lie at 45 k + 10), whatever a sheep's distance
+ * from G (no dog collects); one dog stands straight behind. Each dog's slot is where it
+ * heads when it is already there, so asked in any order. */
+static void an_arc_spreads_the_dogs_over_delta(void) {
+  const float dist[HERD_SECTORS] = {10, 12, 14, 16, 80, 20, 22, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  o.steering_count = 4;
+  herd_strombom_dog_params four = arc(4, 120.0f), one = arc(1, 120.0f);
+  const float want_deg[4] = {-60, -20, 20, 60}, want_r[4] = {22 + 6, 24 + 6, 10 + 6, 12 + 6};
+  for (int i = 3; i >= 0; --i) {
+    o.nearest[i].dist_m = 30; /* none waits */
+    float a = want_deg[i] * 0.0174532925f, at[2] = {50 + want_r[i] * cosf(a), 50 + want_r[i] * sinf(a)};
+    herd_dog_aim aim = herd_strombom_dog_aim(&four, &o, (uint32_t)i, at);
+    CHECK_MSG(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - at[0]) < 1e-3f && fabsf(aim.point[1] - at[1]) < 1e-3f,
+              "dog %d: mode %d at (%g, %g), want (%g, %g)", i, aim.mode, (double)aim.point[0], (double)aim.point[1],
+              (double)at[0], (double)at[1]);
+  }
+  const float behind[2] = {50 + 16, 50};
+  herd_dog_aim aim = herd_strombom_dog_aim(&one, &o, 0, behind);
+  CHECK(aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - 66) < 1e-3f && fabsf(aim.point[1] - 50) < 1e-3f);
+}
+
+/* A dog on the flock's far side from its slot (straight behind, +x) does not head through the
+ * flock: it heads a twelfth of a turn on about G, on the wider of its own circle and the slot's,
+ * the shorter way round (from 150 degrees, to 120). Within a twelfth of a turn it heads for the
+ * slot itself. */
+static void an_arc_dog_goes_around_the_flock(void) {
+  const float dist[HERD_SECTORS] = {10, 12, 14, 16, 18, 20, 22, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  herd_strombom_dog_params one = arc(1, 90.0f);
+  float a = 150.0f * 0.0174532925f, far[2] = {50 + 40 * cosf(a), 50 + 40 * sinf(a)};
+  herd_dog_aim aim = herd_strombom_dog_aim(&one, &o, 0, far);
+  float b = 120.0f * 0.0174532925f;
+  CHECK_MSG(fabsf(aim.point[0] - (50 + 40 * cosf(b))) < 1e-3f && fabsf(aim.point[1] - (50 + 40 * sinf(b))) < 1e-3f,
+            "(%g, %g)", (double)aim.point[0], (double)aim.point[1]);
+  a = -150.0f * 0.0174532925f, b = -120.0f * 0.0174532925f;
+  float below[2] = {50 + 5 * cosf(a), 50 + 5 * sinf(a)}; /* inside the slot's circle (16 m): out to it */
+  aim = herd_strombom_dog_aim(&one, &o, 0, below);
+  CHECK_MSG(fabsf(aim.point[0] - (50 + 16 * cosf(b))) < 1e-3f && fabsf(aim.point[1] - (50 + 16 * sinf(b))) < 1e-3f,
+            "(%g, %g)", (double)aim.point[0], (double)aim.point[1]);
+  a = 25.0f * 0.0174532925f;
+  float near_slot[2] = {50 + 30 * cosf(a), 50 + 30 * sinf(a)};
+  aim = herd_strombom_dog_aim(&one, &o, 0, near_slot);
+  CHECK(fabsf(aim.point[0] - 66) < 1e-3f && fabsf(aim.point[1] - 50) < 1e-3f);
 }
 
 static void waits_while_a_sheep_is_within_3_ra(void) {

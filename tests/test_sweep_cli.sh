@@ -149,8 +149,40 @@ check "... each variant's sweep sets its one field" eval \
 # The variant table's removal column against a count over that sweep's runs.csv: 8 cells, 1 seed.
 check "... and the report's variant table counts each variant's runs" eval '
   awk -F, '"'"'NR > 1 { print $4, $5, ($6 == "succeeded") }'"'"' <(rows_of "$tmp/grid/variants/removal/runs.csv") >"$tmp/count"
-  grep -E "^\| [0-9]+ \| [0-9]+ \| [0-9]/1" "$tmp/grid/report.md" | awk -F"|" '"'"'{ split($6, c, "/"); print $2 + 0, $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
+  sed -n "/^## The rules/,/^## Beyond/p" "$tmp/grid/report.md" | grep -E "^\| [0-9]+ \| [0-9]+ \| [0-9]/1" | awk -F"|" '"'"'{ split($6, c, "/"); print $2 + 0, $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
   [ "$(wc -l <"$tmp/count")" -eq 8 ] && cmp -s "$tmp/count" "$tmp/table"'
+check "... and a beyond pair: the paper's dog and dogs.gathered = within_reach" eval \
+  '[ "$(ls "$tmp/grid/beyond" | tr "\n" " ")" = "default within-reach " ] &&
+   grep -q "\"dogs.gathered=within_reach\"" "$tmp/grid/beyond/within-reach/sweep.json" &&
+   [ "$(sed -n "/^## Beyond/,/^## Every/p" "$tmp/grid/report.md" | grep -cE "^\| [0-9]+ \| [0-9]+ \| [0-9]/1")" -eq 4 ]'
+run experiment strombom-grid --quick --seeds 1 --quiet --out "$tmp/grid" --resume
+check "an experiment resumed runs nothing again" eval '[ "$rc" -eq 0 ] && grep -q "earlier_rows_by" "$tmp/grid/beyond/default/sweep.json"'
+rm -rf "$tmp/grid/beyond"
+run experiment strombom-grid --quick --seeds 1 --quiet --out "$tmp/grid" --resume
+check "... and one stopped before a sweep began starts that sweep afresh" eval \
+  '[ "$rc" -eq 0 ] && [ -s "$tmp/grid/beyond/within-reach/runs.csv" ] && ! grep -q "earlier_rows_by" "$tmp/grid/beyond/default/sweep.json"'
+
+run experiment massive-herding --quick --seeds 1 --sheep 100 --quiet --out "$tmp/massive"
+check "massive-herding runs a sweep per strategy and flock size" eval '[ "$rc" -eq 0 ] && [ -s "$tmp/massive/success.png" ] &&
+  [ "$(cd "$tmp/massive" && ls -d */100 | tr "\n" " ")" = "arc/100 lien/100 sectors/100 strombom/100 within-reach/100 " ]'
+check "... each with its own steering agents" eval \
+  'grep -q "team.*arc" "$tmp/massive/arc/100/sweep.json" && grep -q "gathered.*within_reach" "$tmp/massive/within-reach/100/sweep.json" &&
+   grep -q "strategy.*shepherd" "$tmp/massive/lien/100/sweep.json" && grep -q "\"agents\[0\].count\"" "$tmp/massive/lien/100/sweep.json"'
+# The report's rows for the team by sectors (2 and 4 dogs, 1 seed) against that sweep's runs.csv.
+check "... and its table counts each sweep's runs" eval '
+  awk -F, '"'"'NR > 1 { print $4, ($5 == "succeeded") }'"'"' <(rows_of "$tmp/massive/sectors/100/runs.csv") >"$tmp/count"
+  grep -E "^\| a team by sectors .*\| 100 \| [0-9]/1 " "$tmp/massive/report.md" | awk -F"|" '"'"'{ split($5, c, "/"); print $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
+  [ "$(wc -l <"$tmp/count")" -eq 2 ] && cmp -s "$tmp/count" "$tmp/table"'
+run experiment massive-herding --sheep 20
+check "--sheep below the sheep's 50 neighbours is refused" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 20: 20 sheep is out of range (allowed: 51 to 10000000"'
+run experiment massive-herding --sheep 1000,100
+check "--sheep must rise" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 1000,100: the sizes must rise (100 after 1000)"'
+run experiment massive-herding --sheep 100,
+check "--sheep with nothing after a comma is refused" eval '[ "$rc" -eq 2 ] && stderr_has "a size is missing after the last comma"'
+run experiment massive-herding --sheep 1e3
+check "--sheep takes integers" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 1e3: expected flock sizes separated by commas"'
+run experiment strombom-grid --sheep 100
+check "--sheep belongs to massive-herding" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep: only massive-herding takes flock sizes (not strombom-grid)"'
 run experiment strombom-gird
-check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds)"'
+check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds, massive-herding)"'
 finish

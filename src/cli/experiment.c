@@ -2,6 +2,7 @@
  * subfolders of --out and writes report.md, which puts each published claim next to what
  * herd measured, with its tables and plots (docs/experiments.md). */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,12 +33,17 @@ static const char experiment_usage[] =
     "  --resume           go on with the sweeps already in DIR\n"
     "  --force            start the sweeps in DIR afresh\n"
     "  --quick            a small version (few cells, seeds 1-5) to try it out; the report says so\n"
+    "  --sheep LIST       massive-herding: the flock sizes, e.g. 100,1000 (default 100,1000,10000,100000)\n"
     "  --list             the experiments, one a line\n"
     "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
     "  -h, --help, -V, --version, --   as for herd run\n";
 
+#define EXPERIMENT_MAX_SHEEP 8 /* --sheep: at most this many flock sizes */
+
 typedef struct experiment_opts {
   const char *name, *seeds;
+  unsigned sheep[EXPERIMENT_MAX_SHEEP]; /* --sheep (massive-herding): the flock sizes */
+  size_t sheep_count;
   char out[1024];
   bool quick, list;
   sweep_run_opts run;
@@ -649,6 +655,233 @@ static int lien_shepherds(const experiment_opts *o) {
 
 /* ---- The command ------------------------------------------------------------------------------ */
 
+/* ---- massive-herding ----------------------------------------------------------------------- */
+
+/* One open field for every N at the density of herding-1k (1000 sheep in a square of side 120 m,
+ * 0.4 L): side L = 300 sqrt(N / 1000) m, sheep spawned in [0.5 L, 0.9 L]^2, the target at the
+ * corner (0, 0) with a 15 m goal, each sheep penned on reaching it; the step limit grows as L
+ * does, 25000 sqrt(N / 1000), at least 5000. */
+static double massive_side_m(unsigned n) { return 300.0 * sqrt(n / 1000.0); }
+static unsigned massive_steps(unsigned n) {
+  double s = 25000.0 * sqrt(n / 1000.0);
+  return s < 5000.0 ? 5000u : (unsigned)lround(s);
+}
+
+typedef enum massive_kind {
+  MASSIVE_ONE_DOG,
+  MASSIVE_ONE_DOG_REACH,
+  MASSIVE_SECTORS,
+  MASSIVE_ARC,
+  MASSIVE_LIEN
+} massive_kind;
+
+typedef struct massive_strategy {
+  massive_kind kind;
+  const char *folder, *title, *count_path; /* count_path: the team's size, varied (NULL: one dog) */
+} massive_strategy;
+
+static const massive_strategy massive_strategies[] = {
+    {MASSIVE_ONE_DOG, "strombom", "Strömbom's dog (the paper's)", NULL},
+    {MASSIVE_ONE_DOG_REACH, "within-reach", "Strömbom's dog, `dogs.gathered = within_reach`", NULL},
+    {MASSIVE_SECTORS, "sectors", "a team by sectors (`dogs.team = sectors`)", "dogs.count"},
+    {MASSIVE_ARC, "arc", "an arc (`dogs.team = arc`, Pierson & Schwager)", "dogs.count"},
+    {MASSIVE_LIEN, "lien", "Lien's shepherds", "agents[0].count"},
+};
+#define MASSIVE_STRATEGY_COUNT (sizeof massive_strategies / sizeof massive_strategies[0])
+#define MASSIVE_MAX_SIZES EXPERIMENT_MAX_SHEEP
+
+/* The scenario of strategy s for N sheep (its team's size is varied over it). */
+static void massive_scenario(const massive_strategy *s, unsigned n, char *out, size_t size) {
+  double side = massive_side_m(n);
+  int used = snprintf(out, size,
+                      "{\"model\": \"strombom\", \"max_steps\": %u, \"field\": {\"size_m\": %.6g}, \"target\": "
+                      "{\"position_m\": [0, 0], \"goal_radius_m\": 15}, \"sheep\": {\"count\": %u, \"success\": "
+                      "\"remove_delivered\", \"spawn\": {\"from\": [0.5, 0.5], \"to\": [0.9, 0.9]}}, ",
+                      massive_steps(n), side, n);
+  const char *dogs = "{\"count\": 1, \"start\": [0.3, 0.95], \"spacing_m\": 10";
+  switch (s->kind) {
+    case MASSIVE_ONE_DOG: snprintf(out + used, size - used, "\"dogs\": %s}}", dogs); break;
+    case MASSIVE_ONE_DOG_REACH:
+      snprintf(out + used, size - used, "\"dogs\": %s, \"gathered\": \"within_reach\"}}", dogs);
+      break;
+    case MASSIVE_SECTORS: snprintf(out + used, size - used, "\"dogs\": %s, \"team\": \"sectors\"}}", dogs); break;
+    case MASSIVE_ARC: snprintf(out + used, size - used, "\"dogs\": %s, \"team\": \"arc\"}}", dogs); break;
+    case MASSIVE_LIEN: /* the shepherds of scenarios/lien-massive.json, starting where the dogs do */
+      snprintf(out + used, size - used,
+               "\"dogs\": {\"count\": 0}, \"groups\": {\"view_radius_m\": 20, \"member_radius_m\": 3}, "
+               "\"shepherds\": {\"formation\": \"arc\", \"assignment\": \"hungarian\", \"approach\": "
+               "\"safe_zone\"}, \"agents\": [{\"strategy\": \"shepherd\", \"count\": 1, \"position_m\": [%.6g, "
+               "%.6g], \"direction\": [0, 1], \"speed_m_per_step\": 1.5}]}",
+               0.3 * side, 0.95 * side);
+      break;
+  }
+}
+
+typedef struct massive_opts {
+  unsigned sizes[MASSIVE_MAX_SIZES];
+  size_t size_count;
+  const char *teams; /* the team sizes, a --vary list */
+} massive_opts;
+
+static void massive_plan(const experiment_opts *o, massive_opts *m) {
+  static const unsigned full[] = {100, 1000, 10000, 100000}, small[] = {100, 200};
+  const unsigned *sizes = o->quick ? small : full;
+  m->size_count = o->quick ? 2 : 4;
+  for (size_t k = 0; k < m->size_count; ++k) m->sizes[k] = sizes[k];
+  if (o->sheep_count) {
+    m->size_count = o->sheep_count;
+    for (size_t k = 0; k < m->size_count; ++k) m->sizes[k] = o->sheep[k];
+  }
+  m->teams = o->quick ? "2,4" : "2,4,8,16";
+}
+
+/* The sweep of strategy s at N = n into OUT/FOLDER/N. */
+static int massive_run(const experiment_opts *o, const massive_opts *m, const massive_strategy *s, unsigned n,
+                       experiment_sweep *e) {
+  char json[2048], folder[128];
+  massive_scenario(s, n, json, sizeof json);
+  herd_sweep_init(&e->sw);
+  herd_error err;
+  e->sw.scenario_json = strdup(json);
+  if (!e->sw.scenario_json) return cli_fail(1, "out of memory");
+  if (herd_sweep_add_vary(&e->sw, s->count_path ? s->count_path : "dogs.count", s->count_path ? m->teams : "1",
+                          "massive-herding", &err) != HERD_OK)
+    return cli_error(&err);
+  snprintf(folder, sizeof folder, "%s/%u", s->folder, n);
+  char parent[1100];
+  snprintf(parent, sizeof parent, "%s/%s", o->out, s->folder);
+  struct stat st;
+  if (stat(parent, &st) != 0 && mkdir(parent, 0777) != 0)
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(parent));
+  return run_part(e, o, folder);
+}
+
+/* The median of the runs' delivered fractions in a cell. */
+static double massive_delivered(const experiment_sweep *e, size_t cell) {
+  size_t m = 0;
+  for (size_t k = 0; k < e->row_count; ++k)
+    if (e->rows[k].cell == cell && !isnan(e->rows[k].delivered_fraction))
+      e->scratch[m++] = e->rows[k].delivered_fraction;
+  herd_sort_doubles(e->scratch, m);
+  return m ? herd_quantile(e->scratch, m, 0.5) : NAN;
+}
+
+/* parts[strategy * size_count + size]. */
+static void massive_tables(FILE *f, const massive_opts *m, experiment_sweep *parts) {
+  fputs(
+      "| strategy | dogs | N | herded | 95 % interval | steps: median (q1–q3) | delivered: median |\n"
+      "|---|---:|---:|---:|---|---|---:|\n",
+      f);
+  for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
+    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c)
+      for (size_t k = 0; k < m->size_count; ++k) {
+        experiment_sweep *e = &parts[s * m->size_count + k];
+        sweep_stats st = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+        char steps[64] = "–";
+        if (st.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", st.median, st.q1, st.q3);
+        fprintf(f, "| %s | %g | %u | %u/%u | %.2f–%.2f | %s | %.1f %% |\n", massive_strategies[s].title,
+                cell_value(&e->sw, c, 0), m->sizes[k], st.successes, st.runs, st.lo, st.hi, steps,
+                100.0 * massive_delivered(e, c));
+      }
+  fputc('\n', f);
+}
+
+/* Each strategy and team size: the largest N herded in at least 90 % of its runs, and the
+ * smallest herded in fewer than half. */
+static void massive_limits(FILE *f, const massive_opts *m, experiment_sweep *parts) {
+  fputs(
+      "| strategy | dogs | largest N herded in ≥ 90 % of runs | smallest N herded in < 50 % |\n"
+      "|---|---:|---:|---:|\n",
+      f);
+  for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
+    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c) {
+      char good[32] = "none", bad[32] = "none";
+      for (size_t k = 0; k < m->size_count; ++k) {
+        experiment_sweep *e = &parts[s * m->size_count + k];
+        sweep_stats st = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+        if (st.rate >= 0.9) snprintf(good, sizeof good, "%u", m->sizes[k]);
+        if (st.rate < 0.5 && strcmp(bad, "none") == 0) snprintf(bad, sizeof bad, "%u", m->sizes[k]);
+      }
+      fprintf(f, "| %s | %g | %s | %s |\n", massive_strategies[s].title, cell_value(&parts[s * m->size_count].sw, c, 0),
+              good, bad);
+    }
+  fputc('\n', f);
+}
+
+/* Success over N (log scale), a line per strategy and team size. */
+static int massive_plot(const experiment_opts *o, const massive_opts *m, experiment_sweep *parts) {
+  herd_outfile plot;
+  FILE *gp = open_report(o, "success.gp", &plot);
+  if (!gp) return 1;
+  fputs(
+      "set terminal pngcairo size 1000,650 noenhanced\nset output 'success.png'\nset grid\nset logscale x\n"
+      "set xlabel 'N (sheep)'\nset ylabel 'runs herded'\nset yrange [-0.05:1.05]\nset key outside right\n"
+      "set title 'herding success over flock size'\nplot ",
+      gp);
+  bool first = true;
+  for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
+    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c, first = false)
+      fprintf(gp, "%s'-' using 1:2 with linespoints lw 2 pointtype %zu title '%s, %g dog%s'", first ? "" : ", ", 4 + s,
+              massive_strategies[s].folder, cell_value(&parts[s * m->size_count].sw, c, 0),
+              cell_value(&parts[s * m->size_count].sw, c, 0) > 1 ? "s" : "");
+  fputc('\n', gp);
+  for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
+    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c) {
+      for (size_t k = 0; k < m->size_count; ++k) {
+        experiment_sweep *e = &parts[s * m->size_count + k];
+        fprintf(gp, "%u %.4f\n", m->sizes[k], sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch).rate);
+      }
+      fputs("e\n", gp);
+    }
+  int status = close_report(&plot);
+  return status ? status : cli_gnuplot(o->out, "success.gp", "herd experiment");
+}
+
+static void massive_report(FILE *f, const experiment_opts *o, const massive_opts *m, experiment_sweep *parts) {
+  report_head(f, o, "Herding a massive flock: success over flock size and team");
+  fputs(
+      "Each N is the same open field at the density of scenarios/herding-1k.json: side L = 300 √(N/1000) m, "
+      "the N sheep (Table 1's parameters, n = 50) spawned in [0.5 L, 0.9 L]², the target at the corner (0, 0) "
+      "with a 15 m goal, a sheep penned on reaching it (`sheep.success = remove_delivered`); the dogs start at "
+      "(0.3 L, 0.95 L), 10 m apart, and move 1.5 m a step. A run succeeds when every sheep is penned within "
+      "25000 √(N/1000) steps (at least 5000). Sizes and limits:\n\n| N | L (m) | step limit |\n|---:|---:|---:|\n",
+      f);
+  for (size_t k = 0; k < m->size_count; ++k)
+    fprintf(f, "| %u | %.0f | %u |\n", m->sizes[k], massive_side_m(m->sizes[k]), massive_steps(m->sizes[k]));
+  fputs(
+      "\nThe strategies (docs/models/strombom.md, strombom-team.md, lien-shepherds.md): Strömbom's single dog as "
+      "the paper gives it and with `dogs.gathered = within_reach`; a team by sectors and an arc of dogs "
+      "(`dogs.team`); Lien's shepherds as in scenarios/lien-massive.json (arc formation, Hungarian assignment, "
+      "safe-zone approach). Each sweep is in `STRATEGY/N/`.\n\n![success over N](success.png)\n\n"
+      "## What limits each\n\n",
+      f);
+  massive_limits(f, m, parts);
+  fputs("## Every cell\n\nDelivered: the fraction of the flock penned by the run's end, median over the runs.\n\n", f);
+  massive_tables(f, m, parts);
+}
+
+static int massive_herding(const experiment_opts *o) {
+  massive_opts m;
+  massive_plan(o, &m);
+  experiment_sweep parts[MASSIVE_STRATEGY_COUNT * MASSIVE_MAX_SIZES];
+  memset(parts, 0, sizeof parts);
+  int status = 0;
+  for (size_t k = 0; k < m.size_count && status == 0; ++k) /* small flocks first: their rows come soonest */
+    for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT && status == 0; ++s)
+      status = massive_run(o, &m, &massive_strategies[s], m.sizes[k], &parts[s * m.size_count + k]);
+  herd_outfile report;
+  FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
+  if (status == 0 && !f) status = 1;
+  if (status == 0) status = massive_plot(o, &m, parts);
+  if (f) {
+    massive_report(f, o, &m, parts);
+    int closing = close_report(&report);
+    if (status == 0) status = closing;
+  }
+  for (size_t k = 0; k < MASSIVE_STRATEGY_COUNT * MASSIVE_MAX_SIZES; ++k) experiment_sweep_free(&parts[k]);
+  return status;
+}
+
 typedef struct experiment {
   const char *name, *what;
   int (*run)(const experiment_opts *o);
@@ -661,6 +894,8 @@ static const experiment experiments[] = {
      strombom_cohesion},
     {"lien-shepherds", "1-5 Lien shepherds over flock size and separation, empty and farm (figures 11, 12)",
      lien_shepherds},
+    {"massive-herding", "success and steps over N = 10^2..10^5 for the single dog, the teams and Lien's shepherds",
+     massive_herding},
 };
 #define EXPERIMENT_COUNT (sizeof experiments / sizeof experiments[0])
 
@@ -669,13 +904,18 @@ static int list_experiments(void) {
   return 0;
 }
 
-enum { OPT_LIST = OPT_COMMAND_FIRST, OPT_QUICK, OPT_SEEDS, OPT_BATCH, OPT_RESUME, OPT_FORCE };
+enum { OPT_LIST = OPT_COMMAND_FIRST, OPT_QUICK, OPT_SEEDS, OPT_BATCH, OPT_RESUME, OPT_FORCE, OPT_SHEEP };
 
 static const struct option experiment_own_options[] = {
-    {"list", no_argument, NULL, OPT_LIST},         {"quick", no_argument, NULL, OPT_QUICK},
-    {"seeds", required_argument, NULL, OPT_SEEDS}, {"batch", required_argument, NULL, OPT_BATCH},
-    {"out", required_argument, NULL, OPT_OUTPUT},  {"resume", no_argument, NULL, OPT_RESUME},
-    {"force", no_argument, NULL, OPT_FORCE},       {0, 0, 0, 0},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"out", required_argument, NULL, OPT_OUTPUT},
+    {"resume", no_argument, NULL, OPT_RESUME},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"sheep", required_argument, NULL, OPT_SHEEP},
+    {0, 0, 0, 0},
 };
 
 /* --seeds checked when given, as a sweep will read it. */
@@ -686,6 +926,35 @@ static int check_seeds(const char *typed, const char *value) {
   herd_status s = herd_sweep_set_seeds(&sw, value, typed, &err);
   herd_sweep_free(&sw);
   return s == HERD_OK ? 0 : cli_error(&err);
+}
+
+/* --sheep LIST: flock sizes, each 51 (the sheep's 50 neighbours and one) to 10^7, in rising order. */
+static int parse_sheep(experiment_opts *o, const char *typed, const char *value) {
+  const char *p = value;
+  o->sheep_count = 0;
+  while (*p) {
+    char *end;
+    errno = 0;
+    unsigned long long n = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+    if (n == 0 || errno || (*end && *end != ','))
+      return cli_fail(EXIT_BAD_INPUT, "%s %s: expected flock sizes separated by commas, e.g. 100,1000", typed,
+                      cli_shown(value));
+    if (n < 51 || n > 10000000)
+      return cli_fail(EXIT_BAD_INPUT,
+                      "%s %s: %llu sheep is out of range (allowed: 51 to 10000000; each sheep is attracted to its 50 "
+                      "nearest)",
+                      typed, cli_shown(value), n);
+    if (o->sheep_count == EXPERIMENT_MAX_SHEEP)
+      return cli_fail(EXIT_BAD_INPUT, "%s %s: at most %d flock sizes", typed, cli_shown(value), EXPERIMENT_MAX_SHEEP);
+    if (o->sheep_count && n <= o->sheep[o->sheep_count - 1])
+      return cli_fail(EXIT_BAD_INPUT, "%s %s: the sizes must rise (%llu after %u)", typed, cli_shown(value), n,
+                      o->sheep[o->sheep_count - 1]);
+    o->sheep[o->sheep_count++] = (unsigned)n;
+    p = *end ? end + 1 : end;
+    if (*end && !*p)
+      return cli_fail(EXIT_BAD_INPUT, "%s %s: a size is missing after the last comma", typed, cli_shown(value));
+  }
+  return o->sheep_count ? 0 : cli_fail(EXIT_BAD_INPUT, "%s: give at least one flock size", typed);
 }
 
 static int take_experiment(void *ctx, int code, const char *typed, const char *value) {
@@ -703,6 +972,7 @@ static int take_experiment(void *ctx, int code, const char *typed, const char *v
     case OPT_OUTPUT: snprintf(o->out, sizeof o->out, "%s", value); return CLI_GO_ON;
     case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
     case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
+    case OPT_SHEEP: return parse_sheep(o, typed, value) ? EXIT_BAD_INPUT : CLI_GO_ON;
   }
   return backend_args_option(&o->backend, code, typed, value);
 }
@@ -736,7 +1006,10 @@ int cmd_experiment(int argc, char **argv) {
     if (o.name && strcmp(o.name, experiments[k].name) == 0) chosen = &experiments[k];
   }
   if (!o.name) return cli_fail(EXIT_BAD_INPUT, "experiment: which one? (known: %s)", names);
-  if (!chosen) return cli_fail(EXIT_BAD_INPUT, "experiment: \"%s\" is not an experiment (known: %s)", o.name, names);
+  if (!chosen)
+    return cli_fail(EXIT_BAD_INPUT, "experiment: \"%s\" is not an experiment (known: %s)", cli_shown(o.name), names);
+  if (o.sheep_count && chosen->run != massive_herding)
+    return cli_fail(EXIT_BAD_INPUT, "--sheep: only massive-herding takes flock sizes (not %s)", chosen->name);
   if (!o.seeds) o.seeds = o.quick ? "1-5" : "1-20";
   if (!o.out[0]) snprintf(o.out, sizeof o.out, "experiment-%s", chosen->name);
   size_t typed = (size_t)snprintf(o.command, sizeof o.command, "herd experiment");

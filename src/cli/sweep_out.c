@@ -381,6 +381,8 @@ sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *co
     rows[n].mode_changes = strtod(fields[lead + COL_MODE_CHANGES], NULL);
     rows[n].drive_farthest_m =
         *fields[lead + COL_DRIVE_FARTHEST] ? strtod(fields[lead + COL_DRIVE_FARTHEST], NULL) : NAN;
+    double agents = strtod(fields[lead + COL_COUNT], NULL);
+    rows[n].delivered_fraction = agents > 0 ? strtod(fields[lead + COL_DELIVERED], NULL) / agents : NAN;
     ++n;
   }
   free(line);

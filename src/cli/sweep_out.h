@@ -53,6 +53,7 @@ typedef struct sweep_run_row {
   size_t cell;
   bool succeeded;
   double steps, farthest_m, polarisation, mode_changes, drive_farthest_m; /* NaN where runs.csv has none */
+  double delivered_fraction;                                              /* delivered / count at the run's end */
 } sweep_run_row;
 
 /* Every run in DIR/runs.csv (all of the sweep's runs, or NULL after a message). */

@@ -85,7 +85,7 @@ const herd_steer_fn herd_strategies[HERD_STRATEGY_COUNT] = {
 };
 
 bool herd_steer_reads_sectors(const herd_scenario *sc, herd_strategy strategy) {
-  return strategy == HERD_STRATEGY_DOG && sc->dogs.team == HERD_DOG_TEAM_SECTORS;
+  return strategy == HERD_STRATEGY_DOG && sc->dogs.team != HERD_DOG_TEAM_ALONE;
 }
 
 /* The dog's parameters from a Strömbom scenario (its sheep's parameters and its dogs), with
@@ -105,10 +105,11 @@ static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const he
       .sc = sc,
       .route = route,
       .waypoints = sc->dogs.rules == HERD_DOG_RULES_WAYPOINTS,
-      .team = sc->dogs.team == HERD_DOG_TEAM_SECTORS,
+      .team = sc->dogs.team,
       .dog_count = herd_scenario_dog_count(sc),
       .team_compact = sc->dogs.team_compact,
       .team_margin = sc->dogs.team_margin,
+      .arc_rad = sc->dogs.arc_deg * 0.0174532925199432958f,
   };
 }
 

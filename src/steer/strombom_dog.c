@@ -68,37 +68,68 @@ int herd_strombom_team_sector(const herd_strombom_dog_params *p, const herd_obse
   return best;
 }
 
-/* dogs.team = sectors [ours]: dog i collects the farthest agent of its share (Strömbom's
- * collecting point, r_a beyond it from G), else drives from its own place behind the flock:
- * r_a sqrt(N) from G at an angle (i - (D - 1) / 2) pi / (2 (D - 1)) from the direction away
- * from `toward`, the team spread over a quarter turn (one dog: straight behind, the paper's). */
-static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
-                             const float toward[2], float gathered) {
-  herd_dog_aim aim;
-  float r_a = p->repulsion_radius_m, gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
-  int k = herd_strombom_team_sector(p, obs, dog_index, toward, gathered);
-  if (k >= 0) {
-    const float *f = obs->sector[k].farthest_pos;
-    herd_vec2 out = unit_from(gx, gy, f[0], f[1]);
-    aim.mode = HERD_MODE_COLLECT;
-    aim.point[0] = f[0] + r_a * out.x;
-    aim.point[1] = f[1] + r_a * out.y;
-    return aim;
-  }
-  uint32_t d = p->dog_count ? p->dog_count : 1u;
-  float turn = d > 1u ? ((float)dog_index - 0.5f * (float)(d - 1u)) * 0.25f * HERD_TURN / (float)(d - 1u) : 0.0f;
+/* A team's driving dog [ours]: `turn` radians counter-clockwise about G from straight away from
+ * `toward`, `floor` m from G or m r_a beyond the farthest sheep of the sector it stands in,
+ * whichever is farther (from G alone, a loose flock's back can lie beyond r_s of the dog). */
+static herd_dog_aim drive_point(const herd_strombom_dog_params *p, const herd_observation *obs, const float toward[2],
+                                float turn, float floor) {
+  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = floor;
   herd_vec2 away = unit_from(toward[0], toward[1], gx, gy);
-  float c = cosf(turn), s = sinf(turn), behind = r_a * sqrtf(flock_size(p, obs));
+  float c = cosf(turn), s = sinf(turn);
   herd_vec2 dir = herd_v2(c * away.x - s * away.y, s * away.x + c * away.y);
-  /* no nearer than m r_a beyond the farthest sheep of the sector it stands in: a loose flock's
-   * back is within r_s of it */
   const herd_sector *back = &obs->sector[herd_sector_of(dir.x, dir.y)];
-  if (back->count && back->count != UINT32_MAX && back->farthest_dist_m + p->team_margin * r_a > behind)
-    behind = back->farthest_dist_m + p->team_margin * r_a;
-  aim.mode = HERD_MODE_DRIVE;
+  if (back->count && back->count != UINT32_MAX &&
+      back->farthest_dist_m + p->team_margin * p->repulsion_radius_m > behind)
+    behind = back->farthest_dist_m + p->team_margin * p->repulsion_radius_m;
+  herd_dog_aim aim = {.mode = HERD_MODE_DRIVE};
   aim.point[0] = gx + behind * dir.x;
   aim.point[1] = gy + behind * dir.y;
   return aim;
+}
+
+/* Dog i's place in a spread of D dogs over `spread` radians centred on angle 0: (i - (D - 1) / 2)
+ * spread / (D - 1); one dog stands at 0. */
+static float spread_turn(const herd_strombom_dog_params *p, uint32_t dog_index, float spread) {
+  uint32_t d = p->dog_count ? p->dog_count : 1u;
+  return d > 1u ? ((float)dog_index - 0.5f * (float)(d - 1u)) * spread / (float)(d - 1u) : 0.0f;
+}
+
+/* dogs.team = sectors [ours]: dog i collects the farthest agent of its share (Strömbom's
+ * collecting point, r_a beyond it from G), else drives from its own place behind the flock,
+ * r_a sqrt(N) from G or beyond the flock's edge there, the team spread over a quarter turn (one
+ * dog: straight behind, the paper's). */
+static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                             const float toward[2], float gathered) {
+  float r_a = p->repulsion_radius_m, gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  int k = herd_strombom_team_sector(p, obs, dog_index, toward, gathered);
+  if (k < 0)
+    return drive_point(p, obs, toward, spread_turn(p, dog_index, 0.25f * HERD_TURN), r_a * sqrtf(flock_size(p, obs)));
+  const float *f = obs->sector[k].farthest_pos;
+  herd_vec2 out = unit_from(gx, gy, f[0], f[1]);
+  herd_dog_aim aim = {.mode = HERD_MODE_COLLECT};
+  aim.point[0] = f[0] + r_a * out.x;
+  aim.point[1] = f[1] + r_a * out.y;
+  return aim;
+}
+
+/* dogs.team = arc: Pierson & Schwager's (2018) partial encirclement as public implementations
+ * place the dogs, evenly over Delta behind G (docs/models/strombom-team.md); each slot m r_a
+ * beyond the flock's edge there [ours]. A dog more than a twelfth of a turn from its slot goes
+ * around the flock to it [ours]: it heads for the point a twelfth of a turn on toward the slot
+ * on the circle about G through the slot or itself, whichever is wider, not through the flock. */
+static herd_dog_aim arc_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                            const float toward[2], const float pos[2]) {
+  herd_dog_aim slot = drive_point(p, obs, toward, spread_turn(p, dog_index, p->arc_rad), 0.0f);
+  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  float sx = slot.point[0] - gx, sy = slot.point[1] - gy, dx = pos[0] - gx, dy = pos[1] - gy;
+  float dist = sqrtf(dx * dx + dy * dy), radius = sqrtf(sx * sx + sy * sy);
+  float off = atan2f(dx * sy - dy * sx, dx * sx + dy * sy); /* from the dog to its slot, about G */
+  const float step = HERD_TURN / 12.0f;
+  if (!(fabsf(off) > step) || !(dist > 0.0f)) return slot;
+  float turn = off > 0.0f ? step : -step, c = cosf(turn), s = sinf(turn), r = dist > radius ? dist : radius;
+  slot.point[0] = gx + r * (c * dx - s * dy) / dist;
+  slot.point[1] = gy + r * (s * dx + c * dy) / dist;
+  return slot;
 }
 
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
@@ -115,7 +146,8 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   bool route = p->route && p->waypoints;
   float toward[2] = {p->target_m[0], p->target_m[1]};    /* where the flock is driven */
   if (route) herd_strombom_dog_waypoint(p, obs, toward); /* [ours] the next waypoint, not T */
-  if (p->team) {
+  if (p->team == HERD_DOG_TEAM_ARC) return arc_aim(p, obs, dog_index, toward, pos);
+  if (p->team == HERD_DOG_TEAM_SECTORS) {
     float compact = p->team_compact * r_a * sqrtf(n);
     return team_aim(p, obs, dog_index, toward, compact < gathered ? compact : gathered);
   }

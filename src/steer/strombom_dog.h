@@ -21,10 +21,11 @@ typedef struct herd_strombom_dog_params {
   const herd_scenario *sc;  /* its obstacles, which the dog never passes through */
   const herd_route *route;  /* the way home around walls, water and pens, or NULL without them */
   bool waypoints;           /* dogs.rules = waypoints: drive and sweep along the route */
-  bool team;                /* dogs.team = sectors: each dog its share (reads the observation's sectors) */
+  uint32_t team;            /* herd_dog_team (dogs.team): sectors and arc read the observation's sectors */
   uint32_t dog_count;       /* D: the team's dogs (dogs.count) */
   float team_compact;       /* kappa (dogs.team_compact) */
   float team_margin;        /* m (dogs.team_margin) */
+  float arc_rad;            /* Delta (dogs.arc_deg), in radians */
 } herd_strombom_dog_params;
 
 /* Where the dog heads this step and in which mode, from the observation alone. */
