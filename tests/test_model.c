@@ -205,6 +205,17 @@ static void n_of_all_others_is_attraction_to_the_centroid(void) {
   w.m.neighbours = 2;
   next = update(&w, 0);
   CHECK(near(next.heading, 3 / sqrt(45), 6 / sqrt(45)));
+  /* With sheep.success = remove_delivered too: the observation's centroid leaves out the sheep
+   * removed, so it stands in as well (given one that is not the others' centre, the update
+   * follows it: no scan of the flock). */
+  w.m.neighbours = 3, w.m.success = HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED;
+  w.centroid = herd_v2(5, 5);
+  next = update(&w, 0);
+  CHECK(near(next.heading, sqrt(0.5), sqrt(0.5)));
+  /* With neighbours_from = reacting the candidates are not the flock: they are summed. */
+  w.m.neighbours_from = HERD_STROMBOM_FROM_REACTING;
+  next = update(&w, 0);
+  CHECK(!near(next.heading, sqrt(0.5), sqrt(0.5)));
 }
 
 /* The agent word after a step, with the goal a circle of radius r about goal. */
@@ -260,7 +271,8 @@ static void removed_sheep_are_nobodys_neighbours(void) {
   w.m.neighbours = 2;
   herd_sheep_next two = update(&w, 0);
   CHECK(near(two.heading, 0.5 / sqrt(4.25), -2 / sqrt(4.25))); /* sheep 2 and 3 */
-  w.m.neighbours = 4;
+  w.m.neighbours = 4;                                          /* all the others: toward the centroid */
+  w.centroid = herd_v2(-19.0f / 4, -1.0f);                     /* the observation's: sheep 0, 2, 3 and 4 */
   herd_sheep_next every = update(&w, 0);
   CHECK(near(every.heading, -19 / sqrt(377), -4 / sqrt(377)));
   w.pos[2] = herd_v2(0, 1); /* within r_a of sheep 0: repels it */

@@ -275,10 +275,10 @@ static void set_accepts_integral_reals_for_integers(void) {
 static void set_rejects_unknown_paths(void) {
   check_set_fails("sheep.cont=5", "--set sheep.cont=5: sheep.cont: unknown field (did you mean sheep.count?)");
   check_set_fails("sheeps.count=5", "--set sheeps.count=5: sheeps.count: unknown field (did you mean sheep.count?)");
-  check_set_fails(
-      "dogs.colour=red",
-      "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
-      "spacing_m, speed_m_per_step, noise, stop, gathered, team, team_compact, team_margin, arc_deg, rules)");
+  check_set_fails("dogs.colour=red",
+                  "--set dogs.colour=red: dogs.colour: unknown field (known fields in dogs: count, start, "
+                  "spacing_m, speed_m_per_step, noise, stop, gathered, team, team_compact, team_margin, team_reach_m, "
+                  "arc_deg, rules)");
 }
 
 static void set_rejects_non_finite_numbers(void) {
@@ -484,6 +484,7 @@ static void dump_reads_back_identically(void) {
       "dogs.team=sectors",
       "dogs.team_compact=2.5",
       "dogs.team_margin=1.5",
+      "dogs.team_reach_m=35",
       "dogs.arc_deg=135",
       "dogs.rules=published",
       "obstacles.spheres=[[10, 20, 5], [100.5, -50, 0.25]]",

@@ -27,6 +27,7 @@
   X(a_team_shares_the_sectors_by_angle)       \
   X(a_team_drives_spread_behind_the_flock)    \
   X(a_team_gathers_within_kappa_ra_sqrt_n)    \
+  X(a_team_drives_within_c_of_the_edge)       \
   X(an_arc_spreads_the_dogs_over_delta)       \
   X(an_arc_dog_goes_around_the_flock)
 TESTS(DECLARE_TEST)
@@ -73,6 +74,7 @@ static herd_observation sectored(const float dist[HERD_SECTORS], float offset_de
 static herd_strombom_dog_params team(uint32_t n, uint32_t dogs) {
   herd_strombom_dog_params p = params(n);
   p.team = HERD_DOG_TEAM_SECTORS, p.dog_count = dogs, p.team_compact = 1.5f, p.team_margin = 3.0f;
+  p.team_reach_m = 1.0e9f; /* no cap: the paper's r_a sqrt(N) behind G stands */
   return p;
 }
 
@@ -156,6 +158,26 @@ static void a_team_gathers_within_kappa_ra_sqrt_n(void) {
   CHECK(herd_strombom_dog_aim(&two, &o, 0, dog_at).mode == HERD_MODE_DRIVE);
   two.team_compact = 2.0f; /* 40 m: gathered */
   CHECK(herd_strombom_dog_aim(&two, &o, 1, dog_at).mode == HERD_MODE_DRIVE);
+}
+
+/* A packed flock of 10^4 whose every sector's farthest sheep is 100 m from G: the paper's
+ * r_a sqrt(N) = 200 m behind G is 100 m beyond its back, out of the sheep's reach (r_s = 65 m);
+ * with c = 20 m a lone driving dog stands 120 m behind G, and never nearer than m r_a = 6 m
+ * beyond the back (c = 1 m: 106 m). */
+static void a_team_drives_within_c_of_the_edge(void) {
+  const float dist[HERD_SECTORS] = {100, 100, 100, 100, 100, 100, 100, 100};
+  herd_observation o = sectored(dist, 10.0f);
+  herd_strombom_dog_params one = team(10000, 1);
+  one.target_m[0] = 0, one.target_m[1] = 50, one.team_compact = 1000.0f; /* gathered: it drives */
+  const float want[3] = {200, 120, 106}, reach[3] = {1.0e9f, 20, 1};
+  for (int k = 0; k < 3; ++k) {
+    one.team_reach_m = reach[k];
+    herd_dog_aim aim = herd_strombom_dog_aim(&one, &o, 0, dog_at);
+    CHECK_MSG(
+        aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - (50 + want[k])) < 1e-3f && fabsf(aim.point[1] - 50) < 1e-3f,
+        "c = %g: mode %d at (%g, %g), want (%g, 50)", (double)reach[k], aim.mode, (double)aim.point[0],
+        (double)aim.point[1], (double)(50 + want[k]));
+  }
 }
 
 static herd_strombom_dog_params arc(uint32_t dogs, float delta_deg) {

@@ -211,12 +211,14 @@ HERD_INLINE herd_vec2 herd_strombom_toward_all(const herd_strombom_params *m, co
 
 /* Unit vector from p toward the centre of mass of the n nearest sheep. With n = N - 1 (all
  * the others) that centre is (N G - p) / (N - 1), whose direction from p is that of G - p:
- * the flock's centroid G stands in for a search of the whole flock. */
+ * the flock's centroid G stands in for a search of the whole flock. The observation's G leaves
+ * out the sheep removed, so it stands in with sheep.success = remove_delivered too; with
+ * neighbours_from = reacting the candidates are not the flock, and are summed. */
 HERD_INLINE herd_vec2 herd_strombom_attraction(const herd_strombom_params *m, const herd_strombom_flock *f,
                                                herd_u32 self, herd_vec2 centroid, herd_neighbour *scratch) {
   herd_u32 neighbours = m->neighbours;
   if (neighbours + 1u >= f->g->flock_count) {
-    if (herd_strombom_filters(m)) return herd_strombom_toward_all(m, f, self);
+    if (m->neighbours_from != HERD_STROMBOM_FROM_ALL) return herd_strombom_toward_all(m, f, self);
     return herd_v2_unit(herd_v2_sub(centroid, f->pos[self]));
   }
   /* The pre-pass summed the same n nearest, unless it left this sheep to the search (every sum

@@ -132,6 +132,7 @@ struct herd_scenario {
     uint32_t team;          /* herd_dog_team: how several dogs share the flock */
     float team_compact;     /* kappa: a team gathers the flock within kappa r_a sqrt(N) of G */
     float team_margin;      /* m: a team's driving dog stands m r_a beyond the flock's back */
+    float team_reach_m;     /* c: a team's driving dog stands at most c beyond the flock's back */
     float arc_deg;          /* Delta: with dogs.team = arc, the arc's angular spread */
   } dogs;
   struct {

@@ -109,6 +109,7 @@ static herd_strombom_dog_params dog_params_for(const herd_scenario *sc, const he
       .dog_count = herd_scenario_dog_count(sc),
       .team_compact = sc->dogs.team_compact,
       .team_margin = sc->dogs.team_margin,
+      .team_reach_m = sc->dogs.team_reach_m,
       .arc_rad = sc->dogs.arc_deg * 0.0174532925199432958f,
   };
 }

@@ -69,8 +69,9 @@ int herd_strombom_team_sector(const herd_strombom_dog_params *p, const herd_obse
 }
 
 /* A team's driving dog [ours]: `turn` radians counter-clockwise about G from straight away from
- * `toward`, `floor` m from G or m r_a beyond the farthest sheep of the sector it stands in,
- * whichever is farther (from G alone, a loose flock's back can lie beyond r_s of the dog). */
+ * `toward`, `floor` m from G, but no nearer than m r_a and no farther than c beyond the farthest
+ * sheep of the sector it stands in (from G alone, a loose flock's back can lie beyond r_s of the
+ * dog, and the paper's r_a sqrt(N) lies far beyond a large packed flock's back). */
 static herd_dog_aim drive_point(const herd_strombom_dog_params *p, const herd_observation *obs, const float toward[2],
                                 float turn, float floor) {
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1], behind = floor;
@@ -78,9 +79,12 @@ static herd_dog_aim drive_point(const herd_strombom_dog_params *p, const herd_ob
   float c = cosf(turn), s = sinf(turn);
   herd_vec2 dir = herd_v2(c * away.x - s * away.y, s * away.x + c * away.y);
   const herd_sector *back = &obs->sector[herd_sector_of(dir.x, dir.y)];
-  if (back->count && back->count != UINT32_MAX &&
-      back->farthest_dist_m + p->team_margin * p->repulsion_radius_m > behind)
-    behind = back->farthest_dist_m + p->team_margin * p->repulsion_radius_m;
+  if (back->count && back->count != UINT32_MAX) {
+    float edge = back->farthest_dist_m, nearest = edge + p->team_margin * p->repulsion_radius_m;
+    float farthest = edge + p->team_reach_m;
+    if (behind > farthest) behind = farthest;
+    if (behind < nearest) behind = nearest;
+  }
   herd_dog_aim aim = {.mode = HERD_MODE_DRIVE};
   aim.point[0] = gx + behind * dir.x;
   aim.point[1] = gy + behind * dir.y;

@@ -25,6 +25,7 @@ typedef struct herd_strombom_dog_params {
   uint32_t dog_count;       /* D: the team's dogs (dogs.count) */
   float team_compact;       /* kappa (dogs.team_compact) */
   float team_margin;        /* m (dogs.team_margin) */
+  float team_reach_m;       /* c (dogs.team_reach_m) */
   float arc_rad;            /* Delta (dogs.arc_deg), in radians */
 } herd_strombom_dog_params;
 
