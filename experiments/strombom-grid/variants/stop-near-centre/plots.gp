@@ -12,7 +12,7 @@ set cbrange [0:1]
 set view map
 set palette defined (0 '#b2182b', 0.5 '#f4a442', 1 '#2166ac')
 splot '-' using 1:2:3 with points pointtype 5 pointsize 2.5 palette notitle
-100 37 0.750000
+100 37 0.800000
 100 53 1.000000
 100 75 1.000000
 100 99 1.000000
@@ -36,8 +36,8 @@ set ylabel 'steps (successful runs)'
 set xlabel 'sheep.count'
 set xrange [88:312]
 plot '-' using 1:2:3:4 with yerrorlines title 'all'
-100 2689.0 2320.0 2815.5
-100 2355.5 2157.5 2696.8
-100 2525.5 2330.5 3021.8
-100 2559.0 2219.5 2895.2
+100 2575.5 2264.8 2733.2
+100 2465.0 2206.0 2699.0
+100 2698.0 2340.5 3048.5
+100 2614.5 2209.8 3382.2
 e
