@@ -98,6 +98,14 @@ static double cell_value(const herd_sweep *sw, size_t cell, int v) {
   return strtod(sw->vary[v].values[herd_sweep_value_index(sw, cell, v)], NULL);
 }
 
+/* "median (q1–q3)" of the successful runs' steps, or "–" when none succeeded. */
+static void steps_text(const sweep_stats *s, char *out, size_t size) {
+  if (s->successes)
+    snprintf(out, size, "%.0f (%.0f–%.0f)", s->median, s->q1, s->q3);
+  else
+    snprintf(out, size, "–");
+}
+
 /* Opens OUT/name for writing (replaced: the experiment's own file). */
 static FILE *open_report(const experiment_opts *o, const char *name, herd_outfile *out) {
   char path[1200];
@@ -188,8 +196,8 @@ static void grid_table(FILE *f, const experiment_sweep *e) {
   for (size_t c = 0; c < e->sw.cell_count; ++c) {
     double N = cell_value(&e->sw, c, 0), n = cell_value(&e->sw, c, 1);
     sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
-    char steps[64] = "–";
-    if (s.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", s.median, s.q1, s.q3);
+    char steps[64];
+    steps_text(&s, steps, sizeof steps);
     fprintf(f, "| %g | %g | %.2f | %u/%u | %.2f–%.2f | %s | %.0f |\n", N, n, n / N, s.successes, s.runs, s.lo, s.hi,
             steps, s.mode_changes);
   }
@@ -553,8 +561,8 @@ static void lien_table(FILE *f, const experiment_sweep *e, const char *level_nam
   for (unsigned l = 0; l < LIEN_LEVELS; ++l)
     for (unsigned k = 1; k <= per_level; ++k) {
       sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, lien_cell(e, l, k), e->scratch);
-      char steps[64] = "–";
-      if (s.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", s.median, s.q1, s.q3);
+      char steps[64];
+      steps_text(&s, steps, sizeof steps);
       fprintf(f, "| %s | %u | %u/%u | %.2f–%.2f | %s |\n", levels[l], k, s.successes, s.runs, s.lo, s.hi, steps);
     }
   fputc('\n', f);
@@ -777,8 +785,8 @@ static void massive_tables(FILE *f, const massive_opts *m, experiment_sweep *par
       for (size_t k = 0; k < m->size_count; ++k) {
         experiment_sweep *e = &parts[s * m->size_count + k];
         sweep_stats st = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
-        char steps[64] = "–";
-        if (st.successes) snprintf(steps, sizeof steps, "%.0f (%.0f–%.0f)", st.median, st.q1, st.q3);
+        char steps[64];
+        steps_text(&st, steps, sizeof steps);
         fprintf(f, "| %s | %g | %u | %u/%u | %.2f–%.2f | %s | %.1f %% |\n", massive_strategies[s].title,
                 cell_value(&e->sw, c, 0), m->sizes[k], st.successes, st.runs, st.lo, st.hi, steps,
                 100.0 * massive_delivered(e, c));
