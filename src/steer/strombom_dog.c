@@ -100,8 +100,8 @@ static float spread_turn(const herd_strombom_dog_params *p, uint32_t dog_index, 
 
 /* dogs.team = sectors [ours]: dog i collects the farthest agent of its share (Strömbom's
  * collecting point, r_a beyond it from G), else drives from its own place behind the flock,
- * r_a sqrt(N) from G or beyond the flock's edge there, the team spread over a quarter turn (one
- * dog: straight behind, the paper's). */
+ * r_a sqrt(N) from G but between m r_a and c beyond the flock's edge there, the team spread over
+ * a quarter turn (one dog: straight behind, the paper's). */
 static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                              const float toward[2], float gathered) {
   float r_a = p->repulsion_radius_m, gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
