@@ -98,6 +98,14 @@ static double cell_value(const herd_sweep *sw, size_t cell, int v) {
   return strtod(sw->vary[v].values[herd_sweep_value_index(sw, cell, v)], NULL);
 }
 
+/* Makes folder `path` unless it exists (an experiment's own folders). */
+static int ensure_folder(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 && mkdir(path, 0777) != 0)
+    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(path));
+  return 0;
+}
+
 /* "median (q1–q3)" of the successful runs' steps, or "–" when none succeeded. */
 static void steps_text(const sweep_stats *s, char *out, size_t size) {
   if (s->successes)
@@ -242,10 +250,7 @@ static int run_variant_set(const experiment_opts *o, const char *parent, const g
   int_list(ns, cells, count_list, sizeof count_list);
   int_list(neighbours, cells, neighbour_list, sizeof neighbour_list);
   snprintf(path, sizeof path, "%s/%s", o->out, parent);
-  struct stat st;
-  if (stat(path, &st) != 0 && mkdir(path, 0777) != 0)
-    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(path));
-  int status = 0;
+  int status = ensure_folder(path);
   for (size_t v = 0; v < count && status == 0; ++v) {
     herd_sweep_init(&parts[v].sw);
     parts[v].sw.zip = true;
@@ -675,25 +680,17 @@ static unsigned massive_steps(unsigned n) {
   return s < 5000.0 ? 5000u : (unsigned)lround(s);
 }
 
-typedef enum massive_kind {
-  MASSIVE_ONE_DOG,
-  MASSIVE_ONE_DOG_REACH,
-  MASSIVE_SECTORS,
-  MASSIVE_ARC,
-  MASSIVE_LIEN
-} massive_kind;
-
 typedef struct massive_strategy {
-  massive_kind kind;
   const char *folder, *title, *count_path; /* count_path: the team's size, varied (NULL: one dog) */
+  const char *dogs; /* the dogs' fields besides count, start and spacing (NULL: Lien's shepherds) */
 } massive_strategy;
 
 static const massive_strategy massive_strategies[] = {
-    {MASSIVE_ONE_DOG, "strombom", "Strömbom's dog (the paper's)", NULL},
-    {MASSIVE_ONE_DOG_REACH, "within-reach", "Strömbom's dog, `dogs.gathered = within_reach`", NULL},
-    {MASSIVE_SECTORS, "sectors", "a team by sectors (`dogs.team = sectors`)", "dogs.count"},
-    {MASSIVE_ARC, "arc", "an arc (`dogs.team = arc`, Pierson & Schwager)", "dogs.count"},
-    {MASSIVE_LIEN, "lien", "Lien's shepherds", "agents[0].count"},
+    {"strombom", "Strömbom's dog (the paper's)", NULL, ""},
+    {"within-reach", "Strömbom's dog, `dogs.gathered = within_reach`", NULL, ", \"gathered\": \"within_reach\""},
+    {"sectors", "a team by sectors (`dogs.team = sectors`)", "dogs.count", ", \"team\": \"sectors\""},
+    {"arc", "an arc (`dogs.team = arc`, Pierson & Schwager)", "dogs.count", ", \"team\": \"arc\""},
+    {"lien", "Lien's shepherds", "agents[0].count", NULL},
 };
 #define MASSIVE_STRATEGY_COUNT (sizeof massive_strategies / sizeof massive_strategies[0])
 #define MASSIVE_MAX_SIZES EXPERIMENT_MAX_SHEEP
@@ -706,23 +703,16 @@ static void massive_scenario(const massive_strategy *s, unsigned n, char *out, s
                       "{\"position_m\": [0, 0], \"goal_radius_m\": 15}, \"sheep\": {\"count\": %u, \"success\": "
                       "\"remove_delivered\", \"spawn\": {\"from\": [0.5, 0.5], \"to\": [0.9, 0.9]}}, ",
                       massive_steps(n), side, n);
-  const char *dogs = "{\"count\": 1, \"start\": [0.3, 0.95], \"spacing_m\": 10";
-  switch (s->kind) {
-    case MASSIVE_ONE_DOG: snprintf(out + used, size - used, "\"dogs\": %s}}", dogs); break;
-    case MASSIVE_ONE_DOG_REACH:
-      snprintf(out + used, size - used, "\"dogs\": %s, \"gathered\": \"within_reach\"}}", dogs);
-      break;
-    case MASSIVE_SECTORS: snprintf(out + used, size - used, "\"dogs\": %s, \"team\": \"sectors\"}}", dogs); break;
-    case MASSIVE_ARC: snprintf(out + used, size - used, "\"dogs\": %s, \"team\": \"arc\"}}", dogs); break;
-    case MASSIVE_LIEN: /* the shepherds of scenarios/lien-massive.json, starting where the dogs do */
-      snprintf(out + used, size - used,
-               "\"dogs\": {\"count\": 0}, \"groups\": {\"view_radius_m\": 20, \"member_radius_m\": 3}, "
-               "\"shepherds\": {\"formation\": \"arc\", \"assignment\": \"hungarian\", \"approach\": "
-               "\"safe_zone\"}, \"agents\": [{\"strategy\": \"shepherd\", \"count\": 1, \"position_m\": [%.6g, "
-               "%.6g], \"direction\": [0, 1], \"speed_m_per_step\": 1.5}]}",
-               0.3 * side, 0.95 * side);
-      break;
-  }
+  if (s->dogs)
+    snprintf(out + used, size - used, "\"dogs\": {\"count\": 1, \"start\": [0.3, 0.95], \"spacing_m\": 10%s}}",
+             s->dogs);
+  else /* the shepherds of scenarios/lien-massive.json, starting where the dogs do */
+    snprintf(out + used, size - used,
+             "\"dogs\": {\"count\": 0}, \"groups\": {\"view_radius_m\": 20, \"member_radius_m\": 3}, "
+             "\"shepherds\": {\"formation\": \"arc\", \"assignment\": \"hungarian\", \"approach\": "
+             "\"safe_zone\"}, \"agents\": [{\"strategy\": \"shepherd\", \"count\": 1, \"position_m\": [%.6g, "
+             "%.6g], \"direction\": [0, 1], \"speed_m_per_step\": 1.5}]}",
+             0.3 * side, 0.95 * side);
 }
 
 typedef struct massive_opts {
@@ -758,10 +748,8 @@ static int massive_run(const experiment_opts *o, const massive_opts *m, const ma
   snprintf(folder, sizeof folder, "%s/%u", s->folder, n);
   char parent[1100];
   snprintf(parent, sizeof parent, "%s/%s", o->out, s->folder);
-  struct stat st;
-  if (stat(parent, &st) != 0 && mkdir(parent, 0777) != 0)
-    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(parent));
-  return run_part(e, o, folder);
+  int status = ensure_folder(parent);
+  return status ? status : run_part(e, o, folder);
 }
 
 /* The median of the runs' delivered fractions in a cell. */
@@ -774,16 +762,20 @@ static double massive_delivered(const experiment_sweep *e, size_t cell) {
   return m ? herd_quantile(e->scratch, m, 0.5) : NAN;
 }
 
-/* parts[strategy * size_count + size]. */
+/* Strategy s's sweep at the k-th flock size. */
+static experiment_sweep *massive_part(experiment_sweep *parts, const massive_opts *m, size_t s, size_t k) {
+  return &parts[s * m->size_count + k];
+}
+
 static void massive_tables(FILE *f, const massive_opts *m, experiment_sweep *parts) {
   fputs(
       "| strategy | dogs | N | herded | 95 % interval | steps: median (q1–q3) | delivered: median |\n"
       "|---|---:|---:|---:|---|---|---:|\n",
       f);
   for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
-    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c)
+    for (size_t c = 0; c < massive_part(parts, m, s, 0)->sw.cell_count; ++c)
       for (size_t k = 0; k < m->size_count; ++k) {
-        experiment_sweep *e = &parts[s * m->size_count + k];
+        experiment_sweep *e = massive_part(parts, m, s, k);
         sweep_stats st = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
         char steps[64];
         steps_text(&st, steps, sizeof steps);
@@ -802,16 +794,16 @@ static void massive_limits(FILE *f, const massive_opts *m, experiment_sweep *par
       "|---|---:|---:|---:|\n",
       f);
   for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
-    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c) {
+    for (size_t c = 0; c < massive_part(parts, m, s, 0)->sw.cell_count; ++c) {
       char good[32] = "none", bad[32] = "none";
       for (size_t k = 0; k < m->size_count; ++k) {
-        experiment_sweep *e = &parts[s * m->size_count + k];
+        experiment_sweep *e = massive_part(parts, m, s, k);
         sweep_stats st = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
         if (st.rate >= 0.9) snprintf(good, sizeof good, "%u", m->sizes[k]);
         if (st.rate < 0.5 && strcmp(bad, "none") == 0) snprintf(bad, sizeof bad, "%u", m->sizes[k]);
       }
-      fprintf(f, "| %s | %g | %s | %s |\n", massive_strategies[s].title, cell_value(&parts[s * m->size_count].sw, c, 0),
-              good, bad);
+      fprintf(f, "| %s | %g | %s | %s |\n", massive_strategies[s].title,
+              cell_value(&massive_part(parts, m, s, 0)->sw, c, 0), good, bad);
     }
   fputc('\n', f);
 }
@@ -828,15 +820,15 @@ static int massive_plot(const experiment_opts *o, const massive_opts *m, experim
       gp);
   bool first = true;
   for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
-    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c, first = false)
+    for (size_t c = 0; c < massive_part(parts, m, s, 0)->sw.cell_count; ++c, first = false)
       fprintf(gp, "%s'-' using 1:2 with linespoints lw 2 pointtype %zu title '%s, %g dog%s'", first ? "" : ", ", 4 + s,
-              massive_strategies[s].folder, cell_value(&parts[s * m->size_count].sw, c, 0),
-              cell_value(&parts[s * m->size_count].sw, c, 0) > 1 ? "s" : "");
+              massive_strategies[s].folder, cell_value(&massive_part(parts, m, s, 0)->sw, c, 0),
+              cell_value(&massive_part(parts, m, s, 0)->sw, c, 0) > 1 ? "s" : "");
   fputc('\n', gp);
   for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT; ++s)
-    for (size_t c = 0; c < parts[s * m->size_count].sw.cell_count; ++c) {
+    for (size_t c = 0; c < massive_part(parts, m, s, 0)->sw.cell_count; ++c) {
       for (size_t k = 0; k < m->size_count; ++k) {
-        experiment_sweep *e = &parts[s * m->size_count + k];
+        experiment_sweep *e = massive_part(parts, m, s, k);
         fprintf(gp, "%u %.4f\n", m->sizes[k], sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch).rate);
       }
       fputs("e\n", gp);
@@ -876,7 +868,7 @@ static int massive_herding(const experiment_opts *o) {
   int status = 0;
   for (size_t k = 0; k < m.size_count && status == 0; ++k) /* small flocks first: their rows come soonest */
     for (size_t s = 0; s < MASSIVE_STRATEGY_COUNT && status == 0; ++s)
-      status = massive_run(o, &m, &massive_strategies[s], m.sizes[k], &parts[s * m.size_count + k]);
+      status = massive_run(o, &m, &massive_strategies[s], m.sizes[k], massive_part(parts, &m, s, k));
   herd_outfile report;
   FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
   if (status == 0 && !f) status = 1;
@@ -1027,10 +1019,8 @@ int cmd_experiment(int argc, char **argv) {
   status = sweep_check_backend(&o.run);
   if (status) return status;
   cli_begin_output();
-  struct stat st;
-  if (stat(o.out, &st) != 0 && mkdir(o.out, 0777) != 0)
-    return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(o.out));
-  status = chosen->run(&o);
+  status = ensure_folder(o.out);
+  if (status == 0) status = chosen->run(&o);
   if (status == 0 && !cli_quiet) printf("report: %s/report.md\n", cli_shown(o.out));
   return status;
 }
