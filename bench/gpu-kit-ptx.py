@@ -2,9 +2,9 @@
 """KIT/ptx DIR...: the kernels as the device's own OpenCL compiler built them, kernel by kernel.
 
 Each DIR holds the programs one herd run dumped (HERD_CL_DUMP_BINARIES: main.bin, sized.bin,
-capped.bin). NVIDIA's binaries are PTX: CUDA's ptxas -v assembles each for the PTX's own
-target (the capped program with the register bound the driver gives it,
--cl-nv-maxrregcount), and a markdown table of registers, stack, spills, shared memory and
+capped-N.bin). NVIDIA's binaries are PTX: CUDA's ptxas -v assembles each for the PTX's own
+target (the capped program with the register bound N the driver gives it,
+-cl-nv-maxrregcount=N), and a markdown table of registers, stack, spills, shared memory and
 theoretical occupancy (tests/gpu_static.py's parser and calculator, as test_gpu_compile's
 table from clang) goes to stdout. bench/gpu-kit-run.sh runs it on the GPU machine."""
 
@@ -18,8 +18,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "tests")]  # beside it in the kit, tests/ in the repository
 from gpu_static import parse_ptxas, ptx_entries, sm90_occupancy  # noqa: E402
-
-CAPPED_REGISTERS = 64  # HERD_CL_CAPPED_REGISTERS (src/backend/cl/cl_backend.h)
 
 
 def find_ptxas():
@@ -45,8 +43,9 @@ def assemble(ptxas, path, program):
     if not target:
         return None, f"{path}: not PTX (no .target line)"
     options = [ptxas, "-v", f"-arch={target.group(1)}", "-o", os.devnull, path]
-    if program == "capped":
-        options[2:2] = [f"--maxrregcount={CAPPED_REGISTERS}"]
+    capped = re.fullmatch(r"capped-(\d+)", program)  # the model's bound (kernels/models/steps.h)
+    if capped:
+        options[2:2] = [f"--maxrregcount={capped.group(1)}"]
     done = subprocess.run(options, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         return None, f"{path}: ptxas failed: {done.stderr.strip().splitlines()[-1:]}"

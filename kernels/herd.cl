@@ -440,6 +440,30 @@ HERD_SIMPLE_KERNEL void herd_mark_mixed_batch(__global const float *pos, __globa
   atomic_or(&cell_end[world.bucket_base + b], HERD_BUCKET_MIXED);
 }
 
+/* ---- The path's pull (herd_agent_guide) --------------------------------------------------
+ * In a world with a path, for a model that follows it, before the step: the path's pull on each
+ * sorted agent (herd_env_guide; float4 an agent), which the step kernel reads. The search for
+ * the path's closest point (kernels/path.h) takes some 80 registers and a 256 B private array on
+ * a GPU: in a pass of its own it leaves the step's neighbour loop at the step's occupancy. */
+HERD_SIMPLE_KERNEL void herd_path_guide(__global const float *pos, __global const float *env, herd_grid grid,
+                                        herd_env_info e, __global float *guide) {
+  uint i = get_global_id(0);
+  if (i >= grid.count) return;
+  herd_store_vec(guide, i, 3u, herd_env_guide(env, &e, herd_load_vec(pos, i, grid.dims)));
+}
+
+/* herd_path_guide over a batch: for the agents of the worlds with a path that are stepped. */
+HERD_SIMPLE_KERNEL void herd_path_guide_batch(__global const float *pos, __global const float *env,
+                                              __global const herd_world *worlds, __global const uint *world_of,
+                                              uint total, __global float *guide) {
+  uint i = get_global_id(0);
+  if (i >= total) return;
+  __global const herd_world *world = &worlds[world_of[i]];
+  if (!world->info.env.has_path || !world->active) return;
+  herd_env_info e = world->info.env;
+  herd_store_vec(guide, i, 3u, herd_env_guide(env + world->env_base, &e, herd_load_vec(pos, i, world->grid.dims)));
+}
+
 /* ---- For tests and analysis ------------------------------------------------------------- */
 
 /* The k nearest of every sorted agent (2D): row i of `out` (k entries, 0xffffffff past the

@@ -12,10 +12,10 @@
  *     reading the flock as sorted for this step and writing nothing;
  *     HERD_MODEL_ENTRY(name, params type, scratch size), which becomes the OpenCL kernel
  *     herd_step_<name> and the CPU backend's loop over a chunk of agents (or
- *     HERD_MODEL_ENTRY_BY_DIMS with HERD_MODEL_KERNELS_2D/_3D/_PATH: a kernel per dims and
- *     one for worlds with a path, below; the kernel's last
- *     argument is the results of the model's pre-pass, if it has one and the host ran it:
- *     herd_flock_view.pre; NULL otherwise); and, on the host, its grid cell, its reach, its
+ *     HERD_MODEL_ENTRY_BY_DIMS with HERD_MODEL_KERNELS_2D/_3D: a kernel per dims, below; the
+ *     kernel's last arguments are the results of the model's pre-pass, if it has one and the
+ *     host ran it, herd_flock_view.pre, and of the guide pass in a world with a path,
+ *     herd_flock_view.guide; NULL otherwise); and, on the host, its grid cell, its reach, its
  *     agents' first velocity, and optionally its viewer marks, its explained update and a
  *     pre-pass (rows in kernels/models/steps.h; the pre-pass's kernels in kernels/knn_coop.cl).
  *
@@ -74,6 +74,12 @@ typedef struct herd_flock_view {
    * when none ran (the CPU backend, batches, models without one): the model then computes it
    * itself, with the same bits. */
   HERD_GLOBAL const herd_i64 *pre;
+#ifdef HERD_OPENCL
+  /* The path's pull on each sorted agent this step (float4: herd_agent_guide), left by the guide
+   * pass (herd_path_guide, kernels/herd.cl) when the world has a path; NULL otherwise. The CPU
+   * backend works it out in the update instead, with the same function. */
+  HERD_GLOBAL const float *guide;
+#endif
 } herd_flock_view;
 
 /* In the first word of an agent's pre-pass result: no result, the pre-pass left this agent to
@@ -113,6 +119,21 @@ HERD_INLINE herd_vec3 herd_agent_pos(const herd_flock_view *v, herd_u32 i) {
 
 HERD_INLINE herd_vec3 herd_agent_vel(const herd_flock_view *v, herd_u32 i) {
   return herd_load_vec(v->vel, i, v->grid->dims);
+}
+
+/* The path's pull on agent i, which stands at p: path.weight times the target vector
+ * (herd_env_guide; zero without a path). A GPU finds the path's closest point in a pass of its
+ * own before the step (herd_path_guide): the search takes some 80 registers and a 256 B private
+ * array, which in the step kernel would hold every agent's neighbour loop to a quarter of the
+ * device; the step reads its result. The same function on the same point: the same bits. */
+HERD_INLINE herd_vec3 herd_agent_guide(const herd_flock_view *v, herd_u32 i, herd_vec3 p) {
+#ifdef HERD_OPENCL
+  (void)p;
+  return v->info->env.has_path ? herd_load_vec(v->guide, i, 3u) : herd_v3(0.0f, 0.0f, 0.0f);
+#else
+  (void)i;
+  return herd_env_guide(v->env, &v->info->env, p);
+#endif
 }
 
 /* Memory slot k (0 or 1) of agent i as its last step left it (HERD_ALERT_MEMORY); 0 at the
@@ -171,44 +192,46 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     }                                                                                                            \
   } while (0)
 #ifdef HERD_NO_STEP_KERNELS /* kernels/sized.cl: the models' functions without their kernels */
-#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims, path)
+#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims)
 #else
 /* The step kernel herd_step_<name><suffix> and its batch variant herd_step_batch_<name><suffix>.
  * fixed_dims 2 or 3: the kernels run only on grids of that many dimensions (the host picks them
  * by the world's), and the grid's dims are that constant, so that every test on them folds
- * away and a 2D kernel carries no third coordinate; 0: the grid's dims at run time. path 0:
- * they run only in worlds without a path, whose search (kernels/path.h: some 80 registers and
- * a 256 B private array on a GPU) they then leave out; 1: the world's has_path decides. */
-#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims, path)                                         \
+ * away and a 2D kernel carries no third coordinate; 0: the grid's dims at run time. `guide`:
+ * the guide pass's results in a world with a path (herd_agent_guide), NULL in one without. */
+#define HERD_STEP_KERNELS(name, params_t, scratch_n, suffix, fixed_dims)                                               \
   HERD_SIMPLE_KERNEL void herd_step_##name##suffix(                                                                    \
       __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
       __global const float *steer, __global const float *env, params_t params, herd_grid grid, herd_step_info info,    \
       __global float *out_pos, __global float *out_vel, __global uint *out_agent,                                      \
-      __global const herd_flock_partial *observed, __global const long *pre) {                                         \
+      __global const herd_flock_partial *observed, __global const long *pre, __global const float *guide) {            \
     uint i = get_global_id(0);                                                                                         \
     if (i >= grid.count) return;                                                                                       \
     if ((fixed_dims) != 0u) grid.dims = (fixed_dims);                                                                  \
-    if (!(path)) info.env.has_path = 0u;                                                                               \
     HERD_OBSERVED_CENTROID(info, observed, grid.count, grid.dims);                                                     \
     herd_neighbour scratch[scratch_n];                                                                                 \
     herd_flock_view v;                                                                                                 \
     v.grid = &grid, v.pos = pos, v.vel = vel, v.agent = agent, v.cell_end = cell_end, v.steer = steer;                 \
-    v.env = env, v.info = &info, v.pre = pre;                                                                          \
+    v.env = env, v.info = &info, v.pre = pre, v.guide = guide;                                                         \
     herd_finish_agent(&v, i, herd_##name##_update(&params, &v, i, scratch), out_pos, out_vel, out_agent);              \
   }                                                                                                                    \
-  /* The same over a batch: each agent is stepped in its own world, exactly as alone. */                               \
+  /* The same over a batch: each agent is stepped in its own world, exactly as alone. A work-group                     \
+   * steps agents of one world only (`spans`: per group, its world and its first agent there;                          \
+   * `first_group`: the launch's first group), so that the world's facts are the same for all its                      \
+   * work-items: a GPU then keeps them in its uniform registers (sm_90: 87 registers for boids 2D                      \
+   * where a world a work-item took 105). `guide`: the guide pass's results for the whole batch. */                    \
   HERD_SIMPLE_KERNEL void herd_step_batch_##name##suffix(                                                              \
       __global const float *pos, __global const float *vel, __global const uint *agent, __global const uint *cell_end, \
       __global const float *steer, __global const float *env, __global const params_t *params,                         \
-      __global const herd_world *worlds, __global const uint *world_of, uint total, __global float *out_pos,           \
-      __global float *out_vel, __global uint *out_agent) {                                                             \
-    uint i = get_global_id(0);                                                                                         \
-    if (i >= total) return;                                                                                            \
-    uint w = world_of[i];                                                                                              \
+      __global const herd_world *worlds, __global const uint *spans, __global const float *guide,                      \
+      __global float *out_pos, __global float *out_vel, __global uint *out_agent, uint first_group) {                  \
+    uint t = get_local_id(0), g = first_group + get_group_id(0);                                                       \
+    uint w = spans[2u * g];                                                                                            \
     herd_world world = worlds[w];                                                                                      \
+    uint self = spans[2u * g + 1u] + t;                                                                                \
+    if (self >= world.grid.count) return;                                                                              \
     if ((fixed_dims) != 0u) world.grid.dims = (fixed_dims);                                                            \
-    if (!(path)) world.info.env.has_path = 0u;                                                                         \
-    uint stride = world.grid.dims == 2u ? 2u : 4u, self = i - world.begin, at = world.begin * stride;                  \
+    uint stride = world.grid.dims == 2u ? 2u : 4u, i = world.begin + self, at = world.begin * stride;                  \
     if (world.active == 0u) {                                                                                          \
       herd_copy_state(pos, out_pos, i, world.grid.dims);                                                               \
       herd_copy_state(vel, out_vel, i, world.grid.dims);                                                               \
@@ -221,22 +244,21 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
     v.grid = &world.grid, v.pos = pos + at, v.vel = vel + at, v.agent = agent + world.begin;                           \
     v.cell_end = cell_end + world.bucket_base, v.steer = steer + HERD_STEER_FLOATS * world.steer_base,                 \
     v.info = &world.info;                                                                                              \
-    v.env = env + world.env_base, v.pre = 0;                                                                           \
+    v.env = env + world.env_base, v.pre = 0, v.guide = world.info.env.has_path ? guide + 4u * world.begin : 0;         \
     herd_finish_agent(&v, self, herd_##name##_update(&m, &v, self, scratch), out_pos + at, out_vel + at,               \
                       out_agent + world.begin);                                                                        \
   }
 #endif
 /* One step kernel for any world: herd_step_<name> (and herd_step_batch_<name>). */
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, , 0u, 1)
-/* A model with a kernel per dimension it runs in, herd_step_<name>_2d and _3d, for worlds
- * without a path, and, if it follows a path (reads_path 1), herd_step_<name>_path for worlds
- * with one, in either dims (each with its batch variant; the host picks by the world, and by
- * any world of a batch for the path): HERD_MODEL_ENTRY_BY_DIMS, then HERD_MODEL_KERNELS_2D
- * and/or _3D for the dimensions of its row in kernels/models/models.h, and _PATH. */
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, , 0u)
+/* A model with a kernel per dimension it runs in, herd_step_<name>_2d and _3d (each with its
+ * batch variant; the host picks by the world's dims): HERD_MODEL_ENTRY_BY_DIMS, then
+ * HERD_MODEL_KERNELS_2D and/or _3D for the dimensions of its row in kernels/models/models.h.
+ * reads_path 1: its update follows a world's path (herd_agent_guide), for which the host runs
+ * the guide pass before the step. */
 #define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)
-#define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _2d, 2u, 0)
-#define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _3d, 3u, 0)
-#define HERD_MODEL_KERNELS_PATH(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _path, 0u, 1)
+#define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _2d, 2u)
+#define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _3d, 3u)
 #else
 /* The CPU backend's loop over sorted agents [begin, end). */
 typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v, herd_u32 begin, herd_u32 end,
@@ -249,24 +271,25 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
       herd_finish_agent(v, i, herd_##name##_update((const params_t *)params, v, i, scratch), out_pos, out_vel,   \
                         out_agent);                                                                              \
   }
-/* The name of a model's OpenCL step kernel (batch: its batch variant) for a world of dims, with
- * a path (path 1) or not: HERD_MODEL_ENTRY's one, or HERD_MODEL_ENTRY_BY_DIMS's (above). */
-#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                                       \
-  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                             \
-  static inline const char *herd_step_kernel_##name(herd_u32 dims, int path, int batch) { \
-    (void)dims, (void)path;                                                               \
-    return batch ? "herd_step_batch_" #name : "herd_step_" #name;                         \
-  }
-#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)                                     \
-  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                                               \
-  static inline const char *herd_step_kernel_##name(herd_u32 dims, int path, int batch) {                   \
-    if ((reads_path) && path) return batch ? "herd_step_batch_" #name "_path" : "herd_step_" #name "_path"; \
-    if (dims == 3u) return batch ? "herd_step_batch_" #name "_3d" : "herd_step_" #name "_3d";               \
-    return batch ? "herd_step_batch_" #name "_2d" : "herd_step_" #name "_2d";                               \
-  }
+/* The name of a model's OpenCL step kernel (batch: its batch variant) for a world of dims:
+ * HERD_MODEL_ENTRY's one, or HERD_MODEL_ENTRY_BY_DIMS's (above); and herd_reads_path_<name>,
+ * whether its update follows a world's path (the host then runs the guide pass). */
+#define HERD_MODEL_ENTRY(name, params_t, scratch_n)                             \
+  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                   \
+  static inline const char *herd_step_kernel_##name(herd_u32 dims, int batch) { \
+    (void)dims;                                                                 \
+    return batch ? "herd_step_batch_" #name : "herd_step_" #name;               \
+  }                                                                             \
+  enum { herd_reads_path_##name = 0 };
+#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)                       \
+  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                                 \
+  static inline const char *herd_step_kernel_##name(herd_u32 dims, int batch) {               \
+    if (dims == 3u) return batch ? "herd_step_batch_" #name "_3d" : "herd_step_" #name "_3d"; \
+    return batch ? "herd_step_batch_" #name "_2d" : "herd_step_" #name "_2d";                 \
+  }                                                                                           \
+  enum { herd_reads_path_##name = (reads_path) };
 #define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n)
 #define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n)
-#define HERD_MODEL_KERNELS_PATH(name, params_t, scratch_n)
 #endif
 
 #ifndef HERD_OPENCL

@@ -107,7 +107,7 @@ CASES = [  # the longest first: the cases run side by side, one per core
 PATH_3D = '"path": {"points_m": [[5, 5, 5], [30, 40, 35], [55, 10, 20]], "lookahead_m": 5, "weight": 0.05}'
 SCENARIOS = {
     "couzin2d.json": '{"model": "couzin", "world": {"size_m": [20, 20]}, "couzin": {"count": 60}}\n',
-    # The models that follow a path have a step kernel for it (herd_step_<model>_path).
+    # The models that follow a path read its pull from the guide pass (herd_path_guide).
     "couzin-path.json": '{"model": "couzin", "world": {"size_m": [60, 60, 60]}, "couzin": {"count": 40}, %s}\n' % PATH_3D,
     "fish-path.json": '{"model": "fish", "world": {"size_m": [60, 60, 60]}, "fish": {"count": 40}, %s}\n' % PATH_3D,
 }

@@ -2,6 +2,7 @@
  * batch runs bit for bit as it does alone on the same backend, on the CPU and on OpenCL, for
  * worlds of different sizes (one over a reduction block), parameters, seeds and steering
  * agents, and a world that finishes early keeps its state. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,8 +73,9 @@ static bool same_obs(const herd_observation *a, const herd_observation *b) {
          memcmp(a->nearest, b->nearest, sizeof a->nearest) == 0;
 }
 
-/* Steps each world alone and all together in a batch; world 1 stops after FINISHED_AFTER. */
-static void check_batch(const herd_backend_ops *ops, const char *model) {
+/* Steps each world alone and all together in a batch; world 1 stops after FINISHED_AFTER. With
+ * `stop` (never raised), an OpenCL step may run in slices (HERD_CL_SLICE_AGENTS). */
+static void check_batch(const herd_backend_ops *ops, const char *model, const volatile sig_atomic_t *stop) {
   world_case c[WORLDS];
   herd_backend *alone[WORLDS], *batch = NULL;
   herd_backend_desc descs[WORLDS];
@@ -81,6 +83,7 @@ static void check_batch(const herd_backend_ops *ops, const char *model) {
   for (uint32_t w = 0; w < WORLDS; ++w) {
     c[w] = make_world(model, w);
     c[w].desc.params = c[w].sc.params.bytes; /* make_world's copy of the scenario is gone */
+    c[w].desc.stop = stop;
     descs[w] = c[w].desc;
     CHECK_MSG(ops->create(&c[w].desc, &alone[w], &err) == HERD_OK, "%s", err.message);
     CHECK(ops->upload(alone[w], c[w].pos, c[w].vel, &err) == HERD_OK);
@@ -124,7 +127,7 @@ static void check_batch(const herd_backend_ops *ops, const char *model) {
   ops->destroy(batch);
 }
 
-static void cpu_batch_worlds_run_as_alone(void) { check_batch(&herd_cpu_backend, "boids"); }
+static void cpu_batch_worlds_run_as_alone(void) { check_batch(&herd_cpu_backend, "boids", NULL); }
 
 static void opencl_batch_worlds_run_as_alone(void) {
 #ifdef HERD_WITH_OPENCL
@@ -135,17 +138,25 @@ static void opencl_batch_worlds_run_as_alone(void) {
     printf("  no OpenCL device: skipped\n");
     return;
   }
-  check_batch(&herd_cl_backend, "boids");
+  check_batch(&herd_cl_backend, "boids", NULL);
+  /* The batch's step in slices of 128 work-items, each from its first work-group (the worlds'
+   * groups cross the slices' borders), from the capped program (built without a bound on PoCL). */
+  static volatile sig_atomic_t never = 0;
+  setenv("HERD_CL_SLICE_AGENTS", "100", 1);
+  setenv("HERD_CL_CAPPED", "1", 1);
+  check_batch(&herd_cl_backend, "boids", &never);
+  unsetenv("HERD_CL_SLICE_AGENTS");
+  unsetenv("HERD_CL_CAPPED");
 #endif
 }
 
 static void strombom_batch_worlds_run_as_alone(void) {
-  check_batch(&herd_cpu_backend, "strombom");
+  check_batch(&herd_cpu_backend, "strombom", NULL);
 #ifdef HERD_WITH_OPENCL
   herd_device_info info[4];
   int count = 0;
   herd_error err;
-  if (herd_devices(info, 4, &count, &err) == HERD_OK && count > 0) check_batch(&herd_cl_backend, "strombom");
+  if (herd_devices(info, 4, &count, &err) == HERD_OK && count > 0) check_batch(&herd_cl_backend, "strombom", NULL);
 #endif
 }
 

@@ -34,6 +34,7 @@
   X(a_step_with_the_pre_pass_equals_one_without)         \
   X(the_gpu_selection_finds_the_same_neighbours)         \
   X(the_gpu_radius_loop_steps_as_the_cpu_backend)        \
+  X(path_worlds_step_as_the_cpu_backend)                 \
   X(the_capped_program_steps_the_same_bits)
 TESTS(DECLARE_TEST)
 
@@ -898,13 +899,13 @@ static void the_gpu_radius_loop_steps_as_the_cpu_backend(void) {
   unsetenv("HERD_CL_RADIUS");
 }
 
-/* Where the device's compiler takes a register bound (NVIDIA), the step kernel of boids, NetLogo
- * and Couzin comes from the main program built again with it (HERD_CL_PROGRAM_CAPPED);
- * $HERD_CL_CAPPED=1 does so on PoCL too, without the bound its compiler lacks: the step ran is
- * that program's, and its bits are the main program's kernel's. Strömbom's never comes from it. */
-static void the_capped_program_steps_the_same_bits(void) {
-  const char *boids[] = {"model=boids", "world.size_m=[400,300]", "world.wrap=[true,true]"};
-  herd_scenario sc = scenario_with(boids, 3);
+/* Where the device's compiler takes a register bound (NVIDIA), the step kernels of boids, NetLogo
+ * and Couzin come from the main program built again with it (HERD_CL_PROGRAM_CAPPED), in worlds
+ * with a path too; $HERD_CL_CAPPED=1 does so on PoCL, without the bound its compiler lacks: the
+ * step ran is that program's, and its bits are the main program's kernel's. Strömbom's never
+ * comes from it. */
+static void check_capped_steps(const char *const *sets, int count) {
+  herd_scenario sc = scenario_with(sets, count);
   const uint32_t n = 3000;
   float *pos, *vel, *out[2];
   model_flock(&sc, n, &pos, &vel);
@@ -924,15 +925,86 @@ static void the_capped_program_steps_the_same_bits(void) {
   }
   uint32_t moved = 0;
   for (uint32_t i = 0; i < n; ++i) moved += out[0][2 * i] != pos[2 * i] || out[0][2 * i + 1] != pos[2 * i + 1];
-  CHECK(memcmp(out[0], out[1], (size_t)n * 2 * sizeof(float)) == 0);
+  CHECK_MSG(memcmp(out[0], out[1], (size_t)n * 2 * sizeof(float)) == 0, "%s: the capped program's step differs",
+            sets[count - 1]);
   CHECK_MSG(moved > n / 2, "only %u of %u boids moved: the step tested little", moved, n);
+  unsetenv("HERD_CL_CAPPED");
+  free(out[0]), free(out[1]), free(pos), free(vel);
+}
+
+/* The flock (by id) of a run of `steps` steps of a scenario on `backend`. */
+static flock_copy run_flock(const herd_scenario *sc, const char *backend, uint32_t steps) {
+  herd_sim *sim;
+  herd_error err;
+  CHECK_MSG(herd_sim_create(&(herd_sim_desc){.scenario = sc, .threads = 2, .backend = backend}, &sim, &err) == HERD_OK,
+            "%s", err.message);
+  for (uint32_t s = 0; s < steps; ++s) CHECK(herd_sim_step(sim, &err) == HERD_OK);
+  flock_copy f = read_flock(sim);
+  herd_sim_destroy(sim);
+  return f;
+}
+
+/* The share of agents whose position agrees within 1e-4 (relative) between two flocks. */
+static double share_close(const flock_copy *a, const flock_copy *b) {
+  uint32_t close = 0;
+  for (uint32_t i = 0; i < a->n; ++i) {
+    bool agree = true;
+    for (uint32_t k = 0; k < a->dims; ++k) {
+      float x = a->pos[i * a->dims + k], y = b->pos[i * a->dims + k];
+      agree = agree && fabs(x - y) <= 1e-4 * fmax(fabs(x), 1.0);
+    }
+    close += agree;
+  }
+  return (double)close / a->n;
+}
+
+/* In a world with a path the OpenCL step reads the path's pull from the guide pass
+ * (herd_path_guide), the CPU backend works it out in the update: one step of each model that
+ * follows a path agrees to rounding, and differs from the same step without the path. */
+static void path_worlds_step_as_the_cpu_backend(void) {
+  const char *boids[] = {"model=boids", "boids.count=2000", "path.points_m=[[10,10],[320,470],[630,20]]"};
+  const char *couzin[] = {"model=couzin", "couzin.count=1500", "world.size_m=[60,60,60]",
+                          "path.points_m=[[5,5,5],[30,55,40],[55,10,20]]", "path.weight=0.5"};
+  const char *fish[] = {"model=fish", "fish.count=1500", "path.points_m=[[5,5,5],[30,55,25],[55,10,20]]",
+                        "path.weight=0.5"};
+  struct {
+    const char *const *sets;
+    int count;
+  } cases[] = {{boids, 3}, {couzin, 5}, {fish, 4}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+    herd_scenario sc = scenario_with(cases[c].sets, cases[c].count), plain = sc;
+    plain.path.points.count = 0;
+    flock_copy cpu = run_flock(&sc, "cpu", 1), cl = run_flock(&sc, "opencl", 1), off = run_flock(&plain, "opencl", 1);
+    double agree = share_close(&cpu, &cl), unguided = share_close(&off, &cl);
+    CHECK_MSG(agree >= 0.995, "%s: %.4f of the agents agree within 1e-4", cases[c].sets[0], agree);
+    CHECK_MSG(unguided < 0.5, "%s: %.4f agree with the step without the path: the path tested little", cases[c].sets[0],
+              unguided);
+    free_flock(&cpu), free_flock(&cl), free_flock(&off);
+  }
+}
+
+static void the_capped_program_steps_the_same_bits(void) {
+  check_capped_steps((const char *[]){"model=boids", "world.size_m=[400,300]", "world.wrap=[true,true]"}, 3);
+  /* and in a world with a path, where the capped step reads the guide pass's pull */
+  herd_scenario path =
+      scenario_with((const char *[]){"model=boids", "boids.count=1000", "path.points_m=[[10,10],[630,470]]"}, 3);
+  flock_copy f[2];
+  for (int capped = 0; capped < 2; ++capped) {
+    setenv("HERD_CL_CAPPED", capped ? "1" : "0", 1);
+    f[capped] = run_flock(&path, "opencl", 3);
+  }
+  CHECK(memcmp(f[0].pos, f[1].pos, (size_t)f[0].n * f[0].dims * sizeof(float)) == 0);
+  free_flock(&f[0]), free_flock(&f[1]);
+  setenv("HERD_CL_CAPPED", "1", 1);
   herd_backend *cpu, *cl;
+  float *pos, *vel;
   herd_scenario sheep = scenario_with((const char *[]){"seed=5"}, 1);
-  make_pair_from(&sheep, n, pos, vel, &cpu, &cl);
+  model_flock(&sheep, 3000, &pos, &vel);
+  make_pair_from(&sheep, 3000, pos, vel, &cpu, &cl);
   CHECK(!cl->step_capped && !cl->programs[HERD_CL_PROGRAM_CAPPED]);
   destroy_pair(cpu, cl);
   unsetenv("HERD_CL_CAPPED");
-  free(out[0]), free(out[1]), free(pos), free(vel);
+  free(pos), free(vel);
 }
 
 int main(void) {

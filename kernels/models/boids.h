@@ -60,10 +60,11 @@ HERD_INLINE herd_vec3 herd_boids_margins(const herd_boids_params *m, const herd_
 }
 
 /* The world's features (kernels/env.h): the path's field times path.weight (seed 004 adds it
- * to the velocity with its bias factor) and the obstacles' push, both added to u. */
-HERD_INLINE herd_vec3 herd_boids_world(const herd_flock_view *v, herd_vec3 p, herd_vec3 u) {
+ * to the velocity with its bias factor) and the obstacles' push, both added to u of boid
+ * `self` at p. */
+HERD_INLINE herd_vec3 herd_boids_world(const herd_flock_view *v, herd_u32 self, herd_vec3 p, herd_vec3 u) {
   const herd_env_info *e = &v->info->env;
-  if (e->has_path) u = herd_v3_add(u, herd_env_guide(v->env, e, p));
+  if (e->has_path) u = herd_v3_add(u, herd_agent_guide(v, self, p));
   if (herd_env_obstacles(e)) u = herd_v3_add(u, herd_env_push(v->env, e, p));
   return u;
 }
@@ -106,7 +107,7 @@ HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const 
   herd_agent_next next;
   herd_vec3 u = herd_boids_flocking(m, v, self, p, vel);
   u = herd_boids_margins(m, v->grid, p, u);
-  u = herd_boids_world(v, p, u);
+  u = herd_boids_world(v, self, p, u);
   u = herd_boids_flee(m, v, p, u, &next.alert);
   next.vel = herd_boids_clamp_speed(m, u, vel, v->grid->dims);
   next.pos = herd_world_wrap(v->grid, herd_v3_add(p, next.vel));
@@ -116,7 +117,6 @@ HERD_INLINE herd_agent_next herd_boids_update(const herd_boids_params *m, const 
 HERD_MODEL_ENTRY_BY_DIMS(boids, herd_boids_params, 1, 1)
 HERD_MODEL_KERNELS_2D(boids, herd_boids_params, 1)
 HERD_MODEL_KERNELS_3D(boids, herd_boids_params, 1)
-HERD_MODEL_KERNELS_PATH(boids, herd_boids_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

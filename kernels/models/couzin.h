@@ -127,13 +127,13 @@ HERD_INLINE herd_vec3 herd_couzin_noise(const herd_couzin_params *m, const herd_
   return herd_v3_unit(herd_v3_madd(herd_v3_scale(d, herd_cosf(psi)), herd_sinf(psi) / psi, t));
 }
 
-/* The world's features (kernels/env.h) bend the desired direction [ours]: unit d plus the
- * path's field times path.weight and the obstacles' push, made a unit vector again (d as it
- * was when they cancel it). Without a path or obstacles, d is untouched. */
-HERD_INLINE herd_vec3 herd_couzin_world(const herd_flock_view *v, herd_vec3 p, herd_vec3 d) {
+/* The world's features (kernels/env.h) bend the desired direction of agent `self` at p
+ * [ours]: unit d plus the path's field times path.weight and the obstacles' push, made a unit
+ * vector again (d as it was when they cancel it). Without a path or obstacles, d is untouched. */
+HERD_INLINE herd_vec3 herd_couzin_world(const herd_flock_view *v, herd_u32 self, herd_vec3 p, herd_vec3 d) {
   const herd_env_info *e = &v->info->env;
   if (!e->has_path && !herd_env_obstacles(e)) return d;
-  herd_vec3 bent = herd_v3_add(herd_v3_add(d, herd_env_guide(v->env, e, p)), herd_env_push(v->env, e, p));
+  herd_vec3 bent = herd_v3_add(herd_v3_add(d, herd_agent_guide(v, self, p)), herd_env_push(v->env, e, p));
   if (v->grid->dims == 2u) bent.z = 0.0f;
   bent = herd_v3_unit(bent);
   return herd_v3_len2(bent) > 0.0f ? bent : d;
@@ -158,7 +158,7 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
   if (!next.alert) d = herd_couzin_desired(m, herd_couzin_neighbours(m, v, self, p, vel, 0));
   d = herd_v3_unit(d);
   if (herd_v3_len2(d) <= 0.0f) d = vel; /* no one seen, or the influences cancel */
-  d = herd_couzin_world(v, p, d);
+  d = herd_couzin_world(v, self, p, d);
   d = herd_couzin_noise(m, v, self, d);
   float tau = m->time_step_s;
   next.vel = herd_couzin_turn(vel, d, m->turning_rate_deg_per_s * HERD_COUZIN_RAD_PER_DEG * tau, dims);
@@ -170,7 +170,6 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
 HERD_MODEL_ENTRY_BY_DIMS(couzin, herd_couzin_params, 1, 1)
 HERD_MODEL_KERNELS_2D(couzin, herd_couzin_params, 1)
 HERD_MODEL_KERNELS_3D(couzin, herd_couzin_params, 1)
-HERD_MODEL_KERNELS_PATH(couzin, herd_couzin_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

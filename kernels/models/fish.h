@@ -115,9 +115,9 @@ HERD_INLINE float herd_fish_relax(const herd_fish_params *m) {
 }
 
 /* Escape (eqs. 15-16, one explicit Euler step of tau). */
-HERD_INLINE herd_vec3 herd_fish_escape(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p, herd_vec3 vel,
-                                       herd_vec3 dir, herd_u32 threat, herd_vec3 push) {
-  herd_vec3 want = herd_couzin_world(v, p, herd_fish_escape_dir(v, p, dir, threat));
+HERD_INLINE herd_vec3 herd_fish_escape(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self, herd_vec3 p,
+                                       herd_vec3 vel, herd_vec3 dir, herd_u32 threat, herd_vec3 push) {
+  herd_vec3 want = herd_couzin_world(v, self, p, herd_fish_escape_dir(v, p, dir, threat));
   herd_vec3 next = herd_v3_madd(vel, herd_fish_relax(m), herd_v3_sub(herd_v3_scale(want, m->max_speed_m_per_s), vel));
   next = herd_v3_madd(next, m->time_step_s / m->mass_kg, push);
   return herd_fish_clamp_speed(next, m->min_speed_m_per_s, m->max_speed_m_per_s, dir);
@@ -129,7 +129,7 @@ HERD_INLINE herd_vec3 herd_fish_school(const herd_fish_params *m, const herd_cou
                                        herd_couzin_zones zones) {
   herd_vec3 d = herd_v3_unit(herd_couzin_desired(z, zones));
   if (herd_v3_len2(d) <= 0.0f) d = dir;
-  d = herd_couzin_noise(z, v, self, herd_couzin_world(v, p, d));
+  d = herd_couzin_noise(z, v, self, herd_couzin_world(v, self, p, d));
   float tau = m->time_step_s, relax = herd_fish_relax(m);
   herd_vec3 turned = herd_couzin_turn(dir, d, m->turning_rate_deg_per_s * HERD_COUZIN_RAD_PER_DEG * tau, 3u);
   return herd_v3_scale(turned, speed + (m->speed_m_per_s - speed) * relax);
@@ -167,7 +167,7 @@ HERD_INLINE herd_vec3 herd_fish_forage(const herd_fish_params *m, const herd_flo
     if (best < n) *own = best;
   }
   if (zones.n_r > 0u) heading = herd_v3_unit(zones.d_r); /* avoid collisions first */
-  heading = herd_couzin_world(v, p, heading);
+  heading = herd_couzin_world(v, self, p, heading);
   return herd_fish_clamp_speed(herd_v3_scale(heading, length / tau), m->min_speed_m_per_s, m->max_speed_m_per_s, dir);
 }
 
@@ -219,7 +219,7 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
     escaping = next.alert || crowd.alarmed;
   }
   if (escaping) {
-    next.vel = herd_fish_escape(m, v, p, vel, dir, threat.near, crowd.push);
+    next.vel = herd_fish_escape(m, v, self, p, vel, dir, threat.near, crowd.push);
   } else {
     herd_couzin_zones zones = herd_couzin_neighbours(&z, v, self, p, dir, 1);
     if (hunger >= m->hunger_threshold && (own < n || best < n))
@@ -236,7 +236,6 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
 
 HERD_MODEL_ENTRY_BY_DIMS(fish, herd_fish_params, 1, 1)
 HERD_MODEL_KERNELS_3D(fish, herd_fish_params, 1)
-HERD_MODEL_KERNELS_PATH(fish, herd_fish_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
 #ifndef HERD_OPENCL

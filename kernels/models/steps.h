@@ -18,13 +18,12 @@
  * agent only. */
 #define HERD_PREPASS_MODELS(X) X(strombom)
 
-/* Models whose step kernels for worlds without a path (herd_step_<name>_2d, _3d) a GPU builds
- * with at most HERD_CL_CAPPED_REGISTERS registers per work-item where its compiler takes a
- * bound (NVIDIA's, cl_nv_compiler_options): X(name). Without one ptxas gives them 64-74 for
- * sm_90; at 64, half of an SM's warps are resident, and boids spill nothing (Couzin's 3D kernel
- * 88 B: bench/results/gpu-static.md). Their batch and path kernels would spill hundreds of bytes
- * at 64 and are built without it, as are fish (82 registers, 312 B spilled at 64) and Strömbom. */
-#define HERD_CAPPED_MODELS(X) X(boids) X(couzin) X(netlogo)
+/* Models whose step kernels (herd_step_<name>_2d, _3d and their batch variants) a GPU builds
+ * with at most `registers` registers per work-item where its compiler takes a bound (NVIDIA's,
+ * cl_nv_compiler_options): X(name, registers). Without one ptxas gives them 59-95 for sm_90
+ * (fish 90, its batch kernel 132); at 64, half of an SM's warps are resident, and they spill
+ * 0-112 B (fish at 96: 252 B; bench/results/gpu-static.md). Strömbom is built without one. */
+#define HERD_CAPPED_MODELS(X) X(boids, 64) X(couzin, 64) X(netlogo, 64) X(fish, 96)
 
 /* Models that give a viewer radii to draw (host only): X(name). Each brings
  * herd_<name>_marks(params, count, delivered, herd_model_marks_out *out); count and delivered

@@ -20,21 +20,22 @@ static const herd_model_explain_fn explains[EXEC_MODEL_COUNT] = {HERD_EXPLAIN_MO
 #define MARKS_ROW(id) [EXEC_INDEX_##id] = herd_##id##_marks,
 static const herd_model_marks_fn marks[EXEC_MODEL_COUNT] = {HERD_MARKS_MODELS(MARKS_ROW)};
 
-#define CAPPED_ROW(id) [EXEC_INDEX_##id] = true,
-static const bool capped[EXEC_MODEL_COUNT] = {HERD_CAPPED_MODELS(CAPPED_ROW)};
+#define CAPPED_ROW(id, registers) [EXEC_INDEX_##id] = registers,
+static const uint32_t capped[EXEC_MODEL_COUNT] = {HERD_CAPPED_MODELS(CAPPED_ROW)};
 
 #define EXEC_ROW(id, ...)                            \
   {.name = #id,                                      \
    .params_size = sizeof(herd_##id##_params),        \
    .cpu_step = herd_step_chunk_##id,                 \
    .kernel = herd_step_kernel_##id,                  \
+   .reads_path = herd_reads_path_##id,               \
    .prepass = &prepasses[EXEC_INDEX_##id],           \
    .cell_m = herd_##id##_cell_m,                     \
    .reach = herd_##id##_reach,                       \
    .initial_velocity = herd_##id##_initial_velocity, \
    .explain = &explains[EXEC_INDEX_##id],            \
    .marks = &marks[EXEC_INDEX_##id],                 \
-   .capped_step = &capped[EXEC_INDEX_##id]},
+   .capped_registers = &capped[EXEC_INDEX_##id]},
 
 static const herd_model_exec rows[] = {HERD_MODELS(EXEC_ROW)};
 

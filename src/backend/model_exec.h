@@ -33,10 +33,11 @@ typedef struct herd_model_exec {
   const char *name;             /* the model table's name, for messages */
   size_t params_size;           /* its parameter struct's size */
   herd_model_chunk_fn cpu_step; /* the CPU backend's loop over agents */
-  /* The name of its OpenCL step kernel (batch: the batch variant) for a world of `dims`, with a
-   * path (path 1) or not: herd_step_<name>, or herd_step_<name>_2d / _3d / _path
-   * (kernels/model.h). */
-  const char *(*kernel)(herd_u32 dims, int path, int batch);
+  /* The name of its OpenCL step kernel (batch: the batch variant) for a world of `dims`:
+   * herd_step_<name>, or herd_step_<name>_2d / _3d (kernels/model.h). */
+  const char *(*kernel)(herd_u32 dims, int batch);
+  /* Its update follows a world's path: on OpenCL the guide pass (herd_path_guide) runs first. */
+  bool reads_path;
   const herd_model_prepass *prepass;
   float (*cell_m)(const void *params);
   /* What an update reads of the others (kernels/model.h, herd_model_reach): 0, or the length
@@ -46,9 +47,9 @@ typedef struct herd_model_exec {
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);
   const herd_model_explain_fn *explain; /* *explain NULL: the model cannot explain an update */
   const herd_model_marks_fn *marks;     /* *marks NULL: the model draws no radii */
-  /* *capped_step: a GPU builds its 2D and 3D step kernels with a register bound
-   * (HERD_CAPPED_MODELS) */
-  const bool *capped_step;
+  /* *capped_registers: a GPU builds its step kernels (one-world and batch) with at most this
+   * many registers per work-item (HERD_CAPPED_MODELS); 0: without a bound */
+  const uint32_t *capped_registers;
 } herd_model_exec;
 
 /* The row of scenario model `model` (row 0 when out of range, as the model table). */

@@ -21,10 +21,11 @@
 extern const char herd_embedded_herd_kernels[], herd_embedded_sized_kernels[];
 
 /* The program kernel k is in: the kernels whose code depends on the simulation's sizes are
- * the sized one's (kernels/sized.cl); the step kernel may be the capped one's. */
+ * the sized one's (kernels/sized.cl); the step kernels may be the capped one's. */
 static herd_cl_program kernel_program(const herd_backend *b, enum kernel_id k) {
   switch (k) {
-    case K_STEP: return b->step_capped ? HERD_CL_PROGRAM_CAPPED : HERD_CL_PROGRAM_MAIN;
+    case K_STEP:
+    case K_STEP_BATCH: return b->step_capped ? HERD_CL_PROGRAM_CAPPED : HERD_CL_PROGRAM_MAIN;
     case K_REDUCE_FIRST:
     case K_REDUCE_FAR:
     case K_REDUCE_FIRST_BATCH:
@@ -97,7 +98,7 @@ uint32_t herd_cl_reduce_per_item(uint32_t n, bool gpu) {
 }
 
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            uint32_t per_item, uint32_t small_group, bool gpu, bool nv_options) {
+                            uint32_t per_item, uint32_t small_group, uint32_t registers, bool gpu, bool nv_options) {
   /* PoCL inlines every function itself; forced, it takes five times as long to build. */
   const char *inlining = gpu ? "" : " -DHERD_INLINE_ATTRIBUTE=";
   /* A CPU device keeps the k nearest in a private array (fast there); a GPU selects them in
@@ -115,7 +116,7 @@ int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uin
                     SIMPLE_GROUP, REDUCE_GROUP, per_item, steering, lanes, inlining, knn, radius);
   char bound[48] = "";
   if (program == HERD_CL_PROGRAM_CAPPED && nv_options)
-    snprintf(bound, sizeof bound, " -cl-nv-maxrregcount=%u", HERD_CL_CAPPED_REGISTERS);
+    snprintf(bound, sizeof bound, " -cl-nv-maxrregcount=%u", registers);
   return snprintf(
       out, size,
       "-cl-std=CL1.2 -DHERD_SIMPLE_GROUP=%u -DHERD_SCAN_GROUP=%u -DHERD_RADIX_BITS=%u -DHERD_RADIX_GROUP=%u "
@@ -143,8 +144,8 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
                                   size_t size, herd_error *err) {
   const char *dir = getenv("HERD_KERNEL_DIR");
   int w = herd_cl_program_options(options, size, p, reduce_steering(&b->desc), b->coop_lanes,
-                                  b->reduce_block / REDUCE_GROUP, b->small_group, strcmp(b->info.type, "CPU") != 0,
-                                  b->nv_options);
+                                  b->reduce_block / REDUCE_GROUP, b->small_group, *b->desc.model->capped_registers,
+                                  strcmp(b->info.type, "CPU") != 0, b->nv_options);
   *source = herd_cl_program_source(p);
   *loaded = NULL;
   if (dir && *dir) {
@@ -158,9 +159,9 @@ static herd_status program_source(herd_backend *b, herd_cl_program p, const char
 }
 
 /* $HERD_CL_DUMP_BINARIES=DIR: program p as the device's compiler built it, into
- * DIR/<main|sized|capped>.bin (NVIDIA's is PTX, which the device kit's ptxas -v reads for the
- * driver's own register counts). A tool's aid: a file that cannot be written is said, not
- * failed on. */
+ * DIR/<main|sized|capped-N>.bin, N the capped program's register bound (NVIDIA's is PTX, which
+ * the device kit's ptxas -v reads for the driver's own register counts). A tool's aid: a file
+ * that cannot be written is said, not failed on. */
 static void dump_binary(herd_backend *b, herd_cl_program p) {
   static const char *const names[HERD_CL_PROGRAMS] = {"main", "sized", "capped"};
   const char *dir = getenv("HERD_CL_DUMP_BINARIES");
@@ -170,7 +171,10 @@ static void dump_binary(herd_backend *b, herd_cl_program p) {
     return;
   unsigned char *binary = malloc(size);
   char path[512];
-  snprintf(path, sizeof path, "%s/%s.bin", dir, names[p]);
+  int at = snprintf(path, sizeof path, "%s/%s", dir, names[p]);
+  if (p == HERD_CL_PROGRAM_CAPPED && at > 0 && (size_t)at < sizeof path)
+    at += snprintf(path + at, sizeof path - (size_t)at, "-%u", *b->desc.model->capped_registers);
+  if (at > 0 && (size_t)at < sizeof path) snprintf(path + at, sizeof path - (size_t)at, ".bin");
   FILE *f = binary && clGetProgramInfo(b->programs[p], CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL) == CL_SUCCESS
                 ? fopen(path, "wb")
                 : NULL;
@@ -201,15 +205,14 @@ static herd_status build_one(herd_backend *b, herd_cl_program p, herd_error *err
                    program_files[p], b->info.name, herd_cl_error_name(rc), log, hint);
 }
 
-/* Whether the step kernel comes from the capped program: a model of HERD_CAPPED_MODELS in a
- * world without a path, on a device whose compiler takes the bound; $HERD_CL_CAPPED=1 on any
- * device (without the bound where the compiler has none: the tests check the second program on
- * PoCL), =0 on none (to compare). */
+/* Whether the step kernels come from the capped program: a model of HERD_CAPPED_MODELS, on a
+ * device whose compiler takes the bound; $HERD_CL_CAPPED=1 on any device (without the bound where
+ * the compiler has none: the tests check the second program on PoCL), =0 on none (to compare). */
 static void choose_capped(herd_backend *b) {
   b->nv_options = herd_cl_device_has_extension(b->device, "cl_nv_compiler_options");
   const char *force = getenv("HERD_CL_CAPPED");
   bool on = force && *force ? strcmp(force, "0") != 0 : b->nv_options;
-  b->step_capped = on && *b->desc.model->capped_step && !b->desc.env_info.has_path;
+  b->step_capped = on && *b->desc.model->capped_registers;
 }
 
 /* Builds the programs, from the embedded sources or from $HERD_KERNEL_DIR: the capped one only
@@ -272,6 +275,7 @@ static herd_status check_fits(herd_backend *b, herd_error *err) {
   apply_memory_limit(&b->info);
   size_t need = device_bytes(b->desc.count, b->buckets, b->stride, b->reduce_block);
   if (b->prepass) need += (size_t)b->desc.count * 2 * sizeof(cl_long); /* create_buffers */
+  if (b->guided) need += (size_t)b->desc.count * 4 * sizeof(cl_float);
   size_t largest = (size_t)b->desc.count * b->stride * sizeof(cl_float);
   if ((size_t)b->buckets * sizeof(cl_uint) > largest) largest = (size_t)b->buckets * sizeof(cl_uint);
   if (need > b->info.global_mem_bytes || largest > b->info.max_alloc_bytes)
@@ -341,6 +345,7 @@ static herd_status create_buffers(herd_backend *b, herd_error *err) {
     if (len <= 1) break;
   }
   if (s == HERD_OK && b->prepass) s = herd_cl_alloc(b, &b->pre, 2 * n * sizeof(cl_long), err);
+  if (s == HERD_OK && b->guided) s = herd_cl_alloc(b, &b->guide, 4 * n * sizeof(cl_float), err);
   return s;
 }
 
@@ -354,7 +359,8 @@ void herd_cl_destroy(herd_backend *b) {
                     &b->key,          &b->order,  &b->count,      &b->cell_end,   &b->steer,        &b->partials,
                     &b->total,        &b->ticket, &b->worlds,     &b->world_of,   &b->world_params, &b->block_world,
                     &b->world_totals, &b->env,    &b->group_sums, &b->slot_by_id, &b->group_acc,    &b->group_map,
-                    &b->key2,         &b->order2, &b->hist[0],    &b->hist[1],    &b->pre};
+                    &b->key2,         &b->order2, &b->hist[0],    &b->hist[1],    &b->pre,          &b->guide,
+                    &b->spans};
   for (size_t k = 0; k < sizeof mems / sizeof mems[0]; ++k)
     if (*mems[k]) clReleaseMemObject(*mems[k]);
   for (int k = 0; k < MAX_SCAN_LEVELS; ++k)
@@ -485,8 +491,8 @@ static herd_status cl_create(const herd_backend_desc *desc, herd_backend **out, 
   b->capacity = desc->count;
   memcpy(b->params, desc->params, desc->model->params_size);
   b->desc.params = b->params;
-  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s",
-           desc->model->kernel(desc->dims, (int)desc->env_info.has_path, 1));
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s", desc->model->kernel(desc->dims, 1));
+  b->guided = desc->model->reads_path && desc->env_info.has_path;
   b->grid = herd_grid_for(&b->desc);
   herd_box_history_start(&b->boxes, NULL, 0, desc->dims); /* no flock yet: hash */
   b->stepped = UINT32_MAX;
@@ -611,8 +617,7 @@ static double forced_slice(void) {
   return agents && !*end ? (double)agents : 0.0;
 }
 
-static size_t step_slice(const herd_backend *b) {
-  size_t n = b->desc.count;
+static size_t step_slice(const herd_backend *b, size_t n) {
   if (!b->desc.stop) return n;
   double slice =
       b->last_step_s > 0 ? (b->last_step_s < SLOW_STEP_S ? (double)n : n * SLICE_S / b->last_step_s) : FIRST_SLICE;
@@ -620,20 +625,27 @@ static size_t step_slice(const herd_backend *b) {
   return slice >= (double)n ? n : round_up(slice > SIMPLE_GROUP ? (size_t)slice : SIMPLE_GROUP, SIMPLE_GROUP);
 }
 
-/* Runs the bound step kernel (or a pre-pass kernel) over the flock, slice by slice, with
- * `per_group` agents (or list entries) per work-group of SIMPLE_GROUP, and slices `cost` times
- * smaller than the step's (a pre-pass agent costs several step agents); HERD_E_INTERRUPTED as
- * soon as the stop flag is seen between slices (the slices in flight are finished first). */
+/* Runs the bound step kernel (or a pre-pass or guide kernel) over n agents (a batch's step:
+ * work-items), slice by slice, with `per_group` agents per work-group of SIMPLE_GROUP, and
+ * slices `cost` times smaller than the step's (a pre-pass agent costs several step agents);
+ * HERD_E_INTERRUPTED as soon as the stop flag is seen between slices (the slices in flight are
+ * finished first). A slice runs at its offset, or, with group_arg >= 0, from offset 0 with its
+ * first work-group's index in the kernel's argument group_arg: a kernel that finds its group so
+ * (get_group_id plus an argument) knows it the same for all its work-items, where
+ * get_global_id less get_local_id a compiler may not see as such (sm_90: boids' batch step 105
+ * registers against 87). */
 _Static_assert(COOP_GROUP == SIMPLE_GROUP, "the pre-pass's groups are sliced as the step's");
-herd_status herd_cl_launch_slices(herd_backend *b, enum kernel_id step, size_t per_group, size_t cost,
-                                  herd_error *err) {
-  size_t n = b->desc.count, slice = step_slice(b);
+herd_status herd_cl_launch_slices(herd_backend *b, enum kernel_id step, size_t n, size_t per_group, size_t cost,
+                                  int group_arg, herd_error *err) {
+  size_t slice = step_slice(b, n);
   if (slice < n) slice = round_up(slice / cost > SIMPLE_GROUP ? slice / cost : SIMPLE_GROUP, SIMPLE_GROUP);
   for (size_t first = 0; first < n; first += slice) {
-    size_t agents = n - first < slice ? n - first : slice;
-    herd_status s =
-        herd_cl_launch(b, step, first / per_group * SIMPLE_GROUP, (agents + per_group - 1) / per_group * SIMPLE_GROUP,
-                       SIMPLE_GROUP, HERD_STAGE_STEP, err);
+    size_t agents = n - first < slice ? n - first : slice, offset = first / per_group * SIMPLE_GROUP;
+    cl_uint group = (cl_uint)(offset / SIMPLE_GROUP);
+    herd_status s = group_arg >= 0 ? herd_cl_set_args_at(b, step, err, group_arg, 1, VAL(group)) : HERD_OK;
+    if (s == HERD_OK)
+      s = herd_cl_launch(b, step, group_arg >= 0 ? 0 : offset, (agents + per_group - 1) / per_group * SIMPLE_GROUP,
+                         SIMPLE_GROUP, HERD_STAGE_STEP, err);
     if (s != HERD_OK || slice == n) return s;
     CL_TRY("clFinish(step slice)", herd_cl_finish(b));
     if (herd_stop_between_pieces(b->desc.stop)) return HERD_E_INTERRUPTED;
@@ -667,7 +679,16 @@ static herd_status run_prepass(herd_backend *b, const herd_step_info *info, herd
   herd_status s =
       herd_cl_set_args(b, K_PRE, err, 8, MEM(b->pos[sorted]), MEM(b->agent[sorted]), MEM(b->cell_end), MEM(b->steer),
                        b->desc.model->params_size, (const void *)b->params, VAL(b->grid), VAL(*info), MEM(b->pre));
-  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_PRE, agents_per_group, COOP_SLICE_COST, err);
+  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_PRE, b->desc.count, agents_per_group, COOP_SLICE_COST, -1, err);
+  return s;
+}
+
+/* The guide pass (herd_path_guide) over the sorted flock: the path's pull on each agent, which
+ * the step kernel reads; in the step's slices, each about as costly as the step's. */
+static herd_status run_guide(herd_backend *b, herd_error *err) {
+  herd_status s = herd_cl_set_args(b, K_GUIDE, err, 5, MEM(b->pos[1 - b->cur]), MEM(b->env), VAL(b->grid),
+                                   VAL(b->desc.env_info), MEM(b->guide));
+  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_GUIDE, b->desc.count, SIMPLE_GROUP, 1, -1, err);
   return s;
 }
 
@@ -707,11 +728,13 @@ static herd_status step_flock(herd_backend *b, herd_steering_input steer, const 
   cl_mem observed = centroid ? NULL : b->total;
   cl_mem pre = NULL; /* NULL: the step kernel searches itself */
   if (prepass) s = run_prepass(b, &info, err), pre = b->pre;
+  if (s == HERD_OK && b->guided) s = run_guide(b, err);
   if (s == HERD_OK)
-    s = herd_cl_set_args(b, K_STEP, err, 14, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
+    s = herd_cl_set_args(b, K_STEP, err, 15, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]), MEM(b->cell_end),
                          MEM(b->steer), MEM(b->env), b->desc.model->params_size, (const void *)b->params, VAL(b->grid),
-                         VAL(info), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed), MEM(pre));
-  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_STEP, SIMPLE_GROUP, 1, err);
+                         VAL(info), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]), MEM(observed), MEM(pre),
+                         MEM(b->guide));
+  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_STEP, b->desc.count, SIMPLE_GROUP, 1, -1, err);
   if (s == HERD_E_INTERRUPTED) s = herd_cl_restore_sorted_state(b, err);
   return s;
 }

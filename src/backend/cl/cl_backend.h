@@ -34,25 +34,23 @@ herd_status herd_cl_prepass(herd_backend *b, herd_steering_input steer, int64_t 
  * `lanes` lanes per agent (8, 16 or 32) and its reductions `per_item` agents per work-item
  * (herd_cl_reduce_per_item); the main program's ignore them. On a GPU (`gpu`)
  * every helper is forced inline (kernels/portable.h); a CPU device's compiler (PoCL) inlines
- * by itself. The capped program is the main one built again with at most
- * HERD_CL_CAPPED_REGISTERS registers per work-item, where the compiler takes that bound
- * (`nv_options`: cl_nv_compiler_options, `-cl-nv-maxrregcount`); the step kernel of a model in
- * HERD_CAPPED_MODELS (kernels/models/steps.h) comes from it. The options function returns what
- * snprintf returns. */
+ * by itself. The capped program is the main one built again with at most `registers` registers
+ * per work-item (the model's, HERD_CAPPED_MODELS in kernels/models/steps.h), where the compiler
+ * takes that bound (`nv_options`: cl_nv_compiler_options, `-cl-nv-maxrregcount`); the step
+ * kernels of such a model come from it. The options function returns what snprintf returns. */
 typedef enum herd_cl_program {
   HERD_CL_PROGRAM_MAIN,
   HERD_CL_PROGRAM_SIZED,
   HERD_CL_PROGRAM_CAPPED,
   HERD_CL_PROGRAMS
 } herd_cl_program;
-#define HERD_CL_CAPPED_REGISTERS 64u /* half of an SM's warps on sm_90 at 64 work-items a group */
 /* Work-items of herd_grid_small's one group (kernels/herd.cl, HERD_SMALL_GROUP) on a GPU that
  * allows it (choose_small_group in cl_backend.c), and its local memory: bytes per work-item. */
 #define HERD_CL_SMALL_GROUP_GPU 1024u
 #define HERD_CL_SMALL_GROUP_LOCAL 36u
 const char *herd_cl_program_source(herd_cl_program program);
 int herd_cl_program_options(char *out, size_t size, herd_cl_program program, uint32_t steering, uint32_t lanes,
-                            uint32_t per_item, uint32_t small_group, bool gpu, bool nv_options);
+                            uint32_t per_item, uint32_t small_group, uint32_t registers, bool gpu, bool nv_options);
 
 /* Agents per work-item of the reductions (kernels/sized.cl), a power of two from
  * HERD_CL_REDUCE_PER_ITEM_MIN to _MAX. On a GPU (`gpu`) a reduction of a flock of n is two

@@ -28,27 +28,41 @@ static herd_status lay_out_worlds(herd_backend *b, const herd_backend_desc *desc
         buckets + (uint64_t)x->grid.table_mask + 1 > UINT32_MAX / 2)
       return herd_fail(err, HERD_E_INPUT, "a batch of %u worlds is too large for one device", count);
     total += descs[w].count, buckets += x->grid.table_mask + 1u, blocks += x->blocks;
+    b->step_groups += (descs[w].count + SIMPLE_GROUP - 1) / SIMPLE_GROUP;
   }
 
   b->desc.count = total, b->buckets = buckets, b->total_blocks = blocks, b->desc.env_floats = env;
   return HERD_OK;
 }
 
-/* The batch's fixed tables: each agent's world, each block's world, each world's parameters. */
+/* The step's work-groups, each of one world (kernels/model.h, herd_step_batch_*): per group, its
+ * world and its first agent there. */
+static void fill_spans(const herd_backend *b, uint32_t *spans) {
+  uint32_t g = 0;
+  for (uint32_t w = 0; w < b->world_count; ++w)
+    for (uint32_t first = 0; first < b->world_desc[w].count; first += SIMPLE_GROUP, ++g)
+      spans[2 * g] = w, spans[2 * g + 1] = first;
+}
+
+/* The batch's fixed tables: each agent's world, each block's world, the step's groups, each
+ * world's parameters. */
 static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   uint32_t count = b->world_count, *world_of = malloc(b->desc.count * sizeof *world_of);
   uint32_t *block_world = malloc(b->total_blocks * sizeof *block_world);
+  uint32_t *spans = malloc((b->step_groups ? b->step_groups : 1) * 2 * sizeof *spans);
   size_t params_size = b->desc.model->params_size;
   unsigned char *params = malloc(count * params_size);
-  herd_status s = world_of && block_world && params ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory");
+  herd_status s = world_of && block_world && spans && params ? HERD_OK : herd_fail(err, HERD_E_MEMORY, "out of memory");
   for (uint32_t w = 0; s == HERD_OK && w < count; ++w) {
     for (uint32_t i = 0; i < b->world_desc[w].count; ++i) world_of[b->world[w].begin + i] = w;
     for (uint32_t k = 0; k < b->world[w].blocks; ++k) block_world[b->world[w].block_base + k] = w;
     memcpy(params + w * params_size, b->world_desc[w].params, params_size);
   }
+  if (s == HERD_OK) fill_spans(b, spans);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->worlds, count * sizeof(herd_world), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->world_of, b->desc.count * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->block_world, b->total_blocks * sizeof(cl_uint), err);
+  if (s == HERD_OK) s = herd_cl_alloc(b, &b->spans, (b->step_groups ? b->step_groups : 1) * 2 * sizeof(cl_uint), err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->world_params, count * params_size, err);
   if (s == HERD_OK) s = herd_cl_alloc(b, &b->world_totals, count * sizeof(herd_flock_partial), err);
   cl_int rc = CL_SUCCESS;
@@ -58,6 +72,9 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   if (s == HERD_OK && rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->block_world, BLOCKING, 0, b->total_blocks * sizeof(cl_uint), block_world, 0,
                               NULL, NULL);
+  if (s == HERD_OK && rc == CL_SUCCESS && b->step_groups)
+    rc = clEnqueueWriteBuffer(b->queue, b->spans, BLOCKING, 0, b->step_groups * 2 * sizeof(cl_uint), spans, 0, NULL,
+                              NULL);
   if (s == HERD_OK && rc == CL_SUCCESS)
     rc = clEnqueueWriteBuffer(b->queue, b->world_params, BLOCKING, 0, count * params_size, params, 0, NULL, NULL);
   if (s == HERD_OK && rc != CL_SUCCESS) s = herd_cl_fail(b, err, "clEnqueueWriteBuffer(world tables)", rc);
@@ -70,7 +87,7 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
   b->host_env = env;
   for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL, b->world_desc[w].env = NULL; /* copied */
   b->desc.env = NULL;
-  free(world_of), free(block_world), free(params);
+  free(world_of), free(block_world), free(spans), free(params);
   return s;
 }
 
@@ -80,9 +97,9 @@ herd_status herd_cl_create_batch(const herd_backend_desc *descs, uint32_t count,
   b->desc = descs[0];
   memcpy(b->params, descs[0].params, descs[0].model->params_size);
   b->desc.params = b->params;
-  int path = 0; /* one kernel for all: the one that follows a path if any world has one */
-  for (uint32_t w = 0; w < count; ++w) path |= descs[w].env_info.has_path != 0u;
-  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s", descs[0].model->kernel(descs[0].dims, path, 1));
+  for (uint32_t w = 0; w < count; ++w) /* the guide pass if any world has a path its model follows */
+    b->guided |= descs[w].model->reads_path && descs[w].env_info.has_path;
+  snprintf(b->batch_kernel, sizeof b->batch_kernel, "%s", descs[0].model->kernel(descs[0].dims, 1));
   b->stride = herd_state_stride(descs[0].dims);
   b->world_count = count;
   for (uint32_t w = 1; w < count; ++w) /* one program for all: room for the most steering agents */
@@ -208,10 +225,16 @@ herd_status herd_cl_step_batch(herd_backend *b, const herd_world_input *in, herd
   if (s == HERD_OK) s = build_grid_batch(b, err);
   if (s != HERD_OK) return s;
   int src = 1 - b->cur, dst = b->cur;
-  s = herd_cl_set_args(b, K_STEP_BATCH, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]),
-                       MEM(b->cell_end), MEM(b->steer), MEM(b->env), MEM(b->world_params), MEM(b->worlds),
-                       MEM(b->world_of), VAL(n), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
-  if (s == HERD_OK) s = herd_cl_launch_slices(b, K_STEP_BATCH, SIMPLE_GROUP, 1, err);
+  if (b->guided)
+    s = herd_cl_set_args(b, K_GUIDE_BATCH, err, 6, MEM(b->pos[src]), MEM(b->env), MEM(b->worlds), MEM(b->world_of),
+                         VAL(n), MEM(b->guide));
+  if (s == HERD_OK && b->guided) s = herd_cl_launch_slices(b, K_GUIDE_BATCH, n, SIMPLE_GROUP, 1, -1, err);
+  if (s == HERD_OK)
+    s = herd_cl_set_args(b, K_STEP_BATCH, err, 13, MEM(b->pos[src]), MEM(b->vel[src]), MEM(b->agent[src]),
+                         MEM(b->cell_end), MEM(b->steer), MEM(b->env), MEM(b->world_params), MEM(b->worlds),
+                         MEM(b->spans), MEM(b->guide), MEM(b->pos[dst]), MEM(b->vel[dst]), MEM(b->agent[dst]));
+  if (s == HERD_OK)
+    s = herd_cl_launch_slices(b, K_STEP_BATCH, (size_t)b->step_groups * SIMPLE_GROUP, SIMPLE_GROUP, 1, 13, err);
   if (s == HERD_E_INTERRUPTED) s = herd_cl_restore_sorted_state(b, err);
   return s;
 }

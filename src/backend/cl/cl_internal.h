@@ -82,7 +82,9 @@ enum kernel_id {
   K_GROUPS_FAR_ID,
   K_GROUPS_FAR_POS,
   K_GROUPS_MAP,
-  K_PRE, /* the model's pre-pass, if it has one: herd_pre_<name>_coop */
+  K_PRE,   /* the model's pre-pass, if it has one: herd_pre_<name>_coop */
+  K_GUIDE, /* the path's pull before the step (kernels/herd.cl) */
+  K_GUIDE_BATCH,
   K_COUNT
 };
 
@@ -160,6 +162,10 @@ struct herd_backend {
   float *host_env;  /* the env array as sent (every world's, end to end): the goal's pen for uploads */
   herd_flock_partial *totals;
   cl_mem worlds, world_of, world_params, block_world, world_totals;
+  /* The batch's step in work-groups of one world each (herd_step_batch_*): per group, its world
+   * and its first agent there. */
+  cl_mem spans;
+  uint32_t step_groups;
   /* The flock's groups (kernels/groups.cl), allocated at the first groups call. The raw and
    * final labels and the groups' counts live in `key`, `order` and `count`, free between a
    * sort and the next (which clears `count` first); group_sums holds six words per agent of
@@ -180,6 +186,10 @@ struct herd_backend {
   uint32_t reduce_block; /* agents per work-group of the reductions: REDUCE_GROUP x per item */
   uint32_t small_group;  /* herd_grid_small's work-items (choose_small_group) */
   cl_mem pre;
+  /* The path's pull on each sorted agent (float4), from the guide pass (herd_path_guide) that
+   * runs before each step where the model follows a path and a world has one (`guided`). */
+  bool guided;
+  cl_mem guide;
 };
 
 /* ---- Small helpers ---------------------------------------------------------------------- */
@@ -255,7 +265,8 @@ herd_status herd_cl_launch(herd_backend *b, enum kernel_id id, size_t first, siz
 /* Binds `n_args` arguments from index `first`, given as (size_t size, const void *value) pairs
  * (MEM, VAL). */
 herd_status herd_cl_set_args_v(herd_backend *b, enum kernel_id id, herd_error *err, int first, int n_args, va_list ap);
-herd_status herd_cl_set_args(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, ...);
+herd_status herd_cl_set_args_at(herd_backend *b, enum kernel_id id, herd_error *err, int first, int n_args, ...);
+#define herd_cl_set_args(b, id, err, ...) herd_cl_set_args_at(b, id, err, 0, __VA_ARGS__)
 
 /* Binds the arguments (as herd_cl_set_args), then launches over `items` work-items. */
 herd_status herd_cl_run_kernel(herd_backend *b, enum kernel_id id, size_t items, size_t group, herd_stage stage,
@@ -305,9 +316,11 @@ void herd_cl_destroy(herd_backend *b);
 /* The env array on the device (a float of room when there is none: no buffer is empty). */
 herd_status herd_cl_write_env(herd_backend *b, const float *env, size_t floats, herd_error *err);
 
-/* Runs the bound step kernel over the flock, slice by slice (HERD_E_INTERRUPTED as soon as the
- * stop flag is seen between slices). */
-herd_status herd_cl_launch_slices(herd_backend *b, enum kernel_id step, size_t per_group, size_t cost, herd_error *err);
+/* Runs the bound step kernel over n agents (or work-items), slice by slice (HERD_E_INTERRUPTED
+ * as soon as the stop flag is seen between slices); group_arg >= 0: each slice from offset 0,
+ * its first work-group in that argument. */
+herd_status herd_cl_launch_slices(herd_backend *b, enum kernel_id step, size_t n, size_t per_group, size_t cost,
+                                  int group_arg, herd_error *err);
 
 /* After an abandoned step: the sorted copy goes back where the state lives; returns
  * HERD_E_INTERRUPTED. */

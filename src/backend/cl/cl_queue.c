@@ -42,11 +42,13 @@ static const char *const kernel_names[K_COUNT] = {
     "herd_groups_far_pos",
     "herd_groups_map",
     NULL,
+    "herd_path_guide",
+    "herd_path_guide_batch",
 };
 
 /* Kernel k's name: the fixed ones, and the model's step from its table row. */
 const char *herd_cl_kernel_name(const herd_backend *b, enum kernel_id k) {
-  if (k == K_STEP) return b->desc.model->kernel(b->desc.dims, (int)b->desc.env_info.has_path, 0);
+  if (k == K_STEP) return b->desc.model->kernel(b->desc.dims, 0);
   if (k == K_STEP_BATCH) return b->batch_kernel;
   if (k == K_PRE) return b->pre_kernel[0] ? b->pre_kernel : NULL;
   return kernel_names[k];
@@ -156,10 +158,10 @@ herd_status herd_cl_set_args_v(herd_backend *b, enum kernel_id id, herd_error *e
   return herd_cl_fail(b, err, call, rc);
 }
 
-herd_status herd_cl_set_args(herd_backend *b, enum kernel_id id, herd_error *err, int n_args, ...) {
+herd_status herd_cl_set_args_at(herd_backend *b, enum kernel_id id, herd_error *err, int first, int n_args, ...) {
   va_list ap;
   va_start(ap, n_args);
-  herd_status s = herd_cl_set_args_v(b, id, err, 0, n_args, ap);
+  herd_status s = herd_cl_set_args_v(b, id, err, first, n_args, ap);
   va_end(ap);
   return s;
 }
