@@ -172,6 +172,21 @@ run run "$tmp/resolved.json" --steps 5
 check "herd run accepts herd scenario's output" status_is 0
 check "herd run on herd scenario's output prints a summary" stdout_has "steps: 5 (limit 5)"
 
+# A description is kept (escapes and all), round-trips, and herd run shows its first line
+# escaped, a long one cut at a whole character.
+printf '{"description": "Two lines:\\tone \\"quoted\\"\\nand \\u00e9 the second"}\n' >"$tmp/described.json"
+run scenario "$tmp/described.json"
+check "herd scenario keeps the description" stdout_has '"description": "Two lines:\tone \"quoted\"\nand é the second",'
+cp "$tmp/out" "$tmp/described-full.json"
+run scenario "$tmp/described-full.json"
+check "the description reads back unchanged" cmp -s "$tmp/out" "$tmp/described-full.json"
+run run "$tmp/described.json" --steps 2
+check "herd run shows the description's first line, the tab escaped" eval 'status_is 0 && grep -qxF "about: Two lines:\tone \"quoted\"" "$tmp/out"'
+run run --set "description=\"$(printf 'é%.0s' $(seq 80))\"" --steps 2
+check "a long description is cut at a whole character" eval 'grep -qxF "about: $(printf 'é%.0s' $(seq 50))..." "$tmp/out"'
+run run --steps 2
+check "no description, no about line" eval 'status_is 0 && ! stdout_has "about:"'
+
 run scenario --set sheep.count=200 --seed 42
 check "herd scenario --set exits 0" status_is 0
 check "herd scenario --set shows the override" stdout_has '"count": 200,'

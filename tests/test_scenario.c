@@ -58,6 +58,7 @@ static void compare_field(const scenario_field *f, void *arg) {
     if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) bytes = sizeof(herd_point_list);
     if (f->kind == FIELD_SHAPES) bytes = sizeof(herd_shape_list);
     if (f->kind == FIELD_IDS) bytes = sizeof(herd_id_list);
+    if (f->kind == FIELD_TEXT) bytes = strlen(pa) + 1; /* a longer b differs at the end */
     if (memcmp(pa, pb, bytes) == 0) continue;
     fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
     c->same = false;
@@ -515,6 +516,7 @@ static void dump_reads_back_identically(void) {
       "shepherds.side_period_steps=33",
       "shepherds.safe_margin_m=7.5",
       "shepherds.hold=meet",
+      "description=\"Every field set: \\\"quotes\\\", a tab\\there, a line\\nand ünïcödé\"",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;
@@ -605,6 +607,7 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_SPHERES:
     case FIELD_SHAPES:
     case FIELD_IDS: snprintf(out, size, "[]"); return true;
+    case FIELD_TEXT: snprintf(out, size, "\"\""); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }

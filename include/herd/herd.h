@@ -145,6 +145,9 @@ typedef struct herd_scenario_info {
 } herd_scenario_info;
 herd_scenario_info herd_scenario_describe(const herd_scenario *sc);
 
+/* Its description ("description": what it is for, in words), "" when it has none. */
+const char *herd_scenario_description(const herd_scenario *sc);
+
 /* Writes the scenario as JSON with every field of its model, so a run can be reproduced
  * exactly. Returns a malloc'd string, or NULL when out of memory. */
 char *herd_scenario_to_json(const herd_scenario *sc);

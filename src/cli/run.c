@@ -343,13 +343,26 @@ static void profile_table(FILE *out, herd_sim *sim, uint32_t steps) {
           steps ? (double)p.waits / steps : 0.0);
 }
 
+/* The first line of the scenario's description, at most 100 bytes (cut at a whole UTF-8
+ * character, "..." after): "" without one. `herd scenario` prints the whole of it. */
+static const char *description_line(const herd_scenario *scenario, char *out, size_t size) {
+  const char *text = herd_scenario_description(scenario);
+  size_t n = strcspn(text, "\n"), room = size > 4 ? size - 4 : 0, cut = n < 100 ? n : 100;
+  cut = cut < room ? cut : room;
+  while (cut < n && cut > 0 && ((unsigned char)text[cut] & 0xC0u) == 0x80u) --cut; /* not inside a character */
+  snprintf(out, size, "%.*s%s", (int)cut, text, cut < n ? "..." : "");
+  return out;
+}
+
 static void summary(FILE *out, const herd_sim *sim, const herd_scenario *scenario, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
   herd_scenario_info sc = herd_scenario_describe(scenario);
   uint32_t steps = herd_sim_step_index(sim), steering = herd_sim_steering_count(sim);
+  char about[128];
   fprintf(out, "scenario: %s (%s, %u agents, %uD, %u steering agent%s, seed %llu)\n", cli_shown(name),
           herd_model_name(sc.model), sc.count, sc.dims, steering, steering == 1 ? "" : "s",
           (unsigned long long)sc.seed);
+  if (*description_line(scenario, about, sizeof about)) fprintf(out, "about: %s\n", cli_shown(about));
   fprintf(out, "backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
   bool goal = sc.goal_radius_m >= 0.0f;
   switch (herd_sim_outcome(sim)) {

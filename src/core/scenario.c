@@ -496,6 +496,20 @@ static herd_status store_choice(load_ctx *c, const char *path, const scenario_fi
                    json_string_value(v), names);
 }
 
+/* Free text: a JSON string of fewer than the field's bytes (its end needs one), without NUL. */
+static herd_status store_text(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, char *at) {
+  if (!json_is_string(v)) return type_error(c, path, "a string", v);
+  size_t n = json_string_length(v);
+  if (memchr(json_string_value(v), '\0', n))
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: holds a NUL character (\\u0000), which text may not", c->where,
+                     path);
+  if (n >= f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu bytes of text (allowed: at most %u)", c->where, path, n,
+                     f->max_items - 1u);
+  memcpy(at, json_string_value(v), n + 1);
+  return HERD_OK;
+}
+
 static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
   const scenario_field *f = ref.f;
   char path[200];
@@ -522,6 +536,7 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_SPHERES: return store_points(c, path, f, v, at);
     case FIELD_IDS: return store_ids(c, path, f, v, at);
     case FIELD_SHAPES: return store_shapes(c, path, f, v, at);
+    case FIELD_TEXT: return store_text(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -951,6 +966,13 @@ static void validate_field(const scenario_field *f, void *arg) {
     if (v->status == HERD_OK) v->status = validate_shapes(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
     return;
   }
+  if (f->kind == FIELD_TEXT) { /* ended within its room, and UTF-8 (a JSON string) */
+    const char *text = scenario_field_caddress(v->sc, (field_ref){f, 0});
+    if (v->status == HERD_OK && (!memchr(text, '\0', f->max_items) || !herd_utf8_valid(text)))
+      v->status = herd_fail(v->err, HERD_E_INPUT, "scenario: %s: not text of at most %u bytes of UTF-8", f->path,
+                            f->max_items - 1u);
+    return;
+  }
   uint32_t entries = f->per_agent ? v->sc->agents.entries : 1u;
   for (uint32_t e = 0; v->status == HERD_OK && e < entries; ++e) {
     field_ref ref = {f, e};
@@ -1099,6 +1121,7 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
   if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES || ref.f->kind == FIELD_SHAPES ||
       ref.f->kind == FIELD_IDS)
     return herd_fail(err, HERD_E_INPUT, "%s: a list, not a number", path);
+  if (ref.f->kind == FIELD_TEXT) return herd_fail(err, HERD_E_INPUT, "%s: text, not a number", path);
   const void *at = scenario_field_caddress(sc, ref);
   uint32_t n = scenario_field_length(ref.f, sc);
   if (element >= n) return herd_fail(err, HERD_E_INPUT, "%s: index out of range (the field holds %u)", path, n);
@@ -1194,6 +1217,7 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
       return json_string(k < scenario_choice_count(ref.f) ? ref.f->choices[k] : "?");
     }
     case FIELD_SHAPES: return shapes_json(shape_spec_of(ref.f), at);
+    case FIELD_TEXT: return json_string(at);
     case FIELD_IDS: {
       const herd_id_list *list = at;
       json_t *a = json_array();

@@ -13,6 +13,7 @@
 
 #define HERD_MAX_PATH_POINTS 16     /* path.points_m: the control points of one Bezier curve */
 #define HERD_MODEL_PARAMS_BYTES 256 /* room for any model's parameter struct */
+#define HERD_DESCRIPTION_BYTES 2048 /* description: at most 2047 bytes of UTF-8 and its end */
 
 /* When a Strömbom dog stands still (dogs.stop). */
 typedef enum herd_dog_stop {
@@ -104,6 +105,7 @@ struct herd_scenario {
   uint32_t model; /* a row of the model table */
   uint64_t seed;
   uint32_t max_steps;
+  char description[HERD_DESCRIPTION_BYTES]; /* "description": what the scenario is for ("": none) */
   struct {
     uint32_t dims;    /* 2 or 3 */
     float size_m[3];  /* the world box, from 0 on each axis (Strömbom: field.size_m square) */

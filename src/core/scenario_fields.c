@@ -50,6 +50,7 @@ static const scenario_field head_fields[] = {
     ROW("model", FIELD_MODEL, AT(model), 0, 0, 0, 0, 0, false, ALL, false, "", "the flock model", NULL, 0),
     ROW("seed", FIELD_SEED, AT(seed), 1, 0, 0, 0, 9007199254740991.0, false, ALL, false, "", "the random seed", NULL, 0),
     UINT("max_steps", max_steps, 5000, 1, 1.0e9, ALL, "step", "the step limit"),
+    ROW("description", FIELD_TEXT, AT(description), 0, 0, 0, 0, 0, false, ALL, false, "", "what the scenario is for, in words: free text, kept and shown, never read", NULL, HERD_DESCRIPTION_BYTES),
     VEC("world.size_m", FIELD_SIZE, world.size_m, 0, 0, 0, 0, 1.0e7, true, FIELD_NOT_STROMBOM, "m", "the world box from 0 along each axis; 2 numbers for 2D, 3 for 3D"),
     VEC("world.wrap", FIELD_WRAP, world.wrap, 0, 0, 0, 0, 1, false, FIELD_NOT_STROMBOM, "", "per axis: true wraps it (a torus), false leaves it open"),
     VEC("field.size_m", FIELD_SQUARE, world.size_m, 150, 150, 0, 0, 1.0e7, true, FIELD_STROMBOM, "m", "L: the side of the square field (open: sheep may leave it)"),
@@ -351,6 +352,7 @@ static void set_default(const scenario_field *f, void *arg) {
     case FIELD_SPHERES: ((herd_point_list *)at)->count = 0; break;
     case FIELD_SHAPES: memset(at, 0, sizeof(herd_shape_list)); break;
     case FIELD_IDS: ((herd_id_list *)at)->count = 0; break;
+    case FIELD_TEXT: *(char *)at = '\0'; break;
   }
 }
 

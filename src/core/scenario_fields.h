@@ -28,7 +28,8 @@ typedef enum scenario_field_kind {
   FIELD_POINTS,     /* herd_point_list: an array of points, each world.dims numbers */
   FIELD_SPHERES,    /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
   FIELD_SHAPES,     /* herd_shape_list: an array of objects, 2D shapes (which kind: by the field's offset) */
-  FIELD_IDS         /* herd_id_list: an array of integers from min to max, strictly ascending */
+  FIELD_IDS,        /* herd_id_list: an array of integers from min to max, strictly ascending */
+  FIELD_TEXT        /* char[max_items]: a JSON string of fewer than max_items bytes of UTF-8, no NUL */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu
@@ -46,7 +47,8 @@ typedef struct scenario_field {
   bool per_agent;  /* one per entry of the "agents" list */
   const char *unit, *meaning;
   const char *const *choices; /* FIELD_CHOICE: its names in index order, then NULL */
-  uint32_t max_items;         /* FIELD_POINTS, FIELD_SPHERES, FIELD_SHAPES, FIELD_IDS: the most the list holds */
+  uint32_t max_items; /* FIELD_POINTS, FIELD_SPHERES, FIELD_SHAPES, FIELD_IDS: the most the list holds; FIELD_TEXT:
+                       * its bytes, the end included */
 } scenario_field;
 
 /* A field as found by its path: its row and, for a per-agent field, the entry. */

@@ -100,3 +100,5 @@ herd_scenario_info herd_scenario_describe(const herd_scenario *sc) {
   in.trajectories_every = sc->output.trajectories_every;
   return in;
 }
+
+const char *herd_scenario_description(const herd_scenario *sc) { return sc->description; }
