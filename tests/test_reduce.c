@@ -14,6 +14,8 @@
   X(observation_is_independent_of_threads)            \
   X(order_parameters_match_their_definitions)         \
   X(nearest_is_taken_through_the_wrap)                \
+  X(nearest_of_many_steering_agents_is_exact)         \
+  X(a_tie_between_pieces_goes_to_the_lower_id)        \
   X(observation_in_3d_matches_naive_loops)            \
   X(sums_hold_2e31_agents_at_the_largest_coordinates) \
   X(sector_borders_open_their_sectors)                \
@@ -175,6 +177,84 @@ static void nearest_is_taken_through_the_wrap(void) {
             a.nearest[0].id, (double)a.nearest[0].dist_m);
   CHECK_MSG(b.nearest[0].id == 2 && fabsf(b.nearest[0].dist_m - 1.5f) < 1e-5f, "open: nearest %u at %g",
             b.nearest[0].id, (double)b.nearest[0].dist_m);
+}
+
+/* The nearest agent to each of HERD_MAX_STEERING steering agents (the backend searches the pieces
+ * of the sorted flock whose box may hold it: src/backend/observation.c) is the brute force's, in
+ * a clustered flock sorted by cell and on a torus: steering agents inside it, at its edge, far
+ * away and beyond the torus's edge. Distances as the backend rounds them. */
+static void check_many_nearest(const char *const *sets, int set_count, const float *pos, uint32_t n,
+                               const herd_vec2 *at, const float *period) {
+  float steer[HERD_STEER_FLOATS * HERD_MAX_STEERING];
+  steering(at, HERD_MAX_STEERING, steer);
+  float *vel = calloc(2 * (size_t)n, sizeof *vel);
+  for (uint32_t i = 0; i < n; ++i) vel[2 * i] = 1;
+  herd_observation o = reduce_with(sets, set_count, pos, vel, n, steer, HERD_MAX_STEERING, 2);
+  for (int d = 0; d < HERD_MAX_STEERING; ++d) {
+    float best = INFINITY;
+    uint32_t best_id = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      float dx = pos[2 * i] - at[d].x, dy = pos[2 * i + 1] - at[d].y;
+      if (period) dx -= period[0] * roundf(dx / period[0]), dy -= period[1] * roundf(dy / period[1]);
+      float d2 = dx * dx + dy * dy;
+      if (d2 < best) best = d2, best_id = i; /* ascending ids: a tie keeps the lower */
+    }
+    CHECK_MSG(o.nearest[d].id == best_id, "%s, steering agent %d at (%g, %g): nearest %u, brute force %u", sets[0], d,
+              (double)at[d].x, (double)at[d].y, o.nearest[d].id, best_id);
+  }
+  free(vel);
+}
+
+static void nearest_of_many_steering_agents_is_exact(void) {
+  enum { M = 30000 };
+  float *pos = malloc(2 * M * sizeof *pos);
+  for (uint32_t i = 0; i < M; ++i) { /* clusters of every size, and a few stragglers */
+    herd_rng4 r = herd_rng_draw(17, 0, i, 5);
+    float cx = 40.0f * (float)(i % 7), cy = 25.0f * (float)(i % 5), spread = i % 97 == 0 ? 120.0f : 12.0f;
+    pos[2 * i] = 10.0f + cx + spread * herd_rng_unit_float(r.v[0]);
+    pos[2 * i + 1] = 10.0f + cy + spread * herd_rng_unit_float(r.v[1]);
+  }
+  herd_vec2 at[HERD_MAX_STEERING];
+  for (int d = 0; d < HERD_MAX_STEERING; ++d) {
+    herd_rng4 r = herd_rng_draw(23, 0, (uint32_t)d, 5);
+    float reach = d % 3 == 0 ? 900.0f : 300.0f; /* inside, beside and far from the flock */
+    at[d] =
+        herd_v2(reach * herd_rng_unit_float(r.v[0]) - 0.3f * reach, reach * herd_rng_unit_float(r.v[1]) - 0.3f * reach);
+  }
+  const char *open[] = {"sheep.count=2", "sheep.neighbours=1", "sheep.graze_probability=0", "sheep.dog_radius_m=0"};
+  check_many_nearest(open, 4, pos, M, at, NULL);
+  const float period[2] = {400, 400};
+  const char *torus[] = {"model=netlogo", "world.size_m=[400,400]", "world.wrap=[true,true]"};
+  at[1] = herd_v2(399.5f, 30), at[2] = herd_v2(0.25f, 399.75f); /* beside the torus's edges */
+  check_many_nearest(torus, 3, pos, M, at, period);
+  free(pos);
+}
+
+/* A tie between pieces (herd_partial_over over a range laid out by hand): sorted agent 0, id 7,
+ * and sorted agent 1000, id 3, are both 60 m from the steering agent, their pieces' boxes as near
+ * as they are, the pieces between far away. The lower id wins though its piece comes later: a
+ * piece whose box is exactly as near as the nearest found is searched. */
+static void a_tie_between_pieces_goes_to_the_lower_id(void) {
+  enum { M = 1200 };
+  herd_scenario sc = scenario_with((const char *[]){"sheep.count=2", "sheep.neighbours=1"}, 2);
+  herd_backend_desc desc = backend_desc_for(&sc, M, 1);
+  herd_grid g = herd_grid_for(&desc);
+  float *pos = malloc(2 * M * sizeof *pos), *vel = calloc(2 * M, sizeof *vel), steer[HERD_STEER_FLOATS] = {150, 150};
+  uint32_t *agent = malloc(M * sizeof *agent);
+  for (uint32_t i = 0; i < M; ++i) {
+    agent[i] = 10u + i;
+    pos[2 * i] = 100.0f + (float)(i % 100);                          /* x: 100 to 199 */
+    pos[2 * i + 1] = i < 256 ? 80.0f : (i < 768 ? -500.0f : 220.0f); /* pieces 0, 1-2, 3-4: below, far, above */
+  }
+  pos[0] = 150, pos[1] = 90, agent[0] = 7;
+  pos[2000] = 150, pos[2001] = 210, agent[1000] = 3;
+  herd_flock_partial p =
+      herd_partial_over(&desc, &g, pos, vel, agent, 0, M, (herd_steering_input){steer, 1}, HERD_OBSERVE_FAR);
+  CHECK_MSG(p.near[0].id == 3 && p.near[0].d2 == 3600.0f, "nearest id %u at d2 %g", p.near[0].id, (double)p.near[0].d2);
+  agent[1000] = 8; /* the earlier piece's agent wins a tie with a higher id */
+  p = herd_partial_over(&desc, &g, pos, vel, agent, 0, M, (herd_steering_input){steer, 1}, HERD_OBSERVE_FAR);
+  CHECK_MSG(p.near[0].id == 7, "nearest id %u", p.near[0].id);
+  free(pos), free(vel), free(agent);
 }
 
 /* 3D: centroid, extent, farthest and nearest in three coordinates. */

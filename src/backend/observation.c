@@ -77,17 +77,89 @@ void herd_observation_fill_in(herd_observation *obs, const herd_observation *ful
   obs->missing = 0u;
 }
 
+/* The nearest agent to each steering agent is searched piece by piece: pieces of NEAR_PIECE
+ * agents, in runs of at most NEAR_RUN pieces, each piece's box (its agents in the flock) known
+ * first. A steering agent scans the piece whose box is nearest to it, then only the pieces whose
+ * box is not farther than the nearest agent found: the sorted flock's pieces are compact, so a
+ * steering agent reads a piece or two of a run instead of every agent (herding 10^5 sheep with
+ * 16 dogs: 1.6 million distances a step). The nearest, ties to the lower id, is the same agent
+ * in any order: the same bits. */
+#define NEAR_PIECE 256u
+#define NEAR_RUN 64u
+
+typedef struct near_box {
+  herd_vec3 lo, hi; /* lo > hi: no agent of the flock in the piece */
+} near_box;
+
+/* A lower bound on the squared distance from s to any point of the box, as herd_nearest_add
+ * rounds it (each offset's rounding is monotone in the point, so no agent of the box is
+ * nearer), along the axes that do not wrap; 0 along those that do. */
+static float box_d2(const herd_grid *g, const near_box *box, herd_vec3 s) {
+  const float lo[3] = {box->lo.x, box->lo.y, box->lo.z}, hi[3] = {box->hi.x, box->hi.y, box->hi.z};
+  const float at[3] = {s.x, s.y, s.z};
+  float gap[3];
+  if (lo[0] > hi[0]) return INFINITY;
+  for (int k = 0; k < 3; ++k) {
+    gap[k] = at[k] < lo[k] ? lo[k] - at[k] : (at[k] > hi[k] ? at[k] - hi[k] : 0.0f);
+    if (g->wrap & (1u << k)) gap[k] = 0.0f;
+  }
+  return herd_v3_len2(herd_v3(gap[0], gap[1], gap[2]));
+}
+
+/* Agents [begin, end) against the nearest entry of the steering agent at s. */
+static herd_nearest nearest_in(const herd_backend_desc *d, const herd_grid *g, const float *pos, const uint32_t *agent,
+                               uint32_t begin, uint32_t end, herd_vec3 s, herd_nearest best) {
+  for (uint32_t i = begin; i < end; ++i)
+    if (!herd_agent_removed(agent[i]))
+      best = herd_nearest_add(best, g, s, herd_load_vec(pos, i, d->dims), herd_agent_id(agent[i]));
+  return best;
+}
+
+/* The nearest entries of a run of pieces from agent `begin` (pieces boxes[0..pieces)). */
+static void nearest_over_run(const herd_backend_desc *d, const herd_grid *g, const float *pos, const uint32_t *agent,
+                             uint32_t begin, uint32_t end, const near_box *boxes, uint32_t pieces,
+                             herd_steering_input steer, herd_nearest *near) {
+  for (uint32_t e = 0; e < steer.count && e < HERD_MAX_STEERING; ++e) {
+    const float *at = steer.pos + (size_t)HERD_STEER_FLOATS * e;
+    herd_vec3 s = herd_v3(at[0], at[1], at[2]);
+    float gap[NEAR_RUN];
+    uint32_t first = 0;
+    for (uint32_t k = 0; k < pieces; ++k) {
+      gap[k] = box_d2(g, &boxes[k], s);
+      if (gap[k] < gap[first]) first = k;
+    }
+    for (uint32_t n = 0; n <= pieces; ++n) {
+      uint32_t k = n == 0 ? first : n - 1u;
+      if ((n > 0 && k == first) || !(gap[k] <= near[e].d2)) continue;
+      uint32_t lo = begin + k * NEAR_PIECE, hi = lo + NEAR_PIECE < end ? lo + NEAR_PIECE : end;
+      near[e] = nearest_in(d, g, pos, agent, lo, hi, s, near[e]);
+    }
+  }
+}
+
 herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid *g, const float *pos, const float *vel,
                                      const uint32_t *agent, uint32_t begin, uint32_t end, herd_steering_input steer,
                                      uint32_t unobserved) {
   herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
   herd_flock_partial p = herd_partial_empty();
   int heading = !(unobserved & HERD_OBSERVE_POLARISATION);
-  for (uint32_t i = begin; i < end; ++i) {
-    herd_vec3 at = herd_load_vec(pos, i, d->dims);
-    int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
-    herd_partial_add(&p, g, at, herd_load_vec(vel, i, d->dims), agent[i], steer.pos, steer.count, in_goal, heading);
-    if (d->env_info.has_path) herd_partial_add_path(&p, d->env, &d->env_info, at, agent[i]);
+  near_box boxes[NEAR_RUN];
+  for (uint32_t run = begin; run < end; run += NEAR_PIECE * NEAR_RUN) {
+    uint32_t run_end = end - run > NEAR_PIECE * NEAR_RUN ? run + NEAR_PIECE * NEAR_RUN : end, pieces = 0;
+    for (uint32_t piece = run; piece < run_end; piece += NEAR_PIECE, ++pieces) {
+      near_box *box = &boxes[pieces];
+      box->lo = herd_v3(INFINITY, INFINITY, INFINITY), box->hi = herd_v3(-INFINITY, -INFINITY, -INFINITY);
+      for (uint32_t i = piece; i < run_end && i < piece + NEAR_PIECE; ++i) {
+        herd_vec3 at = herd_load_vec(pos, i, d->dims);
+        int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
+        herd_partial_add_flock(&p, at, herd_load_vec(vel, i, d->dims), agent[i], in_goal, heading);
+        if (d->env_info.has_path) herd_partial_add_path(&p, d->env, &d->env_info, at, agent[i]);
+        if (herd_agent_removed(agent[i])) continue;
+        box->lo = herd_v3(fminf(box->lo.x, at.x), fminf(box->lo.y, at.y), fminf(box->lo.z, at.z));
+        box->hi = herd_v3(fmaxf(box->hi.x, at.x), fmaxf(box->hi.y, at.y), fmaxf(box->hi.z, at.z));
+      }
+    }
+    nearest_over_run(d, g, pos, agent, run, run_end, boxes, pieces, steer, p.near);
   }
   return p;
 }
