@@ -260,9 +260,7 @@ HERD_INLINE herd_strombom_terms herd_strombom_sheep_terms(const herd_strombom_pa
   herd_u32 close;
   t.heading = heading[self];
   t.r_s = herd_strombom_dog_repulsion(pos, f->dogs, f->dog_count, m->dog_radius_m, &t.dogs_near);
-  herd_rng4 noise_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_NOISE);
-  t.eps = herd_rng_direction(noise_bits.v[0]);
-  t.r_a = zero, t.c = zero, t.push = zero, t.has_push = 0, t.moves = 1;
+  t.eps = t.r_a = t.c = t.push = zero, t.has_push = 0, t.moves = 1;
   if (t.dogs_near == 0) {
     herd_rng4 graze_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_GRAZE);
     if (herd_rng_unit_float(graze_bits.v[0]) >= m->graze_probability) {
@@ -270,6 +268,10 @@ HERD_INLINE herd_strombom_terms herd_strombom_sheep_terms(const herd_strombom_pa
       return t;
     }
   }
+  /* The noise's direction only for a sheep that moves (its sine and cosine are a tenth of a
+   * grazing flock's step); the draws are counter-based, so where it is drawn changes nothing. */
+  herd_rng4 noise_bits = herd_rng_draw(seed, step, id, HERD_STREAM_SHEEP_NOISE);
+  t.eps = herd_rng_direction(noise_bits.v[0]);
   HERD_GLOBAL const herd_u32 *removed = m->success == HERD_STROMBOM_SUCCESS_REMOVE_DELIVERED ? f->agent : 0;
   t.r_a =
       herd_v2_unit(herd_grid_repulsion_sum(f->g, f->pos, f->cell_end, removed, self, m->repulsion_radius_m, &close));
