@@ -47,6 +47,8 @@ run run "${small[@]}" --checkpoint "$tmp/small.ckpt"
 check "a finished run writes its checkpoint" eval 'is "$rc" 0 && [ -s "$tmp/small.ckpt" ]'
 run run --resume "$tmp/small.ckpt" --set sheep.count=61 --csv "$tmp/no.csv"
 check "--resume refuses --set of the scenario" eval 'is "$rc" 2 && has "sheep.count=61" "$tmp/err" && [ ! -e "$tmp/no.csv" ]'
+run run --resume "$tmp/small.ckpt" --set-at 50:sheep.noise=0.5 --csv "$tmp/no.csv"
+check "--resume refuses --set-at, naming it" eval 'is "$rc" 2 && has "--resume: --set-at 50:sheep.noise=0.5 would change" "$tmp/err" && [ ! -e "$tmp/no.csv" ]'
 head -c 300 "$tmp/small.ckpt" >"$tmp/cut.ckpt"
 run run --resume "$tmp/cut.ckpt" --csv "$tmp/no.csv"
 check "--resume refuses a truncated file" eval 'is "$rc" 2 && has "truncated" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/no.csv" ]'

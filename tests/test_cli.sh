@@ -187,6 +187,35 @@ check "a long description is cut at a whole character" eval 'grep -qxF "about: $
 run run --steps 2
 check "no description, no about line" eval 'status_is 0 && ! stdout_has "about:"'
 
+# ---- The schedule: --set-at, and the scenario's "schedule" ----------------------------------
+
+run run --set-at 100:sheep.repulsion=0.5 --set-at 300:sheep.noise=1 --set-at 4000:sheep.noise=0.3 --csv "$tmp/at.csv"
+check "--set-at runs" status_is 0
+check "the summary says which changes were made" stdout_has "schedule: 2 of 3 changes made (the last at step 300: sheep.noise = 1)"
+check "the CSV says each change between the rows of its step and the next" eval \
+  '[ "$(grep -A1 -B1 "^# schedule\[0\]" "$tmp/at.csv" | cut -d, -f1 | tr "\n" " ")" = "100 # schedule[0]: at step 100 101 " ]'
+check "... both, and no later one" eval '[ "$(grep -c "^# schedule" "$tmp/at.csv")" -eq 2 ]'
+printf '{"schedule": [{"step": 100, "path": "sheep.repulsion", "value": 0.5}, {"step": 300, "path": "sheep.noise", "value": 1}]}\n' >"$tmp/scheduled.json"
+run run "$tmp/scheduled.json" --csv "$tmp/file.csv"
+check "a scenario's schedule runs as --set-at's" eval 'cmp -s <(grep -v "^# [a-z]*:" "$tmp/at.csv") <(grep -v "^# [a-z]*:" "$tmp/file.csv")'
+run run --csv "$tmp/none.csv"
+check "... and not as a run without it" eval '! cmp -s <(grep -v "^#" "$tmp/at.csv") <(grep -v "^#" "$tmp/none.csv")'
+run scenario --set-at 300:sheep.noise=1 --set-at 100:sheep.repulsion=0.5
+check "--set-at entries take their place by step in herd scenario" eval \
+  'tr -d " \n" <"$tmp/out" | grep -qF "\"schedule\":[{\"step\":100,\"path\":\"sheep.repulsion\",\"value\":0.5},{\"step\":300,"'
+run run --set-at 10:sheep.count=5
+check "--set-at of a field set up for the run: exit 2 naming those that can change" eval \
+  'status_is 2 && one_clean_line && stderr_has "--set-at 10:sheep.count=5: sheep.count is not a field of model strombom that can change during a run (allowed: sheep.neighbours,"'
+run run --set-at 10:sheep.repulsion=-1
+check "--set-at out of range: exit 2 with the entry, step and range" eval \
+  'status_is 2 && stderr_has "schedule[0] (at step 10): sheep.repulsion=-1: sheep.repulsion: -1 is out of range"'
+run run --set-at 9000:sheep.noise=1
+check "--set-at past the step limit: exit 2" eval 'status_is 2 && stderr_has "is not before max_steps (5000)"'
+for bad in "abc" "10" "10:sheep.noise" "10:sheep.noise=x" "-1:sheep.noise=1"; do
+  run run --set-at "$bad"
+  check "--set-at $bad: exit 2, one line" eval 'status_is 2 && one_clean_line && stderr_has "--set-at"'
+done
+
 run scenario --set sheep.count=200 --seed 42
 check "herd scenario --set exits 0" status_is 0
 check "herd scenario --set shows the override" stdout_has '"count": 200,'

@@ -109,7 +109,7 @@ bad "an unknown option far from any" "run: unknown option --zzzzzzzz (see herd r
 bad "an unknown short option" "run: unknown option -x (see herd run --help)" run -x
 bad "an unknown short option in a cluster" "run: unknown option -x" run --profile -qx
 bad "a value given to a flag" "--quiet: takes no value (given \"1\")" run --quiet=1
-bad "an ambiguous abbreviation" "run: --s is ambiguous (could be --seed, --steps, --set, --summary)" run --s 5
+bad "an ambiguous abbreviation" "run: --s is ambiguous (could be --seed, --steps, --set, --set-at, --summary)" run --s 5
 bad "a missing value (long)" "--threads: needs a value" run -s 1 --threads
 bad "a missing value (short)" "-t: needs a value" run -s 1 -t
 bad "-t 0" "-t: 0 is out of range (allowed: an integer from 1 to 1024)" run -t 0

@@ -16,7 +16,10 @@
   X(the_live_fields_are_listed_and_all_settable)   \
   X(dog_speed_changes_the_dogs_step)               \
   X(opencl_follows_the_change_and_agrees_with_cpu) \
-  X(opencl_prepass_follows_the_neighbour_count)
+  X(opencl_prepass_follows_the_neighbour_count)    \
+  X(a_schedule_makes_the_api_changes)              \
+  X(a_batch_makes_each_worlds_schedule)            \
+  X(a_schedule_goes_on_after_a_checkpoint)
 TESTS(DECLARE_TEST)
 
 #define K 4u /* the change comes after this many steps */
@@ -242,6 +245,118 @@ static void opencl_prepass_follows_the_neighbour_count(void) {
   CHECK_MSG(apart[0] < 1e-3 && apart[1] < 1e-3 && apart[2] < 1e-3, "apart by %g, then %g (n = 5), %g m (n = N - 1)",
             apart[0], apart[1], apart[2]);
   herd_sim_destroy(cpu), herd_sim_destroy(cl);
+}
+
+/* ---- The schedule ("schedule", --set-at) ------------------------------------------------- */
+
+/* Three changes, two of them at one step: the bunched flock's, written as --set-at gives them. */
+static const char *const changes[] = {"@3:sheep.repulsion=0.25", "@3:sheep.noise=0.9", "@7:sheep.repulsion=2.5"};
+
+static herd_scenario scheduled(const char *const *extra, int extra_count) {
+  const char *sets[16] = {"sheep.count=200",
+                          "dogs.count=0",
+                          "sheep.graze_probability=1",
+                          "sheep.repulsion_radius_m=60",
+                          "sheep.spawn.from=[0.45, 0.45]",
+                          "sheep.spawn.to=[0.55, 0.55]",
+                          changes[0],
+                          changes[1],
+                          changes[2]};
+  for (int k = 0; k < extra_count; ++k) sets[9 + k] = extra[k];
+  return scenario_with(sets, 9 + extra_count);
+}
+
+/* The same changes through herd_sim_set_param, once `step` steps have run. */
+static void api_changes(herd_sim *sim, uint32_t step) {
+  herd_error err;
+  if (step == 3) {
+    CHECK(herd_sim_set_param(sim, "sheep.repulsion", 0.25, &err) == HERD_OK);
+    CHECK(herd_sim_set_param(sim, "sheep.noise", 0.9, &err) == HERD_OK);
+  }
+  if (step == 7) CHECK(herd_sim_set_param(sim, "sheep.repulsion", 2.5, &err) == HERD_OK);
+}
+
+/* A scheduled run and the same run changed through the API: the same bits after every step,
+ * on both backends (OpenCL, with no steering agent, runs a step ahead: not across a change);
+ * and not the bits of the run without the changes. */
+static void a_schedule_makes_the_api_changes(void) {
+  const char *backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; ++b) {
+    if (b == 1 && !have_opencl()) {
+      printf("  no OpenCL device: OpenCL skipped\n");
+      break;
+    }
+    herd_scenario sc = scheduled(NULL, 0), plain = sc;
+    plain.schedule.count = 0;
+    CHECK(herd_scenario_schedule_count(&sc) == 3);
+    herd_sim *by_schedule = start_on(&sc, backends[b]), *by_api = start_on(&plain, backends[b]),
+             *unchanged = start_on(&plain, backends[b]);
+    for (uint32_t step = 0; step < 10; ++step) {
+      api_changes(by_api, step);
+      steps(by_schedule, 1), steps(by_api, 1), steps(unchanged, 1);
+      CHECK_MSG(same_run(by_schedule, by_api), "%s: the runs part at step %u", backends[b], step + 1);
+      CHECK_MSG(same_run(by_schedule, unchanged) == (step < 3), "%s: step %u", backends[b], step + 1);
+      CHECK(herd_sim_schedule_made(by_schedule) == (step < 3 ? 0u : step < 7 ? 2u : 3u));
+    }
+    double now = 0;
+    herd_error err;
+    CHECK(herd_scenario_get(herd_sim_scenario(by_schedule), "sheep.repulsion", &now, &err) == HERD_OK && now == 2.5);
+    herd_sim_destroy(by_schedule), herd_sim_destroy(by_api), herd_sim_destroy(unchanged);
+  }
+}
+
+/* A batch of worlds, each with a schedule of its own (one without), each as the world alone. */
+static void a_batch_makes_each_worlds_schedule(void) {
+  const char *backends[] = {"cpu", "opencl"};
+  for (int b = 0; b < 2; ++b) {
+    if (b == 1 && !have_opencl()) {
+      printf("  no OpenCL device: OpenCL skipped\n");
+      break;
+    }
+    const char *later[] = {"@5:sheep.noise=0.05", "seed=9"};
+    herd_scenario sc[3] = {scheduled(NULL, 0), scheduled(later, 2), scheduled(NULL, 0)};
+    sc[2].schedule.count = 0;
+    herd_sim_desc descs[3];
+    for (int w = 0; w < 3; ++w) descs[w] = (herd_sim_desc){.scenario = &sc[w], .threads = 2, .backend = backends[b]};
+    herd_batch *batch;
+    herd_error err;
+    CHECK_MSG(herd_batch_create(descs, 3, &batch, &err) == HERD_OK, "%s", err.message);
+    herd_sim *alone[3];
+    for (int w = 0; w < 3; ++w) alone[w] = start_on(&sc[w], backends[b]);
+    for (uint32_t step = 0; step < 9; ++step) {
+      CHECK(herd_batch_step(batch, &err) == HERD_OK);
+      for (int w = 0; w < 3; ++w) steps(alone[w], 1);
+    }
+    for (int w = 0; w < 3; ++w) {
+      flock_copy a = read_flock(alone[w]);
+      float *p = malloc((size_t)a.n * a.dims * sizeof *p);
+      CHECK(herd_batch_read_flock(batch, (uint32_t)w, p, NULL, &err) == HERD_OK);
+      CHECK_MSG(memcmp(p, a.pos, (size_t)a.n * a.dims * sizeof *p) == 0, "%s: world %d differs from itself alone",
+                backends[b], w);
+      CHECK(herd_sim_schedule_made(herd_batch_world(batch, (uint32_t)w)) == sc[w].schedule.count);
+      free(p), free_flock(&a), herd_sim_destroy(alone[w]);
+    }
+    herd_batch_destroy(batch);
+  }
+}
+
+/* A run checkpointed between two scheduled changes and resumed makes the later one, and ends
+ * as the run that was never stopped. */
+static void a_schedule_goes_on_after_a_checkpoint(void) {
+  herd_scenario sc = scheduled(NULL, 0);
+  herd_sim *whole = start_on(&sc, "cpu"), *first = start_on(&sc, "cpu"), *resumed;
+  herd_error err;
+  const char *path = "test_params-schedule.ckpt";
+  steps(first, 5);
+  CHECK_MSG(herd_sim_checkpoint(first, path, true, &err) == HERD_OK, "%s", err.message);
+  CHECK_MSG(herd_sim_resume(&(herd_sim_desc){.threads = 2, .backend = "cpu"}, path, &resumed, &err) == HERD_OK, "%s",
+            err.message);
+  CHECK(herd_scenario_schedule_count(herd_sim_scenario(resumed)) == 3);
+  steps(whole, 10), steps(resumed, 5);
+  CHECK(herd_sim_schedule_made(resumed) == 3);
+  CHECK_MSG(same_run(whole, resumed), "the resumed run parts from the whole one");
+  remove(path);
+  herd_sim_destroy(whole), herd_sim_destroy(first), herd_sim_destroy(resumed);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

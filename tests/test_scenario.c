@@ -59,6 +59,7 @@ static void compare_field(const scenario_field *f, void *arg) {
     if (f->kind == FIELD_SHAPES) bytes = sizeof(herd_shape_list);
     if (f->kind == FIELD_IDS) bytes = sizeof(herd_id_list);
     if (f->kind == FIELD_TEXT) bytes = strlen(pa) + 1; /* a longer b differs at the end */
+    if (f->kind == FIELD_SCHEDULE) bytes = sizeof(herd_schedule);
     if (memcmp(pa, pb, bytes) == 0) continue;
     fprintf(stderr, "  %s: field %s (entry %u) differs\n", c->what, f->path, e);
     c->same = false;
@@ -517,6 +518,9 @@ static void dump_reads_back_identically(void) {
       "shepherds.safe_margin_m=7.5",
       "shepherds.hold=meet",
       "description=\"Every field set: \\\"quotes\\\", a tab\\there, a line\\nand ünïcödé\"",
+      "@300:sheep.neighbours=7",
+      "@20:sheep.repulsion=0.1",
+      "@20:dogs.noise=0.35",
   };
   int n = (int)(sizeof sets / sizeof sets[0]);
   herd_scenario sc, def;
@@ -608,6 +612,7 @@ static bool default_text(const scenario_field *f, char *out, size_t size) {
     case FIELD_SHAPES:
     case FIELD_IDS: snprintf(out, size, "[]"); return true;
     case FIELD_TEXT: snprintf(out, size, "\"\""); return true;
+    case FIELD_SCHEDULE: snprintf(out, size, "[]"); return true;
     case FIELD_SIZE:
     case FIELD_WRAP: return false;
   }

@@ -34,6 +34,14 @@ check "summary.md has a row per cell" [ "$(grep -c '^| [0-9]' "$tmp/a/summary.md
 check "sweep.json records herd's commit and the expanded sweep" eval \
   'grep -q "\"commit\"" "$tmp/a/sweep.json" && grep -q "\"sheep.neighbours\"" "$tmp/a/sweep.json" && grep -q "\"finished\": \"20" "$tmp/a/sweep.json"'
 
+# --set-at in every run: the row of a run is herd run's with the same --set-at.
+run sweep --set-at 100:sheep.repulsion=0.5 --seeds 1-2 --out "$tmp/at"
+row=$(awk -F, 'NR == 3 { print $4, $5 }' <(rows_of "$tmp/at/runs.csv"))
+run run --set-at 100:sheep.repulsion=0.5 --seed 2
+check "a sweep's --set-at gives each run's row as herd run --set-at does" eval \
+  '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
+check "... recorded in sweep.json" grep -q '"@100:sheep.repulsion=0.5"' "$tmp/at/sweep.json"
+
 # The same runs as `herd run` gives them, one by one.
 read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' <(rows_of "$tmp/a/runs.csv"))
 row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' <(rows_of "$tmp/a/runs.csv"))
@@ -81,6 +89,12 @@ if "$HERD" devices >/dev/null 2>&1; then
   run run --backend opencl --set sheep.count="$count" --set sheep.neighbours="$neighbours" --seed "$seed" --steps 400
   check "... and as herd run --backend opencl gives it" eval \
     '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
+  # --set-at in every run: each world of a batch changes its parameter at the step, as a run alone
+  run sweep "${small[@]}" --set-at 120:sheep.repulsion=0.5 --backend opencl --out "$tmp/cl-at"
+  run sweep "${small[@]}" --set-at 120:sheep.repulsion=0.5 --backend opencl --batch 1 --out "$tmp/cl-at-alone"
+  check "--set-at in an OpenCL batch gives the rows of the runs alone" eval \
+    '[ "$rc" -eq 0 ] && cmp -s <(no_wall "$tmp/cl-at/runs.csv") <(no_wall "$tmp/cl-at-alone/runs.csv")'
+  check "... which differ from those without it" eval '! cmp -s <(no_wall "$tmp/cl-at/runs.csv") <(no_wall "$tmp/cl-batch/runs.csv")'
 else
   echo "# no OpenCL device: the OpenCL batches are not tested"
 fi

@@ -148,6 +148,13 @@ herd_scenario_info herd_scenario_describe(const herd_scenario *sc);
 /* Its description ("description": what it is for, in words), "" when it has none. */
 const char *herd_scenario_description(const herd_scenario *sc);
 
+/* Its schedule ("schedule", docs/scenario.md): the parameters the run changes as it goes. Entry
+ * k sets field *path to *value once *step steps have run, before the next step; false past the
+ * last entry. The entries come in the order of their steps. */
+uint32_t herd_scenario_schedule_count(const herd_scenario *sc);
+bool herd_scenario_schedule_entry(const herd_scenario *sc, uint32_t k, uint32_t *step, const char **path,
+                                  double *value);
+
 /* Writes the scenario as JSON with every field of its model, so a run can be reproduced
  * exactly. Returns a malloc'd string, or NULL when out of memory. */
 char *herd_scenario_to_json(const herd_scenario *sc);
@@ -475,12 +482,18 @@ herd_status herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_si
  * cells it was made with (queries take any radius), so a run whose radius changed is exact but
  * need not be bit-identical to one started with the new radius. */
 herd_status herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
+/* (The scenario's schedule makes its changes with this call at the steps it names, a batch's
+ * worlds each its own in the batch's backend.) */
 
 /* The `index`-th field herd_sim_set_param may change for this simulation's model ("sheep.inertia",
  * ...), in the scenario's table order; NULL past the last (a loop from 0 to NULL lists them).
  * *whole (unless NULL): it holds a whole number (sheep.neighbours). Read its value with
  * herd_scenario_get. */
 const char *herd_sim_param_name(const herd_sim *sim, uint32_t index, bool *whole);
+
+/* How many of its scenario's schedule entries the run has made (each once its step count was
+ * reached, at the start of herd_sim_step; a resumed run counts those before its checkpoint). */
+uint32_t herd_sim_schedule_made(const herd_sim *sim);
 
 /* A batch: many independent small worlds (scenarios of one model and one world.dims) in one
  * backend, stepped together: on the CPU, worlds in parallel over the threads; on OpenCL,

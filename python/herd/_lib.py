@@ -130,6 +130,9 @@ int herd_scenario_set(herd_scenario *sc, const char *path, const char *value, he
 char *herd_scenario_to_json(const herd_scenario *sc);
 int herd_scenario_get(const herd_scenario *sc, const char *path, double *value, herd_error *err);
 herd_scenario_info herd_scenario_describe(const herd_scenario *sc);
+uint32_t herd_scenario_schedule_count(const herd_scenario *sc);
+bool herd_scenario_schedule_entry(const herd_scenario *sc, uint32_t k, uint32_t *step, const char **path,
+                                  double *value);
 
 int herd_sim_create(const herd_sim_desc *desc, herd_sim **out, herd_error *err);
 void herd_sim_destroy(herd_sim *sim);
@@ -147,6 +150,8 @@ int herd_sim_release(herd_sim *sim, uint32_t index, herd_error *err);
 int herd_sim_place_steering(herd_sim *sim, uint32_t index, const float *pos, herd_error *err);
 const char *herd_sim_backend(const herd_sim *sim);
 const char *herd_sim_device(const herd_sim *sim);
+int herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
+uint32_t herd_sim_schedule_made(const herd_sim *sim);
 """
 
 CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error")

@@ -118,6 +118,27 @@ class Scenario:
         self._sets = sets
         return self
 
+    def set_at(self, step, path, value):
+        """Adds to the schedule: field `path` takes `value` once `step` steps have run, before the
+        next (`herd run --set-at STEP:PATH=VALUE`; only fields that can change during a run, each
+        value checked as that change would be then). Returns self."""
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise HerdInputError(2, f"set_at: step {step!r} is not a whole number of steps")
+        sets = self._sets + [f"@{step}:{path}={float(value)!r}"]
+        self._sc = self._parse(sets)  # raises, leaving the scenario as it was
+        self._sets = sets
+        return self
+
+    @property
+    def schedule(self):
+        """The schedule's entries in the order they are made: [(step, path, value), ...]."""
+        step, path, value = ffi.new("uint32_t *"), ffi.new("const char **"), ffi.new("double *")
+        entries = []
+        for k in range(lib.herd_scenario_schedule_count(self._sc)):
+            lib.herd_scenario_schedule_entry(self._sc, k, step, path, value)
+            entries.append((int(step[0]), ffi.string(path[0]).decode(), float(value[0])))
+        return entries
+
     def copy(self):
         """A scenario of its own with the same source and overrides (herd_scenario_copy)."""
         twin = Scenario.__new__(Scenario)
@@ -421,6 +442,17 @@ class Sim:
         """Puts steering agent `index` at `pos` (inside the world, or anywhere on a torus's
         wrapping axes) before the next step."""
         self._steering(lib.herd_sim_place_steering, index, "place", self._point(pos, "place: position"))
+
+    def set_param(self, path, value):
+        """Field `path` takes `value` from the next step on (herd_sim_set_param: only the fields
+        that can change during a run; the same checks and messages as --set)."""
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_set_param(self._handle, path.encode(), float(value), err), err)
+
+    @property
+    def schedule_made(self):
+        """How many of the scenario's schedule entries the run has made so far."""
+        return int(lib.herd_sim_schedule_made(self._handle))
 
 
 def _cells(vary):

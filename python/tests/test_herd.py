@@ -67,6 +67,32 @@ def test_run_takes_the_steps_herd_run_takes(herd_cli):
         assert outcome == ("succeeded" if "result: success" in out else "step_limit")
 
 
+def test_a_schedule_as_herd_run_set_at_and_as_set_param(herd_cli):
+    out = subprocess.run(
+        [herd_cli, "run", "--set", "sheep.count=60", "--set", "seed=3", "--set-at", "100:sheep.repulsion=0.5",
+         "--set-at", "40:sheep.noise=1"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    want = int(re.search(r"^steps: (\d+) ", out, re.M).group(1))
+    sc = small(3).set_at(100, "sheep.repulsion", 0.5).set_at(40, "sheep.noise", 1)
+    assert sc.schedule == [(40, "sheep.noise", 1.0), (100, "sheep.repulsion", 0.5)]
+    scheduled = herd.Sim(sc)
+    scheduled.run()
+    assert scheduled.step_index == want and scheduled.schedule_made == 2
+    by_hand = herd.Sim(small(3))
+    by_hand.step(40)
+    by_hand.set_param("sheep.noise", 1)
+    by_hand.step(60)
+    by_hand.set_param("sheep.repulsion", 0.5)
+    by_hand.run()
+    assert by_hand.step_index == want
+    assert (by_hand.positions == scheduled.positions).all()
+    with pytest.raises(herd.HerdInputError, match=r"sheep\.count"):
+        small().set_at(10, "sheep.count", 5)
+    with pytest.raises(ValueError, match=r"out of range"):
+        by_hand.set_param("sheep.repulsion", -1)
+
+
 def test_delivered_flags_count_the_observation():
     sim = herd.Sim(small(), threads=1)
     sim.step(300)

@@ -171,6 +171,8 @@ typedef struct herd_backend_ops {
   herd_status (*step_batch)(herd_backend *b, const herd_world_input *in, herd_error *err);
   herd_status (*reduce_batch)(herd_backend *b, const herd_world_input *in, herd_observation *obs, herd_error *err);
   herd_status (*read_world)(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err);
+  /* set_params for world `world` alone (herd_sim_set_param on a batch's world; its schedule). */
+  herd_status (*set_world_params)(herd_backend *b, uint32_t world, const void *params, herd_error *err);
   bool batch_groups; /* reduce_batch finds groups (herd_world_input.groups) */
 
   /* The MPI backend's costs (herd_sim_mpi_stats; collective); NULL for the others. */

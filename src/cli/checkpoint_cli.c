@@ -19,9 +19,10 @@ static int resume_args_check(const scenario_args *scenario) {
   for (int k = 0; k < scenario->set_count; ++k)
     if (strncmp(scenario->sets[k], "max_steps=", 10) != 0)
       return cli_fail(EXIT_BAD_INPUT,
-                      "--resume: %s would change the checkpoint's scenario, which a resumed run continues as it "
+                      "--resume: %s %s would change the checkpoint's scenario, which a resumed run continues as it "
                       "was (allowed with --resume: --steps, or --set max_steps=N)",
-                      cli_shown(scenario->sets[k]));
+                      scenario->sets[k][0] == '@' ? "--set-at" : "--set",
+                      cli_shown(scenario->sets[k] + (scenario->sets[k][0] == '@')));
   return 0;
 }
 

@@ -17,6 +17,7 @@ const struct option cli_scenario_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"steps", required_argument, NULL, OPT_STEPS},
     {"set", required_argument, NULL, OPT_SET},
+    {"set-at", required_argument, NULL, OPT_SET_AT},
     {0, 0, 0, 0},
 };
 
@@ -255,6 +256,13 @@ int parse_size(const char *typed, const char *text, int *width, int *height) {
 
 /* ---- The shared groups ------------------------------------------------------------------------ */
 
+char *cli_set_at(const char *value) {
+  size_t len = strlen(value) + 2;
+  char *s = malloc(len);
+  if (s) snprintf(s, len, "@%s", value);
+  return s;
+}
+
 static char *make_set(const char *path, const char *value) {
   size_t len = strlen(path) + strlen(value) + 2;
   char *s = malloc(len);
@@ -295,6 +303,10 @@ int scenario_args_option(scenario_args *a, int code, const char *typed, const ch
     return remember(a, owned, owned) ? CLI_GO_ON : cli_fail(1, "out of memory");
   }
   if (code == OPT_SET) return remember(a, value, NULL) ? CLI_GO_ON : cli_fail(1, "out of memory");
+  if (code == OPT_SET_AT) {
+    char *owned = cli_set_at(value);
+    return remember(a, owned, owned) ? CLI_GO_ON : cli_fail(1, "out of memory");
+  }
   return CLI_NOT_MINE;
 }
 

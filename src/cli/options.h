@@ -34,13 +34,14 @@ enum cli_option_code {
   OPT_JSON,
   OPT_OVERLAYS, /* view, record: --overlays LIST, --camera SPEC (view_marks.h) */
   OPT_CAMERA,
+  OPT_SET_AT,             /* --set-at STEP:PATH=VALUE: an entry of the scenario's schedule */
   OPT_COMMAND_FIRST = 512 /* each command numbers its own long-only options from here */
 };
 
 /* take()'s answer: go on, or stop with this exit status (0 after a command's own --list). */
 #define CLI_GO_ON (-1)
 
-/* Shared rows, each ending in a zero row: --seed/-r, --steps/-s, --set; --backend, --device,
+/* Shared rows, each ending in a zero row: --seed/-r, --steps/-s, --set, --set-at; --backend, --device,
  * --threads/-t; --no-share (commands that draw). --help, --version, --quiet are in every
  * table without being named. */
 extern const struct option cli_scenario_options[];
@@ -74,6 +75,10 @@ void cli_print_version(void);
  * status after an error, or CLI_NOT_MINE. */
 #define CLI_NOT_MINE (-2)
 int scenario_args_option(scenario_args *a, int code, const char *typed, const char *value);
+
+/* --set-at STEP:PATH=VALUE as the scenario loader takes it among the --set overrides,
+ * "@STEP:PATH=VALUE" (malloc'd; NULL when out of memory). */
+char *cli_set_at(const char *value);
 int backend_args_option(backend_args *b, int code, const char *typed, const char *value);
 
 /* A decimal integer from lo to hi, for `typed`: 0, or EXIT_BAD_INPUT after saying what is

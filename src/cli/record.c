@@ -34,7 +34,8 @@ static const char record_usage[] =
     "  --overlays LIST    marks to draw: " HERD_OVERLAY_NAMES
     " (comma-separated)\n"
     "  --camera SPEC      a fixed camera: x,y,width_m (2D: centre and width in metres) or fit-field\n"
-    "  -r, --seed S, --set PATH=VALUE, --backend B, --device D, -t, --threads T, --no-share\n"
+    "  -r, --seed S, --set PATH=VALUE, --set-at STEP:PATH=VALUE, --backend B, --device D,\n"
+    "  -t, --threads T, --no-share\n"
     "                     as for herd run and herd view\n"
     "  --force            replace FILE (and --summary's file) if it exists\n"
     "  -q, --quiet        no progress line, notes or closing lines (errors only)\n"

@@ -33,6 +33,10 @@ static const char run_usage[] =
     "  -r, --seed S       random seed (same scenario + seed = bit-identical run)\n"
     "  -s, --steps MAX    step limit (the scenario's max_steps)\n"
     "  --set PATH=VALUE   override a scenario field, e.g. --set sheep.count=80 (repeatable)\n"
+    "  --set-at STEP:PATH=VALUE\n"
+    "                     change a parameter during the run, once STEP steps have run, e.g.\n"
+    "                     --set-at 500:sheep.repulsion=3 (repeatable; an entry of the\n"
+    "                     scenario's schedule: docs/scenario.md)\n"
     "  -t, --threads T    CPU threads (default: all cores); results do not depend on it\n"
     "  --backend B        cpu (default), opencl, or auto (first GPU, else an OpenCL CPU\n"
     "                     device, else cpu); see herd devices\n"
@@ -354,6 +358,18 @@ static const char *description_line(const herd_scenario *scenario, char *out, si
   return out;
 }
 
+/* "schedule: M of N changes made (the last at step K: PATH = VALUE)" when there is one. */
+static void schedule_line(FILE *out, const herd_sim *sim, const herd_scenario *scenario) {
+  uint32_t count = herd_scenario_schedule_count(scenario), made = herd_sim_schedule_made(sim), step;
+  const char *path;
+  double value;
+  if (!count) return;
+  fprintf(out, "schedule: %u of %u change%s made", made, count, count == 1 ? "" : "s");
+  if (made && herd_scenario_schedule_entry(scenario, made - 1, &step, &path, &value))
+    fprintf(out, " (the last at step %u: %s = %.9g)", step, path, value);
+  fputc('\n', out);
+}
+
 static void summary(FILE *out, const herd_sim *sim, const herd_scenario *scenario, const char *name, double wall_s) {
   const herd_observation *o = herd_sim_observation(sim);
   herd_scenario_info sc = herd_scenario_describe(scenario);
@@ -363,6 +379,7 @@ static void summary(FILE *out, const herd_sim *sim, const herd_scenario *scenari
           herd_model_name(sc.model), sc.count, sc.dims, steering, steering == 1 ? "" : "s",
           (unsigned long long)sc.seed);
   if (*description_line(scenario, about, sizeof about)) fprintf(out, "about: %s\n", cli_shown(about));
+  schedule_line(out, sim, scenario);
   fprintf(out, "backend: %s (%s)\n", herd_sim_backend(sim), herd_sim_device(sim));
   bool goal = sc.goal_radius_m >= 0.0f;
   switch (herd_sim_outcome(sim)) {
@@ -421,6 +438,16 @@ typedef struct csv_out {
   double flushed_s;
 } csv_out;
 
+/* The schedule's entries [from, to) as comment lines: what changed before the next row. */
+static void csv_schedule(csv_out *csv, const herd_sim *sim, uint32_t from, uint32_t to) {
+  uint32_t step;
+  const char *path;
+  double value;
+  for (uint32_t k = from; csv->file.f && k < to; ++k)
+    if (herd_scenario_schedule_entry(herd_sim_scenario(sim), k, &step, &path, &value))
+      fprintf(csv->file.f, "# schedule[%u]: at step %u, %s = %.9g\n", k, step, path, value);
+}
+
 static void csv_step(csv_out *csv, const herd_sim *sim, double now) {
   if (!csv->file.f || !csv_row(csv->file.f, sim)) return;
   if (csv->every_row || now - csv->flushed_s >= CSV_FLUSH_S) {
@@ -450,7 +477,10 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
   int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
   if (status == 0 && o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
   while (status == 0 && herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
-    if (herd_sim_step(sim, &err) != HERD_OK) {
+    uint32_t made = herd_sim_schedule_made(sim);
+    herd_status stepped = herd_sim_step(sim, &err);
+    csv_schedule(csv, sim, made, herd_sim_schedule_made(sim));
+    if (stepped != HERD_OK) {
       /* Interrupted mid-step: the run stands as after the last whole step. */
       if (err.status != HERD_E_INTERRUPTED) status = cli_error(&err);
       break;

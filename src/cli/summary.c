@@ -153,12 +153,18 @@ json_t *summary_run_json(const herd_sim *sim, const herd_scenario *sc, double wa
   uint32_t steps = herd_sim_step_index(sim), count = herd_sim_observation(sim)->count;
   herd_scenario_info info = herd_scenario_describe(sc);
   double rate = wall_s > 0 ? steps / wall_s : NAN;
-  return json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", SUMMARY_RUN_SCHEMA,
-                   "outcome", outcome_name(sim, sc), "exit_reason", exit_reason(sim), "steps", (json_int_t)steps,
-                   "step_limit", (json_int_t)info.max_steps, "wall_time_s", summary_number(wall_s), "steps_per_s",
-                   summary_number(rate), "agent_steps_per_s", summary_number(rate * count), "memory",
-                   memory_json(sim, count), "observation", observation_json(sim, sc), "steering",
-                   steering_json(sim, info.dims), "provenance", cli_provenance(sc, sim, argc, argv));
+  json_t *doc = json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", SUMMARY_RUN_SCHEMA,
+                          "outcome", outcome_name(sim, sc), "exit_reason", exit_reason(sim), "steps", (json_int_t)steps,
+                          "step_limit", (json_int_t)info.max_steps, "wall_time_s", summary_number(wall_s),
+                          "steps_per_s", summary_number(rate), "agent_steps_per_s", summary_number(rate * count),
+                          "memory", memory_json(sim, count), "observation", observation_json(sim, sc), "steering",
+                          steering_json(sim, info.dims), "provenance", cli_provenance(sc, sim, argc, argv));
+  uint32_t entries = herd_scenario_schedule_count(sc);
+  if (doc && entries)
+    json_object_set_new(
+        doc, "schedule",
+        json_pack("{s:I, s:I}", "entries", (json_int_t)entries, "made", (json_int_t)herd_sim_schedule_made(sim)));
+  return doc;
 }
 
 json_t *summary_with_mpi(json_t *doc, const herd_mpi_stats *m) {

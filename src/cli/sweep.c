@@ -35,6 +35,8 @@ static const char sweep_usage[] =
     "options (--opt=VALUE or --opt VALUE; -s5 or -s 5; a unique abbreviation is enough):\n"
     "  --scenario FILE    the base scenario (default: the sweep file's, else the built-in one)\n"
     "  --set PATH=VALUE   a fixed override for every run (repeatable)\n"
+    "  --set-at STEP:PATH=VALUE\n"
+    "                     a parameter every run changes once STEP steps have run (repeatable)\n"
     "  --vary PATH=LIST   a field to vary: values and FROM:TO[:STEP] ranges, e.g.\n"
     "                     --vary sheep.neighbours=5,10:50:5 (repeatable; crossed)\n"
     "  --zip              pair the varied lists value by value instead of crossing them\n"
@@ -95,11 +97,13 @@ static int take_vary(sweep_opts *o, const char *text) {
 }
 
 enum { OPT_VARY = OPT_COMMAND_FIRST, OPT_ZIP, OPT_SEEDS, OPT_BATCH, OPT_SCENARIO, OPT_RESUME, OPT_FORCE, OPT_MPI };
+/* (--set-at: OPT_SET_AT, options.h) */
 
 /* sweep's --set and --steps act on the sweep (applied after its file), not on one scenario. */
 static const struct option sweep_own_options[] = {
     {"scenario", required_argument, NULL, OPT_SCENARIO},
     {"set", required_argument, NULL, OPT_SET},
+    {"set-at", required_argument, NULL, OPT_SET_AT},
     {"vary", required_argument, NULL, OPT_VARY},
     {"zip", no_argument, NULL, OPT_ZIP},
     {"seeds", required_argument, NULL, OPT_SEEDS},
@@ -134,6 +138,7 @@ static int take_sweep(void *ctx, int code, const char *typed, const char *value)
       if (cli_parse_integer(typed, value, 1, 1000000000, &n)) return EXIT_BAD_INPUT;
       __attribute__((fallthrough)); /* applied after the file, as the rest */
     case OPT_SET:
+    case OPT_SET_AT:
     case OPT_VARY:
     case OPT_ZIP:
     case OPT_SEEDS:
@@ -158,6 +163,10 @@ static int apply_deferred(sweep_opts *o) {
       if (take_vary(o, d->value)) return EXIT_BAD_INPUT;
     } else if (d->code == OPT_SET) {
       st = herd_sweep_add_set(&o->sw, d->value, &err);
+    } else if (d->code == OPT_SET_AT) {
+      char *set = cli_set_at(d->value);
+      st = set ? herd_sweep_add_set(&o->sw, set, &err) : herd_fail(&err, HERD_E_MEMORY, "out of memory");
+      free(set);
     } else if (d->code == OPT_SEEDS) {
       st = herd_sweep_set_seeds(&o->sw, d->value, d->typed, &err);
     } else if (d->code == OPT_STEPS) {

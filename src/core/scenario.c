@@ -4,6 +4,8 @@
  * fields and their defaults), the world's size (which decides how long vectors are), then
  * everything else; --set overrides take part in each pass. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
 #include <float.h>
 #include <jansson.h>
 #include <math.h>
@@ -496,6 +498,62 @@ static herd_status store_choice(load_ctx *c, const char *path, const scenario_fi
                    json_string_value(v), names);
 }
 
+/* One entry of the schedule: an object of exactly "step" (an integer), "path" (a field's path)
+ * and "value" (a number). Whether the path may change, and the value's range, are checked with
+ * the whole scenario (check_schedule). */
+static herd_status store_schedule_entry(load_ctx *c, const char *path, const json_t *v, herd_schedule_entry *e) {
+  static const char *const expected = "an object {\"step\": K, \"path\": P, \"value\": V}";
+  if (!json_is_object(v)) return type_error(c, path, expected, v);
+  const char *key;
+  json_t *item;
+  char at[280];
+  json_object_foreach((json_t *)v, key, item) {
+    if (strcmp(key, "step") && strcmp(key, "path") && strcmp(key, "value"))
+      return herd_fail(c->err, HERD_E_INPUT, "%s: %s: unknown key \"%.60s\" (allowed: step, path, value)", c->where,
+                       path, key);
+  }
+  static const scenario_field step_field = {"step", FIELD_UINT, 0, {0}, 0, 1.0e9, false, 0, false, "", "", NULL, 0};
+  const json_t *step = json_object_get(v, "step"), *field = json_object_get(v, "path"),
+               *value = json_object_get(v, "value");
+  const char *missing = !step ? "step" : (!field ? "path" : (!value ? "value" : NULL));
+  if (missing) return herd_fail(c->err, HERD_E_INPUT, "%s: %s: no \"%s\" (%s)", c->where, path, missing, expected);
+  snprintf(at, sizeof at, "%s.step", path);
+  herd_status s = store_integer(c, at, &step_field, step, &e->step);
+  snprintf(at, sizeof at, "%s.path", path);
+  if (s == HERD_OK && !json_is_string(field)) s = type_error(c, at, "a field's path, e.g. \"sheep.repulsion\"", field);
+  if (s == HERD_OK && json_string_length(field) >= sizeof e->path)
+    s = herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu bytes (allowed: at most %zu)", c->where, at,
+                  json_string_length(field), sizeof e->path - 1);
+  snprintf(at, sizeof at, "%s.value", path);
+  if (s == HERD_OK && !json_is_number(value)) s = type_error(c, at, "a number", value);
+  if (s != HERD_OK) return s;
+  snprintf(e->path, sizeof e->path, "%s", json_string_value(field));
+  e->value = json_number_value(value);
+  return HERD_OK;
+}
+
+static herd_status store_schedule(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                                  herd_schedule *at) {
+  char expected[120];
+  snprintf(expected, sizeof expected, "an array of at most %u objects {\"step\", \"path\", \"value\"}", f->max_items);
+  if (!json_is_array(v)) return type_error(c, path, expected, v);
+  if (json_array_size(v) > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu entries (allowed: at most %u)", c->where, path,
+                     json_array_size(v), f->max_items);
+  herd_schedule *list = calloc(1, sizeof *list);
+  if (!list) return herd_fail(c->err, HERD_E_MEMORY, "out of memory");
+  herd_status s = HERD_OK;
+  for (size_t i = 0; s == HERD_OK && i < json_array_size(v); ++i) {
+    char element[240];
+    snprintf(element, sizeof element, "%s[%zu]", path, i);
+    s = store_schedule_entry(c, element, json_array_get(v, i), &list->entry[i]);
+  }
+  list->count = (uint32_t)json_array_size(v);
+  if (s == HERD_OK) *at = *list;
+  free(list);
+  return s;
+}
+
 /* Free text: a JSON string of fewer than the field's bytes (its end needs one), without NUL. */
 static herd_status store_text(load_ctx *c, const char *path, const scenario_field *f, const json_t *v, char *at) {
   if (!json_is_string(v)) return type_error(c, path, "a string", v);
@@ -537,6 +595,7 @@ static herd_status store_field(load_ctx *c, field_ref ref, const json_t *v) {
     case FIELD_IDS: return store_ids(c, path, f, v, at);
     case FIELD_SHAPES: return store_shapes(c, path, f, v, at);
     case FIELD_TEXT: return store_text(c, path, f, v, at);
+    case FIELD_SCHEDULE: return store_schedule(c, path, f, v, at);
   }
   return HERD_OK;
 }
@@ -695,7 +754,52 @@ typedef enum set_pass { SET_MODEL, SET_SIZE, SET_REST } set_pass;
 
 static herd_status check_relations(const herd_scenario *sc, const char *where, herd_error *err);
 
+/* "@STEP:PATH=VALUE" (herd's --set-at STEP:PATH=VALUE): an entry added to the schedule, after
+ * those of a step up to STEP. The path must be a field that may change during a run; the value's
+ * range is checked with the rest of the schedule (check_schedule). */
+static herd_status apply_set_at(herd_scenario *sc, const char *text, herd_error *err) {
+  char where[200];
+  snprintf(where, sizeof where, "--set-at %.180s", text);
+  const char *colon = strchr(text, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+  char *end;
+  errno = 0;
+  unsigned long step = strtoul(text, &end, 10);
+  if (!colon || !eq || end != colon || text == colon || !isdigit((unsigned char)text[0]) || errno ||
+      step > 1000000000ul)
+    return herd_fail(err, HERD_E_INPUT,
+                     "%s: expected STEP:PATH=VALUE, STEP a whole number of steps from 0 to 1000000000, e.g. "
+                     "--set-at 500:sheep.repulsion=3",
+                     where);
+  herd_schedule_entry e = {.step = (uint32_t)step};
+  size_t len = (size_t)(eq - colon - 1);
+  if (len == 0 || len >= sizeof e.path)
+    return herd_fail(err, HERD_E_INPUT, "%s: the path is %zu bytes (allowed: 1 to %zu)", where, len, sizeof e.path - 1);
+  memcpy(e.path, colon + 1, len);
+  e.path[len] = '\0';
+  field_ref ref;
+  if (!scenario_field_find(e.path, &ref) || !scenario_field_of(ref.f, sc->model) || !scenario_field_live(ref.f)) {
+    char names[700];
+    scenario_live_names(sc->model, names, sizeof names);
+    return herd_fail(err, HERD_E_INPUT, "%s: %s is not a field of model %s that can change during a run (allowed: %s)",
+                     where, e.path, herd_model_name(sc->model), names);
+  }
+  e.value = strtod(eq + 1, &end);
+  if (end == eq + 1 || *end || !isfinite(e.value))
+    return herd_fail(err, HERD_E_INPUT, "%s: %s is not a finite number", where, eq + 1);
+  herd_schedule *list = &sc->schedule;
+  if (list->count >= HERD_MAX_SCHEDULE)
+    return herd_fail(err, HERD_E_INPUT, "%s: the schedule holds %d entries already (allowed: at most %d)", where,
+                     HERD_MAX_SCHEDULE, HERD_MAX_SCHEDULE);
+  uint32_t at = list->count;
+  while (at > 0 && list->entry[at - 1].step > e.step) --at;
+  memmove(&list->entry[at + 1], &list->entry[at], (list->count - at) * sizeof list->entry[0]);
+  list->entry[at] = e;
+  ++list->count;
+  return HERD_OK;
+}
+
 static herd_status apply_set(herd_scenario *sc, const char *set, set_pass pass, herd_error *err) {
+  if (set[0] == '@') return pass == SET_REST ? apply_set_at(sc, set + 1, err) : HERD_OK;
   char where[200];
   snprintf(where, sizeof where, "--set %.180s", set);
   load_ctx c = {where, sc, err};
@@ -759,6 +863,39 @@ herd_status scenario_apply_set(herd_scenario *sc, const char *set, herd_error *e
   char where[200];
   snprintf(where, sizeof where, "--set %.180s", set);
   return s == HERD_OK ? check_relations(sc, where, err) : s;
+}
+
+/* "PATH=VALUE" with the value as a user would type it: a float's shortest decimal, an
+ * integer's digits; anything else as %.17g, for --set's own message about it. */
+static void format_set(const scenario_field *f, const char *path, double value, char *out, size_t size) {
+  char text[64];
+  if (f && f->kind == FIELD_FLOAT && isfinite(value) && fabs(value) < 3.4e38)
+    scenario_format_float((float)value, text, sizeof text);
+  else
+    snprintf(text, sizeof text, "%.17g", value);
+  snprintf(out, size, "%s=%s", path, text);
+}
+
+herd_status scenario_set_live(herd_scenario *sc, const char *path, double value, herd_error *err) {
+  if (!path || !*path || strchr(path, '='))
+    return herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: expected a field's path, e.g. sheep.repulsion");
+  field_ref ref;
+  bool found = scenario_field_find(path, &ref);
+  char set[300];
+  format_set(found ? ref.f : NULL, path, value, set, sizeof set);
+  if (found && !scenario_field_live(ref.f)) {
+    char names[700];
+    scenario_live_names(sc->model, names, sizeof names);
+    return herd_fail(err, HERD_E_INPUT,
+                     "%s: %s cannot change during a run (the run was set up for it); set it before the run. "
+                     "Fields that can: %s",
+                     set, path, names);
+  }
+  herd_scenario next = *sc;
+  herd_status s = scenario_apply_set(&next, set, err); /* unknown or foreign paths, ranges: as --set says */
+  if (s != HERD_OK) return s;
+  *sc = next;
+  return HERD_OK;
 }
 
 /* ---- Rules between fields ------------------------------------------------------------ */
@@ -896,6 +1033,44 @@ static herd_status check_relations(const herd_scenario *sc, const char *where, h
   return HERD_OK;
 }
 
+/* The schedule, against the scenario it changes: steps ascending and before max_steps, each
+ * path a field herd_sim_set_param may change, each value what it would accept at that point of
+ * the run (the changes before it made: a range may depend on another field). */
+static herd_status check_schedule(const herd_scenario *sc, const char *where, herd_error *err) {
+  const herd_schedule *list = &sc->schedule;
+  if (list->count > HERD_MAX_SCHEDULE)
+    return herd_fail(err, HERD_E_INPUT, "%s: schedule: %u entries (allowed: at most %d)", where, list->count,
+                     HERD_MAX_SCHEDULE);
+  if (!list->count) return HERD_OK;
+  herd_scenario *run = malloc(sizeof *run);
+  if (!run) return herd_fail(err, HERD_E_MEMORY, "out of memory checking the schedule");
+  *run = *sc;
+  run->schedule.count = 0; /* each change is checked as herd_sim_set_param checks it */
+  herd_status s = HERD_OK;
+  for (uint32_t k = 0; s == HERD_OK && k < list->count; ++k) {
+    const herd_schedule_entry *e = &list->entry[k];
+    if (!memchr(e->path, '\0', sizeof e->path) || !herd_utf8_valid(e->path))
+      s = herd_fail(err, HERD_E_INPUT, "%s: schedule[%u].path: not a path of at most %zu bytes", where, k,
+                    sizeof e->path - 1);
+    else if (k > 0 && e->step < list->entry[k - 1].step)
+      s = herd_fail(err, HERD_E_INPUT,
+                    "%s: schedule[%u].step: %u comes before schedule[%u].step, %u (allowed: steps in ascending "
+                    "order)",
+                    where, k, e->step, k - 1, list->entry[k - 1].step);
+    else if (e->step >= sc->max_steps)
+      s = herd_fail(err, HERD_E_INPUT,
+                    "%s: schedule[%u].step: %u is not before max_steps (%u): the change would never apply", where, k,
+                    e->step, sc->max_steps);
+    else if (scenario_set_live(run, e->path, e->value, err) != HERD_OK) {
+      char why[sizeof err->message];
+      snprintf(why, sizeof why, "%s", strncmp(err->message, "--set ", 6) == 0 ? err->message + 6 : err->message);
+      s = herd_fail(err, HERD_E_INPUT, "%s: schedule[%u] (at step %u): %s", where, k, e->step, why);
+    }
+  }
+  free(run);
+  return s;
+}
+
 /* ---- Validating a scenario built in code ------------------------------------------------- */
 
 typedef struct validate_ctx {
@@ -951,6 +1126,7 @@ static herd_status validate_shapes(load_ctx *c, const scenario_field *f, const h
 static void validate_field(const scenario_field *f, void *arg) {
   validate_ctx *v = arg;
   load_ctx c = {"scenario", (herd_scenario *)v->sc, v->err};
+  if (f->kind == FIELD_SCHEDULE) return; /* against the whole scenario: check_schedule */
   if (f->kind == FIELD_POINTS || f->kind == FIELD_SPHERES) {
     if (v->status == HERD_OK) v->status = validate_points(&c, f, scenario_field_caddress(v->sc, (field_ref){f, 0}));
     return;
@@ -1018,7 +1194,9 @@ herd_status herd_scenario_validate(const herd_scenario *sc, herd_error *err) {
                      HERD_MAX_STEERING);
   validate_ctx v = {sc, err, HERD_OK};
   scenario_fields_each(sc->model, validate_field, &v);
-  return v.status == HERD_OK ? check_relations(sc, "scenario", err) : v.status;
+  if (v.status != HERD_OK) return v.status;
+  herd_status s = check_relations(sc, "scenario", err);
+  return s == HERD_OK ? check_schedule(sc, "scenario", err) : s;
 }
 
 /* ---- Entry points --------------------------------------------------------------------- */
@@ -1080,6 +1258,7 @@ herd_status scenario_parse(const char *text, const char *origin, const char *con
     char where[300];
     snprintf(where, sizeof where, "%s%s", origin, set_count ? " (with --set)" : "");
     s = check_relations(&sc, where, err);
+    if (s == HERD_OK) s = check_schedule(&sc, where, err);
   }
   if (s == HERD_OK) *out = sc;
   return s;
@@ -1119,7 +1298,7 @@ herd_status herd_scenario_get(const herd_scenario *sc, const char *path, double 
   if (ref.f->per_agent && ref.entry >= sc->agents.entries)
     return herd_fail(err, HERD_E_INPUT, "%s: the agents list has %u entries", path, sc->agents.entries);
   if (ref.f->kind == FIELD_POINTS || ref.f->kind == FIELD_SPHERES || ref.f->kind == FIELD_SHAPES ||
-      ref.f->kind == FIELD_IDS)
+      ref.f->kind == FIELD_IDS || ref.f->kind == FIELD_SCHEDULE)
     return herd_fail(err, HERD_E_INPUT, "%s: a list, not a number", path);
   if (ref.f->kind == FIELD_TEXT) return herd_fail(err, HERD_E_INPUT, "%s: text, not a number", path);
   const void *at = scenario_field_caddress(sc, ref);
@@ -1193,6 +1372,29 @@ static json_t *shapes_json(const shape_spec *spec, const herd_shape_list *list) 
   return a;
 }
 
+/* Each entry's value as the field it sets holds it: a float's shortest decimal, an integer's
+ * digits (every value a checked schedule holds is one of them). */
+static json_t *schedule_value_json(const herd_schedule_entry *e) {
+  field_ref ref;
+  if (scenario_field_find(e->path, &ref) && ref.f->kind == FIELD_FLOAT) return float_json((float)e->value);
+  if (e->value == floor(e->value) && fabs(e->value) < 9007199254740992.0) return json_integer((json_int_t)e->value);
+  return json_real(e->value);
+}
+
+static json_t *schedule_json(const herd_schedule *list) {
+  json_t *a = json_array();
+  for (uint32_t i = 0; a && i < list->count && i < HERD_MAX_SCHEDULE; ++i) {
+    const herd_schedule_entry *e = &list->entry[i];
+    json_t *o = json_object();
+    if (!o) break;
+    json_object_set_new(o, "step", json_integer(e->step));
+    json_object_set_new(o, "path", json_string(e->path));
+    json_object_set_new(o, "value", schedule_value_json(e));
+    json_array_append_new(a, o);
+  }
+  return a;
+}
+
 static json_t *field_json(const herd_scenario *sc, field_ref ref) {
   const void *at = scenario_field_caddress(sc, ref);
   uint32_t n = scenario_field_length(ref.f, sc);
@@ -1218,6 +1420,7 @@ static json_t *field_json(const herd_scenario *sc, field_ref ref) {
     }
     case FIELD_SHAPES: return shapes_json(shape_spec_of(ref.f), at);
     case FIELD_TEXT: return json_string(at);
+    case FIELD_SCHEDULE: return schedule_json(at);
     case FIELD_IDS: {
       const herd_id_list *list = at;
       json_t *a = json_array();

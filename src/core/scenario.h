@@ -88,6 +88,21 @@ typedef struct herd_id_list {
   uint32_t id[HERD_MAX_OUTPUT_IDS];
 } herd_id_list;
 
+/* The scenario's "schedule": parameters changed during the run. Entry k sets `path` (a field
+ * herd_sim_set_param may change) to `value` when `step` steps have run, before the next one;
+ * the entries go in the order of their steps (equal steps: in the list's order). */
+#define HERD_MAX_SCHEDULE 256
+#define HERD_SCHEDULE_PATH_BYTES 64
+typedef struct herd_schedule_entry {
+  uint32_t step;
+  char path[HERD_SCHEDULE_PATH_BYTES];
+  double value;
+} herd_schedule_entry;
+typedef struct herd_schedule {
+  uint32_t count;
+  herd_schedule_entry entry[HERD_MAX_SCHEDULE];
+} herd_schedule;
+
 /* The scenario's "output" section (docs/output.md). An every_steps of n writes at the steps
  * that are multiples of n (step 0, the start, included); 0 writes the quantity never. */
 typedef struct herd_output_config {
@@ -179,6 +194,7 @@ struct herd_scenario {
     float weight;           /* how strongly the path steers (the model's bias factor) */
   } path;
   herd_output_config output; /* what herd run writes, and how often (docs/output.md) */
+  herd_schedule schedule;    /* parameters changed during the run */
   union {
     unsigned char bytes[HERD_MODEL_PARAMS_BYTES];
     uint32_t words[HERD_MODEL_PARAMS_BYTES / 4];

@@ -111,6 +111,7 @@ static const scenario_field tail_fields[] = {
     UINT("output.trajectories.every_steps", output.trajectories_every, 1, 1, 1.0e9, ALL, "step", "herd run --trajectories: every agent's position and heading every this many steps"),
     LIST("output.trajectories.ids", FIELD_IDS, output.trajectories_ids, 0, 1.0e9, ALL, "", "herd run --trajectories: these agents' ids, ascending (none: as output.trajectories.sample says)", HERD_MAX_OUTPUT_IDS),
     UINT("output.trajectories.sample", output.trajectories_sample, 0, 0, 1.0e9, ALL, "agents", "herd run --trajectories: this many agents' ids drawn from the seed (0: all agents)"),
+    LIST("schedule", FIELD_SCHEDULE, schedule, 0, 1.0e9, ALL, "", "parameters changed during the run: {\"step\": K, \"path\": P, \"value\": V} sets P (a field herd_sim_set_param may change) to V once K steps have run, before the next; steps ascending", HERD_MAX_SCHEDULE),
 };
 /* clang-format on */
 
@@ -353,6 +354,7 @@ static void set_default(const scenario_field *f, void *arg) {
     case FIELD_SHAPES: memset(at, 0, sizeof(herd_shape_list)); break;
     case FIELD_IDS: ((herd_id_list *)at)->count = 0; break;
     case FIELD_TEXT: *(char *)at = '\0'; break;
+    case FIELD_SCHEDULE: ((herd_schedule *)at)->count = 0; break;
   }
 }
 

@@ -29,7 +29,8 @@ typedef enum scenario_field_kind {
   FIELD_SPHERES,    /* herd_point_list: an array of spheres, each world.dims numbers and a radius > 0 */
   FIELD_SHAPES,     /* herd_shape_list: an array of objects, 2D shapes (which kind: by the field's offset) */
   FIELD_IDS,        /* herd_id_list: an array of integers from min to max, strictly ascending */
-  FIELD_TEXT        /* char[max_items]: a JSON string of fewer than max_items bytes of UTF-8, no NUL */
+  FIELD_TEXT,       /* char[max_items]: a JSON string of fewer than max_items bytes of UTF-8, no NUL */
+  FIELD_SCHEDULE    /* herd_schedule: an array of {"step", "path", "value"} objects, steps ascending */
 } scenario_field_kind;
 
 #define FIELD_ALL_MODELS 0xffffffffu

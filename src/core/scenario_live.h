@@ -16,9 +16,12 @@ bool scenario_field_live(const scenario_field *f);
  * last. *whole (unless NULL): it holds a whole number. */
 const char *scenario_live_name(uint32_t model, uint32_t index, bool *whole);
 
-/* Sets field `path` of sc to `value` as `--set PATH=VALUE` would (the same messages and
- * ranges; the whole scenario checked again), refusing a field that cannot change during a run.
- * On error sc is unchanged. */
+/* Those fields' paths as a list for a message: "sheep.inertia, ..., dogs.noise". */
+void scenario_live_names(uint32_t model, char *out, size_t size);
+
+/* In scenario.c (which calls the above; they call nothing of it): sets field `path` of sc to
+ * `value` as `--set PATH=VALUE` would (the same messages and ranges; the whole scenario checked
+ * again), refusing a field that cannot change during a run. On error sc is unchanged. */
 herd_status scenario_set_live(herd_scenario *sc, const char *path, double value, herd_error *err);
 
 /* From scenario.c: one override applied, then the rules between fields checked. */

@@ -102,3 +102,15 @@ herd_scenario_info herd_scenario_describe(const herd_scenario *sc) {
 }
 
 const char *herd_scenario_description(const herd_scenario *sc) { return sc->description; }
+
+uint32_t herd_scenario_schedule_count(const herd_scenario *sc) { return sc->schedule.count; }
+
+bool herd_scenario_schedule_entry(const herd_scenario *sc, uint32_t k, uint32_t *step, const char **path,
+                                  double *value) {
+  if (k >= sc->schedule.count || k >= HERD_MAX_SCHEDULE) return false;
+  const herd_schedule_entry *e = &sc->schedule.entry[k];
+  if (step) *step = e->step;
+  if (path) *path = e->path;
+  if (value) *value = e->value;
+  return true;
+}

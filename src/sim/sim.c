@@ -41,6 +41,7 @@ struct herd_sim {
   bool groups_on;            /* the flock's groups are observed (herd_scenario_observes_groups) */
   herd_groups_params groups; /* how */
   uint32_t step;
+  uint32_t scheduled; /* the schedule's entries made so far (sc.schedule: before their steps) */
   herd_outcome outcome;
   bool manual[HERD_MAX_STEERING]; /* steered by the user toward manual_aim */
   float manual_aim[HERD_MAX_STEERING][3];
@@ -477,6 +478,30 @@ static void end_step(herd_sim *s, const herd_observation *obs) {
     s->outcome = HERD_STEP_LIMIT;
 }
 
+/* The schedule's changes due now, once `step` steps have run, each as herd_sim_set_param makes
+ * it (a step run ahead with the old values is abandoned first). */
+static herd_status apply_schedule(herd_sim *s, herd_error *err) {
+  const herd_schedule *list = &s->sc.schedule;
+  for (; s->scheduled < list->count && list->entry[s->scheduled].step <= s->step; ++s->scheduled) {
+    const herd_schedule_entry *e = &list->entry[s->scheduled];
+    if (e->step < s->step) continue; /* a resumed run's past: the checkpoint's scenario holds it */
+    herd_status st = herd_sim_set_param(s, e->path, e->value, err);
+    if (st != HERD_OK) {
+      char why[sizeof err->message];
+      snprintf(why, sizeof why, "%s", err->message);
+      return herd_fail(err, st, "schedule[%u] at step %u: %s", s->scheduled, e->step, why);
+    }
+  }
+  return HERD_OK;
+}
+
+/* True when the schedule changes a parameter before step `step` runs: no step is run ahead
+ * across it. */
+static bool schedule_due(const herd_sim *s, uint32_t step) {
+  const herd_schedule *list = &s->sc.schedule;
+  return s->scheduled < list->count && list->entry[s->scheduled].step <= step;
+}
+
 /* herd_sim_step when running ahead: step `step` (enqueued by the last call, or now), then
  * step + 1 enqueued with the centroid the device keeps, and only then the wait for step's
  * observation, while the device works on step + 1. A stop found in that observation (the
@@ -493,7 +518,7 @@ static herd_status step_ahead(herd_sim *s, herd_error *err) {
     if (st != HERD_OK) return st;
   }
   s->ahead = false;
-  bool next = s->step + 1 < s->sc.max_steps;
+  bool next = s->step + 1 < s->sc.max_steps && !schedule_due(s, s->step + 1);
   if (next) {
     st = s->ops->step(s->backend, none, NULL, s->step + 1, err);
     if (st == HERD_OK) st = s->ops->reduce_async(s->backend, none, 1 - s->slot, err);
@@ -516,6 +541,8 @@ herd_status herd_sim_step(herd_sim *s, herd_error *err) {
     herd_status st = settle(s, err);
     return st != HERD_OK ? st : herd_fail(err, HERD_E_INTERRUPTED, "interrupted before step %u", s->step);
   }
+  herd_status due = apply_schedule(s, err);
+  if (due != HERD_OK) return due;
   if (s->run_ahead) return step_ahead(s, err);
   step_plan plan;
   begin_step(s, &plan);
@@ -735,22 +762,27 @@ const herd_scenario *herd_sim_scenario(const herd_sim *s) { return &s->sc; }
 /* ---- Parameters changed during the run ------------------------------------------ */
 
 herd_status herd_sim_set_param(herd_sim *s, const char *path, double value, herd_error *err) {
-  if (s->in_batch)
-    return herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: world %u of a batch cannot change alone", s->world);
-  herd_scenario next = s->sc;
-  herd_status st = scenario_set_live(&next, path, value, err);
+  herd_scenario *next = malloc(sizeof *next);
+  if (!next) return herd_fail(err, HERD_E_MEMORY, "out of memory changing %s", path ? path : "a parameter");
+  *next = s->sc;
+  herd_status st = scenario_set_live(next, path, value, err);
   if (st == HERD_OK) st = settle(s, err); /* a step run ahead was enqueued with the old values */
-  if (st == HERD_OK && !s->ops->set_params)
+  if (st == HERD_OK && !(s->in_batch ? s->ops->set_world_params != NULL : s->ops->set_params != NULL))
     st = herd_fail(err, HERD_E_INPUT, "herd_sim_set_param: the %s backend cannot change parameters during a run",
                    s->ops->name);
-  if (st == HERD_OK) st = s->ops->set_params(s->backend, next.params.bytes, err);
+  if (st == HERD_OK)
+    st = s->in_batch ? s->ops->set_world_params(s->backend, s->world, next->params.bytes, err)
+                     : s->ops->set_params(s->backend, next->params.bytes, err);
+  if (st == HERD_OK) s->sc = *next;
+  free(next);
   if (st != HERD_OK) return st;
-  s->sc = next;
   herd_steer_context_refresh(&s->steer_ctx, &s->sc);
   for (uint32_t d = 0; d < s->steering_count; ++d)
     if (s->steering[d].strategy == HERD_STRATEGY_DOG) s->steering[d].speed_m_per_step = s->sc.dogs.speed_m_per_step;
   return HERD_OK;
 }
+
+uint32_t herd_sim_schedule_made(const herd_sim *s) { return s->scheduled; }
 
 const char *herd_sim_param_name(const herd_sim *s, uint32_t index, bool *whole) {
   return scenario_live_name(s->sc.model, index, whole);
@@ -934,6 +966,10 @@ herd_status herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_b
 
 herd_status herd_batch_step(herd_batch *b, herd_error *err) {
   if (herd_stop_raised(b->stop)) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted between steps");
+  for (uint32_t w = 0; w < b->count; ++w) { /* every world's schedule first: a failure then changes no step */
+    herd_status due = b->worlds[w]->outcome == HERD_RUNNING ? apply_schedule(b->worlds[w], err) : HERD_OK;
+    if (due != HERD_OK) return due;
+  }
   for (uint32_t w = 0; w < b->count; ++w) {
     herd_sim *s = b->worlds[w];
     herd_world_input *in = &b->in[w];

@@ -1051,4 +1051,5 @@ const herd_backend_ops herd_cl_backend = {
     .step_batch = herd_cl_step_batch,
     .reduce_batch = herd_cl_reduce_batch,
     .read_world = herd_cl_read_world,
+    .set_world_params = herd_cl_set_world_params,
 };

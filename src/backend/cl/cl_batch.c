@@ -171,6 +171,15 @@ herd_status herd_cl_read_world(herd_backend *b, uint32_t world, float *pos, floa
   return rc == CL_SUCCESS ? HERD_OK : herd_cl_fail(b, err, "clEnqueueReadBuffer(world)", rc);
 }
 
+/* World w's parameters from the next step on: its slot of the table the step kernel reads
+ * (blocking, so the caller's copy may go at once; the queue is in order, so the next step sees it). */
+herd_status herd_cl_set_world_params(herd_backend *b, uint32_t world, const void *params, herd_error *err) {
+  size_t size = b->desc.model->params_size;
+  CL_TRY("clEnqueueWriteBuffer(world parameters)",
+         clEnqueueWriteBuffer(b->queue, b->world_params, BLOCKING, world * size, size, params, 0, NULL, NULL));
+  return HERD_OK;
+}
+
 /* Each world's facts for this step (as the world alone would have them) and its steering
  * agents, sent down; the host copies stay untouched until the step's blocking read. */
 static herd_status send_worlds(herd_backend *b, const herd_world_input *in, herd_error *err) {

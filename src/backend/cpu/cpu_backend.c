@@ -717,6 +717,10 @@ static herd_status cpu_set_params(herd_backend *b, const void *params, herd_erro
   return HERD_OK;
 }
 
+static herd_status cpu_set_world_params(herd_backend *b, uint32_t world, const void *params, herd_error *err) {
+  return cpu_set_params(b->worlds[world], params, err);
+}
+
 const herd_backend_ops herd_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
@@ -739,6 +743,7 @@ const herd_backend_ops herd_cpu_backend = {
     .device_name = cpu_device_name,
     .threads = cpu_threads,
     .create_batch = cpu_create_batch,
+    .set_world_params = cpu_set_world_params,
     .upload_world = cpu_upload_world,
     .step_batch = cpu_step_batch,
     .reduce_batch = cpu_reduce_batch,
