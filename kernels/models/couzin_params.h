@@ -14,7 +14,7 @@
 #define HERD_PARAMS_couzin(X, M)                                                                                   \
   X(M, float, repulsion_radius_m, 1, 0, 1e6, HERD_FIELD_MIN_OPEN, "m", "r_r: fish closer than this are avoided")   \
   X(M, float, orientation_band_m, 10, 0, 1e6, HERD_FIELD_CLOSED, "m",                                              \
-    "Delta r_o: the zone of orientation reaches r_o = r_r + Delta r_o (0: none, the paper's first value)")          \
+    "Delta r_o: the zone of orientation reaches r_o = r_r + Delta r_o (0: none, the paper's first value)")         \
   X(M, float, attraction_band_m, 15, 0, 1e6, HERD_FIELD_MIN_OPEN, "m",                                             \
     "Delta r_a: the zone of attraction reaches r_a = r_o + Delta r_a")                                             \
   X(M, float, field_of_perception_deg, 270, 0, 360, HERD_FIELD_MIN_OPEN, "deg",                                    \
