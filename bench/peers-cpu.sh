@@ -42,7 +42,7 @@ for case in "10000 300 501.3" "10000 300 1585.331" "100000 60 5013.256"; do
 done
 netlogo="--set model=netlogo --set netlogo.count=10000 --set world.size_m=[409.919,409.919] --set world.wrap=[true,true] --steps 300"
 for peer in netlogo_plain netlogo_strict; do pair "netlogo 10000 vs $peer" "$netlogo" "$peers/$peer 10000 300 409.919"; done
-couzin="--set model=couzin --set couzin.count=10000 --set world.size_m=[92.832,92.832,92.832] --set world.wrap=[false,false,false] --steps 30"
+couzin="--set model=couzin --set couzin.combine=unit_vectors --set couzin.count=10000 --set world.size_m=[92.832,92.832,92.832] --set world.wrap=[false,false,false] --steps 30"
 for peer in couzin_plain couzin_strict; do pair "couzin 3D 10000 vs $peer" "$couzin" "$peers/$peer 10000 30 92.832"; done
 for case in "10000 100 600.000" "100000 20 1897.367"; do
   read -r n steps side <<<"$case"

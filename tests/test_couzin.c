@@ -1,6 +1,7 @@
 /* The Couzin et al. (2002) zone model (kernels/models/couzin.h, docs/models/couzin.md): the
  * turning limit, the zone of repulsion, fleeing, and the paper's four collective states from
- * the shipped scenarios, each in at least 8 of 10 seeds. */
+ * the shipped scenarios, each in at least 8 of 10 seeds, the swarm at Delta r_o = 0, and the
+ * hysteresis between torus and parallel group. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -17,10 +18,12 @@
   X(repulsion_keeps_fish_apart)                   \
   X(fish_flee_a_steering_agent_within_the_radius) \
   X(swarm_in_8_of_10_seeds)                       \
+  X(swarm_at_no_orientation_zone)                 \
   X(torus_in_8_of_10_seeds)                       \
   X(dynamic_parallel_in_8_of_10_seeds)            \
   X(highly_parallel_in_8_of_10_seeds)             \
-  X(the_states_come_in_the_papers_order)
+  X(the_states_come_in_the_papers_order)          \
+  X(torus_and_parallel_group_remember_their_past)
 TESTS(DECLARE_TEST)
 
 static const herd_couzin_params *params_of(const herd_scenario *sc) {
@@ -54,7 +57,7 @@ static void defaults_are_the_papers(void) {
   CHECK(m->repulsion_radius_m == 1.0f && m->field_of_perception_deg == 270.0f);
   CHECK(m->speed_m_per_s == 3.0f && m->turning_rate_deg_per_s == 40.0f);
   CHECK(m->time_step_s == 0.1f && m->noise_rad == 0.05f);
-  CHECK(m->combine == HERD_COUZIN_COMBINE_UNIT);
+  CHECK(m->combine == HERD_COUZIN_COMBINE_SUMS);
 }
 
 /* Every fish turns by at most theta tau (4 degrees) a step, over all agents and 300 steps of
@@ -208,37 +211,45 @@ static void fish_flee_a_steering_agent_within_the_radius(void) {
 
 /* ---- The four collective states ------------------------------------------------------------ */
 
-/* The order parameters averaged over steps 401-650 (the states form within about 400 steps;
- * a single step's value fluctuates, see docs/models/couzin.md). */
-enum { SEEDS = 10, STEPS = 650, FROM = 400 };
+/* The order parameters averaged over the second half of the run (steps 501-1000), as a sweep's
+ * polarisation_late and milling_late are: the state forms in the first half, and a single
+ * step's value fluctuates (docs/models/couzin.md). */
+enum { SEEDS = 10, STEPS = 1000 };
 
 typedef struct state_run {
   const char *file;
   int seed;
+  const char *const *sets; /* overrides after the seed (PATH=VALUE, @STEP:PATH=VALUE) */
+  int set_count, steps;    /* steps: STEPS unless given */
   double polarisation, milling;
+  uint32_t changes_made; /* of the scenario's schedule */
 } state_run;
 
 static void *run_state(void *arg) {
   state_run *r = arg;
   char seed[32];
+  const char *sets[8] = {seed};
   snprintf(seed, sizeof seed, "seed=%d", r->seed);
-  herd_scenario sc = shipped(r->file, (const char *[]){seed}, 1);
+  for (int k = 0; k < r->set_count && k < 7; ++k) sets[k + 1] = r->sets[k];
+  herd_scenario sc = shipped(r->file, sets, 1 + r->set_count);
   herd_sim *sim = sim_start(&sc, 1);
   herd_error err;
+  int steps = r->steps ? r->steps : STEPS, from = steps / 2;
   r->polarisation = r->milling = 0;
-  for (int t = 1; t <= STEPS; ++t) {
+  for (int t = 1; t <= steps; ++t) {
     if (herd_sim_step(sim, &err) != HERD_OK) break;
-    if (t <= FROM) continue;
-    r->polarisation += herd_sim_observation(sim)->polarisation / (STEPS - FROM);
-    r->milling += herd_sim_observation(sim)->milling / (STEPS - FROM);
+    if (t <= from) continue;
+    r->polarisation += herd_sim_observation(sim)->polarisation / (steps - from);
+    r->milling += herd_sim_observation(sim)->milling / (steps - from);
   }
+  r->changes_made = herd_sim_schedule_made(sim);
   herd_sim_destroy(sim);
   return NULL;
 }
 
 /* Seeds 1..10 of a shipped scenario, two at a time (the machine has two cores). */
 static void run_seeds(const char *file, state_run *runs) {
-  for (int s = 0; s < SEEDS; ++s) runs[s] = (state_run){file, s + 1, 0, 0};
+  for (int s = 0; s < SEEDS; ++s) runs[s] = (state_run){.file = file, .seed = s + 1};
   run_two_at_a_time(run_state, runs, sizeof runs[0], SEEDS);
 }
 
@@ -272,6 +283,29 @@ static bool is_parallel(double p, double m) { return p > 0.9 && m < 0.3; }
 
 static void swarm_in_8_of_10_seeds(void) {
   CHECK(seeds_in_state("couzin-swarm.json", swarm, is_swarm, "p < 0.3 and m < 0.3") >= 8);
+}
+
+/* Counts the seeds whose runs (set up in runs[]) end in a state. */
+static int count_in_state(state_run *runs, state_test in_state, const char *what) {
+  run_two_at_a_time(run_state, runs, sizeof runs[0], SEEDS);
+  int hits = 0;
+  printf("  %s, polarisation/milling per seed:", what);
+  for (int s = 0; s < SEEDS; ++s) {
+    bool in = in_state(runs[s].polarisation, runs[s].milling);
+    hits += in;
+    printf(" %.2f/%.2f%s", runs[s].polarisation, runs[s].milling, in ? "" : "(x)");
+  }
+  printf("; %d of %d\n", hits, SEEDS);
+  return hits;
+}
+
+/* Delta r_o = 0, the paper's first value (the swarm scenario has 0.25): no zone of orientation. */
+static void swarm_at_no_orientation_zone(void) {
+  static const char *const none[] = {"couzin.orientation_band_m=0"};
+  state_run runs[SEEDS];
+  for (int s = 0; s < SEEDS; ++s)
+    runs[s] = (state_run){.file = "couzin-swarm.json", .seed = s + 1, .sets = none, .set_count = 1};
+  CHECK(count_in_state(runs, is_swarm, "Delta r_o = 0: p < 0.3 and m < 0.3") >= 8);
 }
 
 static void torus_in_8_of_10_seeds(void) {
@@ -312,6 +346,26 @@ static void the_states_come_in_the_papers_order(void) {
       p[0], p[1], p[2], p[3], m[0], m[1], m[2], m[3]);
   CHECK(p[1] < p[2] && p[0] < p[2] && p[2] < p[3]);
   CHECK(m[1] > m[0] && m[1] > m[2] && m[1] > m[3]);
+}
+
+/* Collective memory (Couzin et al. 2002): at Delta r_o = 3 a group that comes from a torus
+ * (Delta r_o = 2 for 1000 steps) stays a torus, and one that comes from a parallel group
+ * (Delta r_o = 8) stays parallel, over steps 1501-2000 after the change at step 1000; from
+ * random starts Delta r_o = 3 gives a torus, so the parallel group's persistence is its past. */
+static void torus_and_parallel_group_remember_their_past(void) {
+  static const char *const from_torus[] = {"couzin.orientation_band_m=2", "@1000:couzin.orientation_band_m=3"};
+  static const char *const from_parallel[] = {"couzin.orientation_band_m=8", "@1000:couzin.orientation_band_m=3"};
+  static const char *const from_random[] = {"couzin.orientation_band_m=3"};
+  state_run up[SEEDS], down[SEEDS], random[SEEDS];
+  for (int s = 0; s < SEEDS; ++s) {
+    up[s] = (state_run){.file = "couzin-torus.json", .seed = s + 1, .sets = from_torus, .set_count = 2, .steps = 2000};
+    down[s] = up[s], down[s].sets = from_parallel;
+    random[s] = up[s], random[s].sets = from_random, random[s].set_count = 1;
+  }
+  CHECK(count_in_state(up, is_torus, "raised from 2 to 3: m > 0.6") >= 8);
+  CHECK(count_in_state(down, is_parallel, "lowered from 8 to 3: p > 0.9 and m < 0.3") >= 8);
+  CHECK(count_in_state(random, is_torus, "3 from a random start: m > 0.6") >= 8);
+  for (int s = 0; s < SEEDS; ++s) CHECK(up[s].changes_made == 1 && down[s].changes_made == 1);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -9,6 +9,14 @@
 #define HERD_COUZIN_COMBINE_SUMS 1u /* 1/2 (d_o + d_a) of the raw sums: the fuller zone weighs more */
 #define HERD_CHOICES_couzin_combine \
   { "unit_vectors", "sums", NULL }
+/* Its default by model (M in the field list): Couzin's fish sum as the paper's equation reads
+ * (docs/models/couzin.md, step 3); the fish school of Ban, Ning & Tu weighs the two tendencies
+ * alike (docs/models/fish.md). `_` is the struct's and the copy's expansion, which read no
+ * default. */
+#define HERD_COUZIN_COMBINE_DEFAULT(M) HERD_COUZIN_COMBINE_DEFAULT_##M
+#define HERD_COUZIN_COMBINE_DEFAULT_couzin HERD_COUZIN_COMBINE_SUMS
+#define HERD_COUZIN_COMBINE_DEFAULT_fish HERD_COUZIN_COMBINE_UNIT
+#define HERD_COUZIN_COMBINE_DEFAULT__ HERD_COUZIN_COMBINE_SUMS
 
 #define HERD_SECTION_couzin "couzin"
 #define HERD_PARAMS_couzin(X, M)                                                                                   \
@@ -25,7 +33,7 @@
   X(M, float, time_step_s, 0.1, 0, 1000, HERD_FIELD_MIN_OPEN, "s", "tau: the time one step stands for")            \
   X(M, float, noise_rad, 0.05, 0, 100, HERD_FIELD_CLOSED, "rad",                                                   \
     "sigma: standard deviation of the wrapped Gaussian turn of the desired direction")                             \
-  X(M, herd_choice, combine, 0, 0, 1, HERD_FIELD_CLOSED, "",                                                       \
+  X(M, herd_choice, combine, HERD_COUZIN_COMBINE_DEFAULT(M), 0, 1, HERD_FIELD_CLOSED, "",                          \
     "d from both zones: unit_vectors (the mean of unit(d_o) and unit(d_a)) or sums (of the raw sums)")             \
   X(M, float, fear_radius_m, 10, 0, 1e6, HERD_FIELD_CLOSED, "m",                                                   \
     "R_f: steering agents closer than this are fled (the fish model's D0 in its fear min(D0 / d, 1))")
