@@ -42,6 +42,21 @@ check "a sweep's --set-at gives each run's row as herd run --set-at does" eval \
   '[ "$row" = "$(grep -q "^result: success" "$tmp/out" && echo succeeded || echo step_limit) $(awk "/^steps:/ { print \$2 }" "$tmp/out")" ]'
 check "... recorded in sweep.json" grep -q '"@100:sheep.repulsion=0.5"' "$tmp/at/sweep.json"
 
+# polarisation_late and milling_late: the means over the second half of the last stretch of fixed
+# parameters (from the last scheduled change, step 100, to max_steps = 200: steps 151-200),
+# against the same run's per-step CSV.
+run sweep --scenario scenarios/couzin-swarm.json --set-at 100:couzin.orientation_band_m=2 --seeds 3 --steps 200 \
+  --out "$tmp/late"
+late=$(awk -F, 'NR == 2 { print $(NF - 1), $NF }' <(rows_of "$tmp/late/runs.csv"))
+run run scenarios/couzin-swarm.json --set-at 100:couzin.orientation_band_m=2 --seed 3 --steps 200 --csv "$tmp/late.csv"
+check "runs.csv's late means are the run's order parameters averaged over steps 151-200" eval '
+  awk -F, -v late="$late" '"'"'
+    $1 == "step" { for (k = 1; k <= NF; ++k) col[$k] = k; next }
+    $1 > 150 { p += $col["polarisation"]; m += $col["milling"]; ++n }
+    END { split(late, got, " "); d1 = p / n - got[1]; d2 = m / n - got[2]
+          exit !(n == 50 && d1 * d1 < 1e-10 && d2 * d2 < 1e-10) }'"'"' <(rows_of "$tmp/late.csv")'
+check "... and their header names them" eval 'rows_of "$tmp/late/runs.csv" | head -n 1 | grep -q ",polarisation_late,milling_late$"'
+
 # The same runs as `herd run` gives them, one by one.
 read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' <(rows_of "$tmp/a/runs.csv"))
 row=$(awk -F, 'NR == 20 { print $4, $5, $6, $7 }' <(rows_of "$tmp/a/runs.csv"))
@@ -187,6 +202,24 @@ check "... and its table counts each sweep's runs" eval '
   awk -F, '"'"'NR > 1 { print $4, ($5 == "succeeded") }'"'"' <(rows_of "$tmp/massive/sectors/100/runs.csv") >"$tmp/count"
   grep -E "^\| a team by sectors .*\| 100 \| [0-9]/1 " "$tmp/massive/report.md" | awk -F"|" '"'"'{ split($5, c, "/"); print $3 + 0, c[1] + 0 }'"'"' >"$tmp/table"
   [ "$(wc -l <"$tmp/count")" -eq 2 ] && cmp -s "$tmp/count" "$tmp/table"'
+# couzin-states: the verdicts come from runs.csv. Quick: Δr_o = 0, 2.5, 10 at Δr_a = 15 and a ramp
+# over 2, 3, 4 with 2 seeds. Rewriting the late means of the states sweep to a torus's
+# (p 0.1, m 0.9) and resuming (which runs nothing) must turn the swarm's verdict round.
+run experiment couzin-states --quick --seeds 1-2 --quiet --out "$tmp/couzin"
+check "couzin-states runs its states, both ramps and the variants" eval '[ "$rc" -eq 0 ] &&
+  for f in states.png hysteresis.png variants.png states/runs.csv hysteresis/up/3/runs.csv hysteresis/down/3/runs.csv \
+    variants/unit-vectors/runs.csv; do [ -s "$tmp/couzin/$f" ] || exit 1; done'
+flat() { tr -d ' \n' <"$tmp/couzin/hysteresis/$1/sweep.json"; }
+check "... the way up to 4 starts at 2 and changes Δr_o at steps 1000 and 2000, the way down to 3 once" eval \
+  'flat up/4 | grep -q "\"orientation_band_m\":2},\"schedule\":\[{\"step\":1000,\"path\":\"couzin.orientation_band_m\",\"value\":3},{\"step\":2000,\"path\":\"couzin.orientation_band_m\",\"value\":4}\]" &&
+   flat down/3 | grep -q "\"max_steps\":2000,.*\"orientation_band_m\":4},\"schedule\":\[{\"step\":1000,\"path\":\"couzin.orientation_band_m\",\"value\":3}\]"'
+swarm_verdict() { grep "^| a swarm" "$tmp/couzin/report.md" | awk -F"|" '{ gsub(/ /, "", $4); print $4 }'; }
+check "... and, with both runs at Δr_o = 0 a swarm, says so" eval '[ "$(swarm_verdict)" = reproduced ] && grep -q "^| a swarm .*| 2 of 2 runs end as a swarm" "$tmp/couzin/report.md"'
+awk -F, 'BEGIN { OFS = "," } /^#/ || $1 == "run" { print; next } { $(NF - 1) = 0.1; $NF = 0.9; print }' \
+  "$tmp/couzin/states/runs.csv" >"$tmp/edited" && mv "$tmp/edited" "$tmp/couzin/states/runs.csv"
+run experiment couzin-states --quick --seeds 1-2 --quiet --out "$tmp/couzin" --resume
+check "... and a runs.csv that says torus turns the swarm's verdict to not reproduced" eval \
+  '[ "$rc" -eq 0 ] && [ "$(swarm_verdict)" = notreproduced ] && grep -q "^| a swarm .*| 0 of 2 runs end as a swarm" "$tmp/couzin/report.md"'
 run experiment massive-herding --sheep 20
 check "--sheep below the sheep's 50 neighbours is refused" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 20: 20 sheep is out of range (allowed: 51 to 10000000"'
 run experiment massive-herding --sheep 1000,100
@@ -198,5 +231,5 @@ check "--sheep takes integers" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 1e3:
 run experiment strombom-grid --sheep 100
 check "--sheep belongs to massive-herding" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep: only massive-herding takes flock sizes (not strombom-grid)"'
 run experiment strombom-gird
-check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds, massive-herding)"'
+check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds, massive-herding, couzin-states)"'
 finish

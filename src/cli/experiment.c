@@ -14,6 +14,7 @@
 #include "../util/error.h"
 #include "../util/outfile.h"
 #include "cli.h"
+#include "experiment.h"
 #include "options.h"
 #include "sweep_out.h"
 
@@ -38,36 +39,14 @@ static const char experiment_usage[] =
     "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
     "  -h, --help, -V, --version, --   as for herd run\n";
 
-#define EXPERIMENT_MAX_SHEEP 8 /* --sheep: at most this many flock sizes */
-
-typedef struct experiment_opts {
-  const char *name, *seeds;
-  unsigned sheep[EXPERIMENT_MAX_SHEEP]; /* --sheep (massive-herding): the flock sizes */
-  size_t sheep_count;
-  char out[1024];
-  bool quick, list;
-  sweep_run_opts run;
-  backend_args backend;
-  char command[1200];
-} experiment_opts;
-
-/* One sweep of an experiment, and what it gave. */
-typedef struct experiment_sweep {
-  herd_sweep sw;
-  char dir[1100];
-  sweep_run_row *rows;
-  size_t row_count;
-  double *scratch;
-} experiment_sweep;
-
-static void experiment_sweep_free(experiment_sweep *e) {
+void experiment_sweep_free(experiment_sweep *e) {
   herd_sweep_free(&e->sw);
   free(e->rows), free(e->scratch);
   e->rows = NULL, e->scratch = NULL;
 }
 
 /* Expands e->sw, runs it into OUT/subfolder and reads its runs back. */
-static int run_part(experiment_sweep *e, const experiment_opts *o, const char *subfolder) {
+int run_part(experiment_sweep *e, const experiment_opts *o, const char *subfolder) {
   herd_error err;
   if (herd_sweep_set_seeds(&e->sw, o->seeds, "--seeds", &err) != HERD_OK || herd_sweep_expand(&e->sw, &err) != HERD_OK)
     return cli_error(&err);
@@ -94,12 +73,12 @@ static void int_list(const unsigned *values, size_t n, char *out, size_t size) {
     used += (size_t)snprintf(out + used, size - used, "%s%u", k ? "," : "", values[k]);
 }
 
-static double cell_value(const herd_sweep *sw, size_t cell, int v) {
+double cell_value(const herd_sweep *sw, size_t cell, int v) {
   return strtod(sw->vary[v].values[herd_sweep_value_index(sw, cell, v)], NULL);
 }
 
 /* Makes folder `path` unless it exists (an experiment's own folders). */
-static int ensure_folder(const char *path) {
+int ensure_folder(const char *path) {
   struct stat st;
   if (stat(path, &st) != 0 && mkdir(path, 0777) != 0)
     return cli_fail(EXIT_BAD_INPUT, "--out %s: cannot create the folder", cli_shown(path));
@@ -115,7 +94,7 @@ static void steps_text(const sweep_stats *s, char *out, size_t size) {
 }
 
 /* Opens OUT/name for writing (replaced: the experiment's own file). */
-static FILE *open_report(const experiment_opts *o, const char *name, herd_outfile *out) {
+FILE *open_report(const experiment_opts *o, const char *name, herd_outfile *out) {
   char path[1200];
   snprintf(path, sizeof path, "%s/%s", o->out, name);
   herd_error err;
@@ -126,15 +105,41 @@ static FILE *open_report(const experiment_opts *o, const char *name, herd_outfil
   return out->f;
 }
 
-static int close_report(herd_outfile *out) {
+int close_report(herd_outfile *out) {
   herd_error err;
   return herd_outfile_commit(out, &err) == HERD_OK ? 0 : cli_error(&err);
 }
 
-static void report_head(FILE *f, const experiment_opts *o, const char *title) {
+void report_head(FILE *f, const experiment_opts *o, const char *title) {
   fprintf(f, "# %s\n\n`%s`, herd %s (%s). No number here is edited by hand.%s\n\n", title, o->command, herd_version(),
           herd_build_commit(),
           o->quick ? " **Quick version (--quick): few cells and seeds; not the experiment's result.**" : "");
+}
+
+/* ---- Verdicts ---------------------------------------------------------------------------- */
+
+const char *experiment_verdict(unsigned hits, unsigned runs) {
+  if (runs == 0) return "cannot be checked";
+  double share = (double)hits / runs;
+  return share >= EXPERIMENT_REPRODUCED ? "reproduced" : share >= EXPERIMENT_PARTLY ? "partly" : "not reproduced";
+}
+
+void verdict_head(FILE *f) {
+  fprintf(f,
+          "Each verdict is computed from the runs: **reproduced** when at least %.0f %% of the runs show what the "
+          "claim says, **partly** from %.0f %%, **not reproduced** below; the interval is the 95 %% Wilson score "
+          "interval of that share.\n\n| claim (source) | herd | verdict | why |\n|---|---|---|---|\n",
+          100 * EXPERIMENT_REPRODUCED, 100 * EXPERIMENT_PARTLY);
+}
+
+void verdict_row(FILE *f, const char *claim, unsigned hits, unsigned runs, const char *what, const char *why) {
+  double lo = 0, hi = 1;
+  herd_wilson95(hits, runs, &lo, &hi);
+  if (runs)
+    fprintf(f, "| %s | %u of %u runs %s (%.0f %%; %.0f–%.0f %%) | %s | %s |\n", claim, hits, runs, what,
+            100.0 * hits / runs, 100 * lo, 100 * hi, experiment_verdict(hits, runs), why);
+  else
+    fprintf(f, "| %s | no runs | %s | %s |\n", claim, experiment_verdict(0, 0), why);
 }
 
 /* ---- strombom-grid ------------------------------------------------------------------------ */
@@ -896,6 +901,9 @@ static const experiment experiments[] = {
      lien_shepherds},
     {"massive-herding", "success and steps over N = 10^2..10^5 for the single dog, the teams and Lien's shepherds",
      massive_herding},
+    {"couzin-states",
+     "Couzin's four states over the zone widths, their hysteresis, and the readings the paper leaves open",
+     couzin_states},
 };
 #define EXPERIMENT_COUNT (sizeof experiments / sizeof experiments[0])
 

@@ -214,26 +214,44 @@ double sweep_now_s(void) {
 }
 
 /* What a run's row needs besides its end: how often the first steering agent's mode changes
- * (a dog switching between collecting and driving), and the mean distance of the farthest
- * agent from the centroid over the steps it drives. */
+ * (a dog switching between collecting and driving), the mean distance of the farthest agent
+ * from the centroid over the steps it drives, and the mean order parameters late in the run. */
 typedef struct run_tracker {
   int mode; /* -1: no steering agent */
   uint32_t mode_changes, driving;
   double drive_farthest;
+  uint32_t late_from, late_steps; /* steps after late_from are averaged */
+  double late_polarisation, late_milling;
   double started_s;
   bool ended;
 } run_tracker;
 
+/* The step after which a run is "late": halfway through the last stretch of fixed parameters,
+ * from the last change its schedule makes (or the start) to max_steps. A collective state
+ * forms and settles in the stretch's first half; the second half is where it is measured. */
+static uint32_t late_from(const herd_scenario *sc) {
+  uint32_t last = herd_scenario_describe(sc).max_steps, changed = 0, step;
+  const char *path;
+  double value;
+  for (uint32_t k = 0; herd_scenario_schedule_entry(sc, k, &step, &path, &value); ++k)
+    if (step < last) changed = step;
+  return changed + (last - changed) / 2;
+}
+
 static run_tracker track_start(const herd_sim *sim, double started_s) {
   return (run_tracker){.mode = herd_sim_steering_count(sim) ? (int)herd_sim_steering(sim, 0)->mode : -1,
+                       .late_from = late_from(herd_sim_scenario(sim)),
                        .started_s = started_s};
 }
 
 static void track_step(run_tracker *t, const herd_sim *sim) {
   int now = t->mode >= 0 ? (int)herd_sim_steering(sim, 0)->mode : -1;
+  const herd_observation *o = herd_sim_observation(sim);
   t->mode_changes += now != t->mode;
   t->mode = now;
-  if (now == HERD_MODE_DRIVE) ++t->driving, t->drive_farthest += herd_sim_observation(sim)->farthest_dist_m;
+  if (now == HERD_MODE_DRIVE) ++t->driving, t->drive_farthest += o->farthest_dist_m;
+  if (herd_sim_step_index(sim) > t->late_from)
+    ++t->late_steps, t->late_polarisation += o->polarisation, t->late_milling += o->milling;
 }
 
 /* The row of a run that has ended. */
@@ -244,6 +262,8 @@ static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
                         .dims = herd_scenario_describe(herd_sim_scenario(sim)).dims,
                         .mode_changes = t->mode_changes,
                         .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
+                        .late_polarisation = t->late_steps ? t->late_polarisation / t->late_steps : NAN,
+                        .late_milling = t->late_steps ? t->late_milling / t->late_steps : NAN,
                         .wall_s = sweep_now_s() - t->started_s};
 }
 

@@ -23,9 +23,10 @@
 #define SWEEP_MAX_RUNS_CSV_BYTES (1ull << 30)
 
 /* Columns of runs.csv after the varied fields. */
-static const char *const run_columns[] = {"outcome",      "steps",      "wall_s",       "count",           "delivered",
-                                          "in_goal",      "centroid_x", "centroid_y",   "centroid_z",      "farthest_m",
-                                          "polarisation", "milling",    "mode_changes", "drive_farthest_m"};
+static const char *const run_columns[] = {
+    "outcome",           "steps",       "wall_s",     "count",        "delivered", "in_goal",      "centroid_x",
+    "centroid_y",        "centroid_z",  "farthest_m", "polarisation", "milling",   "mode_changes", "drive_farthest_m",
+    "polarisation_late", "milling_late"};
 enum {
   COL_OUTCOME,
   COL_STEPS,
@@ -41,6 +42,8 @@ enum {
   COL_MILLING,
   COL_MODE_CHANGES,
   COL_DRIVE_FARTHEST,
+  COL_LATE_POLARISATION,
+  COL_LATE_MILLING,
   RUN_COLUMNS
 };
 _Static_assert(RUN_COLUMNS == sizeof run_columns / sizeof run_columns[0], "a name per column");
@@ -121,10 +124,10 @@ int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *x) {
     csv_value(f, sw->vary[v].values[herd_sweep_value_index(sw, cell, v)]);
   }
   const herd_observation *o = &x->obs;
-  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u,%s\n", outcome_word(x->outcome), x->steps,
+  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u,%s,%s,%s\n", outcome_word(x->outcome), x->steps,
           x->wall_s, o->count, o->delivered, o->in_goal, o->centroid[0], o->centroid[1], o->centroid[2],
           (double)o->farthest_dist_m, (double)o->polarisation, (double)o->milling, x->mode_changes,
-          number(x->drive_farthest_m, "%.6g"));
+          number(x->drive_farthest_m, "%.6g"), number(x->late_polarisation, "%.6f"), number(x->late_milling, "%.6f"));
   if (fflush(f) != 0 || ferror(f))
     return cli_fail(1, "%s/runs.csv: write failed: %s", cli_shown(w->dir), strerror(errno));
   return 0;
@@ -356,6 +359,9 @@ int sweep_split_csv(char *line, char **fields, int max) {
   }
 }
 
+/* An empty field (no value) as NaN. */
+static double optional_number(const char *field) { return *field ? strtod(field, NULL) : NAN; }
+
 sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *count) {
   char path[1100];
   snprintf(path, sizeof path, "%s/runs.csv", dir);
@@ -379,8 +385,9 @@ sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *co
     rows[n].farthest_m = strtod(fields[lead + COL_FARTHEST], NULL);
     rows[n].polarisation = strtod(fields[lead + COL_POLARISATION], NULL);
     rows[n].mode_changes = strtod(fields[lead + COL_MODE_CHANGES], NULL);
-    rows[n].drive_farthest_m =
-        *fields[lead + COL_DRIVE_FARTHEST] ? strtod(fields[lead + COL_DRIVE_FARTHEST], NULL) : NAN;
+    rows[n].drive_farthest_m = optional_number(fields[lead + COL_DRIVE_FARTHEST]);
+    rows[n].late_polarisation = optional_number(fields[lead + COL_LATE_POLARISATION]);
+    rows[n].late_milling = optional_number(fields[lead + COL_LATE_MILLING]);
     double agents = strtod(fields[lead + COL_COUNT], NULL);
     rows[n].delivered_fraction = agents > 0 ? strtod(fields[lead + COL_DELIVERED], NULL) / agents : NAN;
     ++n;

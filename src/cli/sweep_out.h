@@ -16,8 +16,9 @@ typedef struct sweep_result {
   double wall_s;
   herd_observation obs;
   uint32_t dims;
-  uint32_t mode_changes;   /* of the first steering agent: collect <-> drive for a dog */
-  double drive_farthest_m; /* mean farthest agent from G while it drives; NaN if it never did */
+  uint32_t mode_changes;                  /* of the first steering agent: collect <-> drive for a dog */
+  double drive_farthest_m;                /* mean farthest agent from G while it drives; NaN if it never did */
+  double late_polarisation, late_milling; /* means over the run's late steps (docs/sweep.md); NaN: none */
 } sweep_result;
 
 typedef struct sweep_run_opts sweep_run_opts;
@@ -54,6 +55,7 @@ typedef struct sweep_run_row {
   bool succeeded;
   double steps, farthest_m, polarisation, mode_changes, drive_farthest_m; /* NaN where runs.csv has none */
   double delivered_fraction;                                              /* delivered / count at the run's end */
+  double late_polarisation, late_milling;                                 /* NaN where runs.csv has none */
 } sweep_run_row;
 
 /* Every run in DIR/runs.csv (all of the sweep's runs, or NULL after a message). */
