@@ -1,0 +1,26 @@
+set terminal pngcairo size 900,600 noenhanced
+set grid
+set key outside right
+set output 'success.png.part'
+set title 'success rate'
+set xlabel 'couzin.orientation_band_m'
+set xrange [-0.9:15.9]
+set ylabel 'success rate (95 % Wilson interval)'
+set yrange [-0.05:1.05]
+plot '-' using 1:2:3:4 with yerrorlines title 'success'
+0 0.000000 0.000000 0.161125
+0.25 0.000000 0.000000 0.161125
+0.5 0.000000 0.000000 0.161125
+1 0.000000 0.000000 0.161125
+1.5 0.000000 0.000000 0.161125
+2 0.000000 0.000000 0.161125
+2.5 0.000000 0.000000 0.161125
+3 0.000000 0.000000 0.161125
+3.5 0.000000 0.000000 0.161125
+4 0.000000 0.000000 0.161125
+5 0.000000 0.000000 0.161125
+6 0.000000 0.000000 0.161125
+8 0.000000 0.000000 0.161125
+10 0.000000 0.000000 0.161125
+15 0.000000 0.000000 0.161125
+e
