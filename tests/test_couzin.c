@@ -263,10 +263,10 @@ static const state_run *state(const char *file, state_run *runs) {
 
 typedef bool (*state_test)(double polarisation, double milling);
 
-static int seeds_in_state(const char *file, state_run *runs, state_test in_state, const char *what) {
-  const state_run *r = state(file, runs);
+/* Counts and prints the runs that ended in a state. */
+static int tally(const state_run *r, state_test in_state, const char *what) {
   int hits = 0;
-  printf("  %s (%s), polarisation/milling per seed:", file, what);
+  printf("  %s, polarisation/milling per seed:", what);
   for (int s = 0; s < SEEDS; ++s) {
     bool in = in_state(r[s].polarisation, r[s].milling);
     hits += in;
@@ -274,6 +274,12 @@ static int seeds_in_state(const char *file, state_run *runs, state_test in_state
   }
   printf("; %d of %d\n", hits, SEEDS);
   return hits;
+}
+
+static int seeds_in_state(const char *file, state_run *runs, state_test in_state, const char *what) {
+  char label[160];
+  snprintf(label, sizeof label, "%s (%s)", file, what);
+  return tally(state(file, runs), in_state, label);
 }
 
 static bool is_swarm(double p, double m) { return p < 0.3 && m < 0.3; }
@@ -285,18 +291,10 @@ static void swarm_in_8_of_10_seeds(void) {
   CHECK(seeds_in_state("couzin-swarm.json", swarm, is_swarm, "p < 0.3 and m < 0.3") >= 8);
 }
 
-/* Counts the seeds whose runs (set up in runs[]) end in a state. */
+/* Runs the seeds set up in runs[] and counts those that end in a state. */
 static int count_in_state(state_run *runs, state_test in_state, const char *what) {
   run_two_at_a_time(run_state, runs, sizeof runs[0], SEEDS);
-  int hits = 0;
-  printf("  %s, polarisation/milling per seed:", what);
-  for (int s = 0; s < SEEDS; ++s) {
-    bool in = in_state(runs[s].polarisation, runs[s].milling);
-    hits += in;
-    printf(" %.2f/%.2f%s", runs[s].polarisation, runs[s].milling, in ? "" : "(x)");
-  }
-  printf("; %d of %d\n", hits, SEEDS);
-  return hits;
+  return tally(runs, in_state, what);
 }
 
 /* Delta r_o = 0, the paper's first value (the swarm scenario has 0.25): no zone of orientation. */

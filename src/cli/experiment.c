@@ -220,9 +220,7 @@ static void grid_table(FILE *f, const experiment_sweep *e) {
 /* ---- strombom-grid: the rules the paper leaves open, one variant at a time ------------------ */
 
 /* Each variant changes one field of the default scenario (docs/models/strombom.md#variants). */
-typedef struct grid_variant {
-  const char *folder, *title, *set;
-} grid_variant;
+typedef experiment_variant grid_variant;
 
 static const grid_variant grid_variants[] = {
     {"default", "default", NULL},

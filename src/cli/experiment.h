@@ -32,6 +32,12 @@ typedef struct experiment_sweep {
   double *scratch;
 } experiment_sweep;
 
+/* A variant of an experiment: a sweep of its own in OUT/.../folder, its title in the report, and
+ * the one field it changes (PATH=VALUE; NULL: the default). */
+typedef struct experiment_variant {
+  const char *folder, *title, *set;
+} experiment_variant;
+
 void experiment_sweep_free(experiment_sweep *e);
 
 /* Expands e->sw, runs it into OUT/subfolder and reads its runs back: 0 or an exit status. */

@@ -192,11 +192,7 @@ static int ramps_run(const experiment_opts *o, ramps *r) {
 
 /* The readings the paper leaves open and what else might end the swarm early, each one field
  * changed from the default (docs/models/couzin.md#the-four-collective-states). */
-typedef struct couzin_variant {
-  const char *folder, *title, *set;
-} couzin_variant;
-
-static const couzin_variant variants[] = {
+static const experiment_variant variants[] = {
     {"unit-vectors", "`couzin.combine` = `unit_vectors` (d_o and d_a made unit vectors first)",
      "couzin.combine=unit_vectors"},
     {"no-noise", "no noise (σ = 0, as [jiwy2020])", "couzin.noise_rad=0"},

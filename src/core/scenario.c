@@ -206,6 +206,16 @@ static void describe_item(const scenario_field *f, uint32_t dims, char *out, siz
            dims == 3 ? "[x, y, z" : "[x, y", spheres ? ", radius]" : "]", dims);
 }
 
+/* An array field's shape: an array (else "expected") of at most the field's max_items. */
+static herd_status array_at_most(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
+                                 const char *expected, const char *items) {
+  if (!json_is_array(v)) return type_error(c, path, expected, v);
+  if (json_array_size(v) > f->max_items)
+    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu %s (allowed: at most %u)", c->where, path, json_array_size(v),
+                     items, f->max_items);
+  return HERD_OK;
+}
+
 /* A list of points (FIELD_POINTS) or spheres (FIELD_SPHERES, a radius > 0 after the centre). */
 static herd_status store_points(load_ctx *c, const char *path, const scenario_field *f, const json_t *v,
                                 herd_point_list *at) {
@@ -213,10 +223,8 @@ static herd_status store_points(load_ctx *c, const char *path, const scenario_fi
   char item[120], expected[200];
   describe_item(f, dims, item, sizeof item);
   snprintf(expected, sizeof expected, "an array of at most %u items, each %s", f->max_items, item);
-  if (!json_is_array(v)) return type_error(c, path, expected, v);
-  if (json_array_size(v) > f->max_items)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
-                     json_array_size(v), f->max_items);
+  herd_status listed = array_at_most(c, path, f, v, expected, "items");
+  if (listed != HERD_OK) return listed;
   herd_point_list list;
   memset(&list, 0, sizeof list);
   for (size_t i = 0; i < json_array_size(v); ++i) {
@@ -242,10 +250,8 @@ static herd_status store_ids(load_ctx *c, const char *path, const scenario_field
                              herd_id_list *at) {
   char expected[120];
   snprintf(expected, sizeof expected, "an array of at most %u integers, ascending", f->max_items);
-  if (!json_is_array(v)) return type_error(c, path, expected, v);
-  if (json_array_size(v) > f->max_items)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
-                     json_array_size(v), f->max_items);
+  herd_status listed = array_at_most(c, path, f, v, expected, "items");
+  if (listed != HERD_OK) return listed;
   herd_id_list list = {0};
   for (size_t i = 0; i < json_array_size(v); ++i) {
     char element[240];
@@ -374,10 +380,8 @@ static herd_status store_shapes(load_ctx *c, const char *path, const scenario_fi
   const shape_spec *spec = shape_spec_of(f);
   char expected[200];
   snprintf(expected, sizeof expected, "an array of at most %u objects (%s: %s)", f->max_items, spec->item, spec->keys);
-  if (!json_is_array(v)) return type_error(c, path, expected, v);
-  if (json_array_size(v) > f->max_items)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu items (allowed: at most %u)", c->where, path,
-                     json_array_size(v), f->max_items);
+  herd_status listed = array_at_most(c, path, f, v, expected, "items");
+  if (listed != HERD_OK) return listed;
   herd_shape_list *list = calloc(1, sizeof *list);
   if (!list) return herd_fail(c->err, HERD_E_MEMORY, "out of memory");
   herd_status s = HERD_OK;
@@ -536,10 +540,8 @@ static herd_status store_schedule(load_ctx *c, const char *path, const scenario_
                                   herd_schedule *at) {
   char expected[120];
   snprintf(expected, sizeof expected, "an array of at most %u objects {\"step\", \"path\", \"value\"}", f->max_items);
-  if (!json_is_array(v)) return type_error(c, path, expected, v);
-  if (json_array_size(v) > f->max_items)
-    return herd_fail(c->err, HERD_E_INPUT, "%s: %s: %zu entries (allowed: at most %u)", c->where, path,
-                     json_array_size(v), f->max_items);
+  herd_status listed = array_at_most(c, path, f, v, expected, "entries");
+  if (listed != HERD_OK) return listed;
   herd_schedule *list = calloc(1, sizeof *list);
   if (!list) return herd_fail(c->err, HERD_E_MEMORY, "out of memory");
   herd_status s = HERD_OK;
