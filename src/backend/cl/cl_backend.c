@@ -632,8 +632,8 @@ static size_t step_slice(const herd_backend *b, size_t n) {
  * finished first). A slice runs at its offset, or, with group_arg >= 0, from offset 0 with its
  * first work-group's index in the kernel's argument group_arg: a kernel that finds its group so
  * (get_group_id plus an argument) knows it the same for all its work-items, where
- * get_global_id less get_local_id a compiler may not see as such (sm_90: boids' batch step 105
- * registers against 87). */
+ * get_global_id less get_local_id a compiler may not see as such (at sm_90 a radius model's
+ * batch step took 18 more registers that way: docs/opencl.md). */
 _Static_assert(COOP_GROUP == SIMPLE_GROUP, "the pre-pass's groups are sliced as the step's");
 herd_status herd_cl_launch_slices(herd_backend *b, enum kernel_id step, size_t n, size_t per_group, size_t cost,
                                   int group_arg, herd_error *err) {
