@@ -154,12 +154,14 @@ herd_flock_partial herd_partial_over(const herd_backend_desc *d, const herd_grid
         int in_goal = herd_env_in_goal(d->env, &d->env_info, at, goal, d->goal_radius_m);
         herd_partial_add_flock(&p, at, herd_load_vec(vel, i, d->dims), agent[i], in_goal, heading);
         if (d->env_info.has_path) herd_partial_add_path(&p, d->env, &d->env_info, at, agent[i]);
-        if (herd_agent_removed(agent[i])) continue;
-        box->lo = herd_v3(fminf(box->lo.x, at.x), fminf(box->lo.y, at.y), fminf(box->lo.z, at.z));
-        box->hi = herd_v3(fmaxf(box->hi.x, at.x), fmaxf(box->hi.y, at.y), fmaxf(box->hi.z, at.z));
+        if (!steer.count || herd_agent_removed(agent[i])) continue; /* the boxes serve the nearest alone */
+        box->lo = herd_v3(at.x < box->lo.x ? at.x : box->lo.x, at.y < box->lo.y ? at.y : box->lo.y,
+                          at.z < box->lo.z ? at.z : box->lo.z);
+        box->hi = herd_v3(at.x > box->hi.x ? at.x : box->hi.x, at.y > box->hi.y ? at.y : box->hi.y,
+                          at.z > box->hi.z ? at.z : box->hi.z);
       }
     }
-    nearest_over_run(d, g, pos, agent, run, run_end, boxes, pieces, steer, p.near);
+    if (steer.count) nearest_over_run(d, g, pos, agent, run, run_end, boxes, pieces, steer, p.near);
   }
   return p;
 }
