@@ -95,7 +95,7 @@ static void shuffle(ticker *t, uint32_t n) {
 /* The heading sorted bird i turns to under the flocking rules, given the headings in v. */
 static float flocked_heading(const ticker *t, const herd_flock_view *v, uint32_t i) {
   herd_vec3 p = herd_agent_pos(v, i), h = herd_agent_vel(v, i);
-  return herd_netlogo_flock(&t->m, herd_netlogo_flockmates(&t->m, v, i, p), herd_heading_of(h.x, h.y));
+  return herd_netlogo_flock(&t->m, v, herd_netlogo_flockmates(&t->m, v, i, p), herd_heading_of(h.x, h.y));
 }
 
 /* One tick of the model on flock f (no enemies): all turn, in the given order, then all fly.

@@ -963,10 +963,28 @@ typedef struct herd_radius_query {
    * and which part of it: a row that crosses the wrap is two runs of buckets. */
   herd_i32 first[3], count[3], row[2];
   int part;
+#ifndef HERD_OPENCL
+  herd_vec3 p_lo, p_hi; /* the least and greatest point whose candidates the runs' wrap serves
+                         * (herd_run_wrap): p, or the lanes' points (kernels/lanes.h) */
+#endif
 } herd_radius_query;
+
+/* Along axis k, the first raw cell of a query of radius r about coordinate c, and how many
+ * cells it visits (*lo, *span). */
+HERD_INLINE void herd_radius_axis(const herd_grid *g, herd_u32 k, float c, float r, herd_i32 *lo, herd_i32 *span) {
+  /* A rounding allowance, as in herd_cell_margin: a point on a cell border may be filed
+   * in the cell on either side of it. Visiting one cell too many costs a little time. */
+  float reach = r + ((c < 0.0f ? -c : c) + r + g->cell_m) * 9.5367431640625e-7f;
+  *lo = herd_axis_cell_raw(g, k, c - reach);
+  *span = herd_axis_cell_raw(g, k, c + reach) - *lo + 1;
+  if (herd_axis_wraps(g, k) && *span > g->wrap_cells[k]) *span = g->wrap_cells[k];
+}
 
 HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r, herd_u32 self) {
   q->p = p;
+#ifndef HERD_OPENCL
+  q->p_lo = q->p_hi = p;
+#endif
   q->r2 = r * r;
   q->self = self;
   q->dims = g->dims;
@@ -982,12 +1000,7 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
       q->lo[k] = 0, q->span[k] = 1;
       continue;
     }
-    /* A rounding allowance, as in herd_cell_margin: a point on a cell border may be filed
-     * in the cell on either side of it. Visiting one cell too many costs a little time. */
-    float reach = r + ((c[k] < 0.0f ? -c[k] : c[k]) + r + g->cell_m) * 9.5367431640625e-7f;
-    q->lo[k] = herd_axis_cell_raw(g, k, c[k] - reach);
-    q->span[k] = herd_axis_cell_raw(g, k, c[k] + reach) - q->lo[k] + 1;
-    if (herd_axis_wraps(g, k) && q->span[k] > g->wrap_cells[k]) q->span[k] = g->wrap_cells[k];
+    herd_radius_axis(g, k, c[k], r, &q->lo[k], &q->span[k]);
   }
   q->cell.x = q->cell.y = q->cell.z = 0;
   q->j = q->end = 0u;
@@ -1072,13 +1085,16 @@ HERD_INLINE int herd_radius_advance(herd_radius_query *q, const herd_grid *g, HE
 HERD_INLINE herd_u32 herd_run_wrap(const herd_radius_query *q, const herd_grid *g, herd_i32 x0, herd_i32 x1, herd_i32 y,
                                    herd_i32 z) {
   const herd_i32 first[3] = {x0, y, z}, past[3] = {x1, y + 1, z + 1};
-  const float p[3] = {q->p.x, q->p.y, q->p.z};
+  const float lo[3] = {q->p_lo.x, q->p_lo.y, q->p_lo.z}, hi[3] = {q->p_hi.x, q->p_hi.y, q->p_hi.z};
   herd_u32 wrap = 0u;
   for (herd_u32 k = 0; k < g->dims; ++k) {
     if (!herd_axis_wraps(g, k)) continue;
-    float at = p[k] * g->wrap_inv_cell_m[k], half = 0.5f * (float)g->wrap_cells[k];
-    int within = first[k] > 0 && g->wrap_cells[k] <= 65536 && (float)first[k] - 0.125f - at > -half &&
-                 (float)past[k] + 0.125f - at < half;
+    /* Each test is monotone in the point: the greatest decides the first, the least the second,
+     * so that lanes of points (kernels/lanes.h) share one answer that holds for each. */
+    float at_lo = lo[k] * g->wrap_inv_cell_m[k], at_hi = hi[k] * g->wrap_inv_cell_m[k];
+    float half = 0.5f * (float)g->wrap_cells[k];
+    int within = first[k] > 0 && g->wrap_cells[k] <= 65536 && (float)first[k] - 0.125f - at_hi > -half &&
+                 (float)past[k] + 0.125f - at_lo < half;
     if (!within) wrap |= 1u << k;
   }
   return wrap;

@@ -257,6 +257,7 @@ HERD_INLINE void herd_finish_agent(const herd_flock_view *v, herd_u32 i, herd_ag
  * reads_path 1: its update follows a world's path (herd_agent_guide), for which the host runs
  * the guide pass before the step. */
 #define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)
+#define HERD_MODEL_ENTRY_BY_DIMS_IN_RUNS(name, params_t, scratch_n, reads_path)
 #define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _2d, 2u)
 #define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n) HERD_STEP_KERNELS(name, params_t, scratch_n, _3d, 3u)
 #else
@@ -271,6 +272,16 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
       herd_finish_agent(v, i, herd_##name##_update((const params_t *)params, v, i, scratch), out_pos, out_vel,   \
                         out_agent);                                                                              \
   }
+#define HERD_MODEL_CHUNK_IN_RUNS(name, params_t, scratch_n)                                                      \
+  static inline void herd_step_chunk_##name(const void *params, const herd_flock_view *v, herd_u32 begin,        \
+                                            herd_u32 end, float *out_pos, float *out_vel, herd_u32 *out_agent) { \
+    herd_neighbour scratch[scratch_n];                                                                           \
+    herd_agent_next next[HERD_LANES];                                                                            \
+    for (herd_u32 i = begin, n; i < end; i += n) {                                                               \
+      n = herd_##name##_update_run((const params_t *)params, v, i, end, scratch, next);                          \
+      for (herd_u32 k = 0; k < n; ++k) herd_finish_agent(v, i + k, next[k], out_pos, out_vel, out_agent);        \
+    }                                                                                                            \
+  }
 /* The name of a model's OpenCL step kernel (batch: its batch variant) for a world of dims:
  * HERD_MODEL_ENTRY's one, or HERD_MODEL_ENTRY_BY_DIMS's (above); and herd_reads_path_<name>,
  * whether its update follows a world's path (the host then runs the guide pass). */
@@ -281,13 +292,21 @@ typedef void (*herd_model_chunk_fn)(const void *params, const herd_flock_view *v
     return batch ? "herd_step_batch_" #name : "herd_step_" #name;               \
   }                                                                             \
   enum { herd_reads_path_##name = 0 };
-#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path)                       \
-  HERD_MODEL_CHUNK(name, params_t, scratch_n)                                                 \
+#define HERD_MODEL_KERNELS_BY_DIMS(name, reads_path)                                          \
   static inline const char *herd_step_kernel_##name(herd_u32 dims, int batch) {               \
     if (dims == 3u) return batch ? "herd_step_batch_" #name "_3d" : "herd_step_" #name "_3d"; \
     return batch ? "herd_step_batch_" #name "_2d" : "herd_step_" #name "_2d";                 \
   }                                                                                           \
   enum { herd_reads_path_##name = (reads_path) };
+#define HERD_MODEL_ENTRY_BY_DIMS(name, params_t, scratch_n, reads_path) \
+  HERD_MODEL_CHUNK(name, params_t, scratch_n)                           \
+  HERD_MODEL_KERNELS_BY_DIMS(name, reads_path)
+/* The same for a model whose CPU loop steps runs of agents at once (kernels/lanes.h):
+ * herd_<name>_update_run(params, view, first, last, scratch, next[HERD_LANES]) steps agents
+ * first, first + 1, ... (before last) into next[] and says how many, at least one. */
+#define HERD_MODEL_ENTRY_BY_DIMS_IN_RUNS(name, params_t, scratch_n, reads_path) \
+  HERD_MODEL_CHUNK_IN_RUNS(name, params_t, scratch_n)                           \
+  HERD_MODEL_KERNELS_BY_DIMS(name, reads_path)
 #define HERD_MODEL_KERNELS_2D(name, params_t, scratch_n)
 #define HERD_MODEL_KERNELS_3D(name, params_t, scratch_n)
 #endif

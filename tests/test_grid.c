@@ -7,8 +7,11 @@
 
 #include "agent.h"
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/model_steps.h"
 #include "backend_util.h"
+#include "core/model_info.h"
 #include "grid.h"
+#include "lanes.h"
 #include "rng.h"
 #include "test.h"
 
@@ -33,6 +36,7 @@
   X(radius_query_at_the_period_end)        \
   X(radius_query_view_cone)                \
   X(radius_query_dense_box_with_outliers)  \
+  X(models_in_lanes_match_one_at_a_time)   \
   X(world_delta_is_the_shortest_offset)    \
   X(memory_depends_on_count_not_area)
 TESTS(DECLARE_TEST)
@@ -487,6 +491,45 @@ static herd_backend *points_backend(const char *const *sets, int set_count, cons
   return b;
 }
 
+/* Lanes (kernels/lanes.h) for the run of sorted agents from `first`: each lane takes exactly
+ * what its agent's own query yields (herd_radius_next), in the same order, with the same
+ * offsets and squares, bit for bit. */
+static int check_lanes(const herd_cpu_grid_view *v, float r, uint32_t first) {
+  const herd_grid *g = &v->grid;
+  uint32_t n = g->count;
+  herd_lanes_query lq;
+  uint32_t lanes = herd_lanes_begin(&lq, g, v->pos, first, n, r), found[HERD_LANES] = {0}, seen[HERD_LANES] = {0};
+  uint32_t *js[HERD_LANES];
+  herd_vec3 *ds[HERD_LANES];
+  float *d2s[HERD_LANES];
+  int bad = lanes >= 1u && lanes <= HERD_LANES ? 0 : 1;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    js[l] = malloc(n * sizeof *js[l]), ds[l] = malloc(n * sizeof *ds[l]), d2s[l] = malloc(n * sizeof *d2s[l]);
+    herd_radius_query q;
+    herd_radius_begin(&q, g, herd_load_vec(v->pos, first + l, g->dims), r, first + l);
+    uint32_t j;
+    herd_vec3 d;
+    float d2;
+    while (herd_radius_next(&q, g, v->pos, v->cell_end, &j, &d, &d2) && found[l] < n)
+      js[l][found[l]] = j, ds[l][found[l]] = d, d2s[l][found[l]++] = d2;
+  }
+  HERD_LANES_FOR_EACH(lq, g, v->pos, v->cell_end, g->dims, k, dx, dy, dz, d2, in, {
+    for (uint32_t l = 0; l < lanes; ++l) {
+      if (!in[l]) continue;
+      uint32_t at = seen[l]++;
+      bool same = at < found[l] && js[l][at] == k && dx[l] == ds[l][at].x && dy[l] == ds[l][at].y &&
+                  dz[l] == ds[l][at].z && d2[l] == d2s[l][at];
+      if (!same && bad++ < 5) CHECK_MSG(false, "lanes from %u, lane %u: candidate #%u differs", first, l, at);
+    }
+  });
+  for (uint32_t l = 0; l < lanes; ++l) {
+    if (seen[l] != found[l] && bad++ < 5)
+      CHECK_MSG(false, "lanes from %u, lane %u: %u yielded, its own query %u", first, l, seen[l], found[l]);
+    free(js[l]), free(ds[l]), free(d2s[l]);
+  }
+  return bad;
+}
+
 /* For `queries` agents, the set the radius query yields (sorted index and squared offset)
  * against every agent tested one by one; and herd_radius_gather (what the models use) yields
  * the very same agents and offsets in the same order, batch after batch. */
@@ -559,6 +602,7 @@ static int check_radius(const herd_cpu_grid_view *v, float r, float cos_half_fov
 #undef CHECK_RADIUS_SEEN
       if (seen != found) ++bad;
     }
+    if (g->dense && cos_half_fov <= -1.0f) bad += check_lanes(v, r, i); /* where the CPU's models use lanes */
   }
   free(hits), free(order);
   return bad;
@@ -690,6 +734,78 @@ static void radius_query_dense_box_with_outliers(void) {
     }
     free(bucket), free(cell_end), free(sorted), free(points);
     herd_cpu_backend.destroy(b);
+  }
+}
+
+/* One agent's update, one model or another. */
+typedef herd_agent_next (*update_fn)(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch);
+static herd_agent_next boids_one(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch) {
+  return herd_boids_update(m, v, self, scratch);
+}
+static herd_agent_next netlogo_one(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch) {
+  return herd_netlogo_update(m, v, self, scratch);
+}
+
+/* Agents stepped as the CPU backend steps them, in lanes (kernels/lanes.h; 4 wide, and 8 wide
+ * where this CPU has AVX2), and one at a time (as a GPU does) leave the same bits: boids in 2D
+ * and 3D, open and wrapping, and NetLogo's birds, with agents at the period's end and in dense
+ * clumps inside the protected range (and the minimum separation). */
+static void models_in_lanes_match_one_at_a_time(void) {
+  static const char *const worlds[][4] = {
+      {"model=boids", "boids.visual_range_m=10", "world.size_m=[99,99]", "world.wrap=[true,true]"},
+      {"model=boids", "boids.visual_range_m=10", "world.size_m=[120,90]", "world.wrap=[false,false]"},
+      {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]", "world.wrap=[true,false,true]"},
+      {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]", "world.wrap=[false,false,false]"},
+      {"model=netlogo", "netlogo.vision_patches=10", "world.size_m=[99,99]", "world.wrap=[true,true]"}};
+  for (size_t w = 0; w < sizeof worlds / sizeof worlds[0]; ++w) {
+    herd_scenario sc = scenario_with(worlds[w], 4);
+    uint32_t index, n = 3000, dims = sc.world.dims, stride = dims == 3 ? 4 : 2;
+    CHECK(herd_model_by_name(worlds[w][0] + 6, &index) != NULL);
+    update_fn one = sc.model == HERD_MODEL_INDEX_netlogo ? netlogo_one : boids_one;
+    float *points = make_points(n, dims, sc.world.size_m, false);
+    if (dims == 2)
+      for (uint32_t i = 0; i < n; i += 3) points[2 * i + (i / 3) % 2] = nextafterf(sc.world.size_m[0], 0.0f);
+    herd_backend *b = points_backend(worlds[w], 4, points, n);
+    herd_cpu_grid_view v = herd_cpu_build_grid(b);
+    CHECK(v.grid.dense == 1u);
+    float *vel = (float *)v.vel; /* every direction and speed (unit vectors for NetLogo), so each sum differs */
+    for (uint32_t i = 0; i < n; ++i) {
+      float a = 6.2831853f * uniform(i, 60, 0),
+            s = sc.model == HERD_MODEL_INDEX_netlogo ? 1.0f : 4.0f * uniform(i, 61, 0);
+      vel[i * stride] = s * cosf(a), vel[i * stride + 1] = s * sinf(a);
+      if (dims == 3) vel[i * stride + 2] = 2.0f * (uniform(i, 62, 0) - 0.5f);
+    }
+    herd_step_info info = {.goal_radius_m = -1.0f};
+    herd_flock_view fv = {
+        .grid = &v.grid, .pos = v.pos, .vel = v.vel, .agent = v.agent, .cell_end = v.cell_end, .info = &info};
+    size_t floats = (size_t)n * stride;
+    float *out[3][2];
+    herd_u32 *words[3];
+    for (int k = 0; k < 3; ++k)
+      out[k][0] = calloc(floats, sizeof(float)), out[k][1] = calloc(floats, sizeof(float)),
+      words[k] = calloc(n, sizeof(herd_u32));
+    herd_neighbour scratch[1];
+    for (uint32_t i = 0; i < n; ++i)
+      herd_finish_agent(&fv, i, one(sc.params.bytes, &fv, i, scratch), out[0][0], out[0][1], words[0]);
+    herd_model_steps_baseline[index](sc.params.bytes, &fv, 0, n, out[1][0], out[1][1], words[1]);
+    int wide = 0;
+#ifdef HERD_MODEL_STEPS_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+      herd_model_steps_avx2[index](sc.params.bytes, &fv, 0, n, out[2][0], out[2][1], words[2]);
+      wide = 1;
+    }
+#endif
+    for (int k = 1; k <= 1 + wide; ++k) {
+      CHECK_MSG(memcmp(out[0][0], out[k][0], floats * sizeof(float)) == 0, "%s, table %d: positions differ",
+                worlds[w][2], k);
+      CHECK_MSG(memcmp(out[0][1], out[k][1], floats * sizeof(float)) == 0, "%s, table %d: velocities differ",
+                worlds[w][2], k);
+      CHECK_MSG(memcmp(words[0], words[k], n * sizeof(herd_u32)) == 0, "%s, table %d: agent words differ", worlds[w][2],
+                k);
+    }
+    for (int k = 0; k < 3; ++k) free(out[k][0]), free(out[k][1]), free(words[k]);
+    herd_cpu_backend.destroy(b);
+    free(points);
   }
 }
 

@@ -14,6 +14,7 @@
  * unit vector (sin h, cos h). Updated synchronously (NetLogo asks one bird at a time). */
 #ifndef HERD_KERNELS_MODELS_NETLOGO_H
 #define HERD_KERNELS_MODELS_NETLOGO_H
+#include "../lanes.h"
 #include "../model.h"
 #include "netlogo_params.h"
 
@@ -51,49 +52,66 @@ HERD_INLINE herd_vec3 herd_heading_vector(float h) {
   return herd_v3(herd_sinf(r), herd_cosf(r), 0.0f);
 }
 
-/* What a bird knows of its flockmates after one pass over them. */
-typedef struct herd_netlogo_mates {
-  herd_u32 count, nearest_id;
-  float nearest_d2, nearest_heading;
-  herd_vec3 headings; /* the flockmates' unit headings, summed */
-  herd_vec3 bearings; /* unit vectors toward them, summed (one at the bird's own spot left out) */
-} herd_netlogo_mates;
+/* What a bird knows of its flockmates after one pass over them: for one bird (F float, I
+ * herd_u32) or for lanes of birds on a CPU (F herd_lanef, I herd_lanei; kernels/lanes.h). */
+#define HERD_NETLOGO_MATES(F, I)                                                                                 \
+  struct {                                                                                                       \
+    I count, nearest_id, nearest_j; /* the nearest: its id and sorted index */                                   \
+    F nearest_d2;                   /* its squared distance */                                                   \
+    F head_x, head_y;               /* the flockmates' unit headings, summed */                                  \
+    F bear_x, bear_y;               /* unit vectors toward them, summed (one at the bird's own spot left out) */ \
+  }
+typedef HERD_NETLOGO_MATES(float, herd_u32) herd_netlogo_mates;
+
+/* A flockmate at offset (DX, DY), D2 its square, of id ID and sorted index J, heading (HX, HY),
+ * added to what the birds where IN know (M: int for one bird, herd_lanei for lanes), masked
+ * (kernels/lanes.h) so that both run the same statements. */
+#define HERD_NETLOGO_ADD(M, F, f, IN, J, ID, DX, DY, D2, HX, HY)                                                    \
+  do {                                                                                                              \
+    /* The nearest, ties to the lower id (NetLogo picks at random). */                                              \
+    M nearer_ =                                                                                                     \
+        (IN) & (((f).count == 0) | ((D2) < (f).nearest_d2) | (((D2) == (f).nearest_d2) & ((ID) < (f).nearest_id))); \
+    (f).nearest_d2 = herd_pick(nearer_, D2, (f).nearest_d2);                                                        \
+    (f).nearest_id = herd_pick(nearer_, ID, (f).nearest_id);                                                        \
+    (f).nearest_j = herd_pick(nearer_, J, (f).nearest_j);                                                           \
+    (f).head_x += herd_when(IN, HX), (f).head_y += herd_when(IN, HY);                                               \
+    M apart_ = (IN) & ((D2) > 0.0f);                                                                                \
+    F inv_ = 1.0f / herd_root(D2); /* herd_v3_unit's */                                                             \
+    (f).bear_x += herd_when(apart_, (DX)*inv_), (f).bear_y += herd_when(apart_, (DY)*inv_);                         \
+    (f).count += (IN)&1;                                                                                            \
+  } while (0)
 
 HERD_INLINE herd_netlogo_mates herd_netlogo_flockmates(const herd_netlogo_params *m, const herd_flock_view *v,
                                                        herd_u32 self, herd_vec3 p) {
   herd_netlogo_mates f;
-  f.count = 0u, f.nearest_id = 0xffffffffu, f.nearest_d2 = 0.0f, f.nearest_heading = 0.0f;
-  f.headings = f.bearings = herd_v3(0.0f, 0.0f, 0.0f);
+  f.count = 0u, f.nearest_id = f.nearest_j = 0xffffffffu, f.nearest_d2 = 0.0f;
+  f.head_x = f.head_y = f.bear_x = f.bear_y = 0.0f;
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, m->vision_patches, self);
   HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
     herd_vec3 h = herd_agent_vel(v, j);
-    herd_u32 id = herd_agent_id(v->agent[j]);
-    /* The nearest, ties to the lower id (NetLogo picks at random). */
-    if (f.count == 0u || d2 < f.nearest_d2 || (d2 == f.nearest_d2 && id < f.nearest_id)) {
-      f.nearest_d2 = d2, f.nearest_id = id;
-      f.nearest_heading = herd_heading_of(h.x, h.y);
-    }
-    f.headings = herd_v3_add(f.headings, h);
-    if (d2 > 0.0f) f.bearings = herd_v3_add(f.bearings, herd_v3_unit(d));
-    ++f.count;
+    HERD_NETLOGO_ADD(int, float, f, 1, j, herd_agent_id(v->agent[j]), d.x, d.y, d2, h.x, h.y);
   });
   return f;
 }
 
-/* The heading after the three flocking rules. */
-HERD_INLINE float herd_netlogo_flock(const herd_netlogo_params *m, herd_netlogo_mates f, float h) {
+/* The heading after the three flocking rules (the nearest's heading only where it is used:
+ * an arc tangent a bird). */
+HERD_INLINE float herd_netlogo_flock(const herd_netlogo_params *m, const herd_flock_view *v, herd_netlogo_mates f,
+                                     float h) {
   if (f.count == 0u) return h;
   float sep = m->minimum_separation;
-  if (f.nearest_d2 < sep * sep)
-    return herd_heading_add(h,
-                            herd_turn_at_most(herd_subtract_headings(h, f.nearest_heading), m->max_separate_turn_deg));
-  if (f.headings.x != 0.0f || f.headings.y != 0.0f) {
-    float target = herd_heading_of(f.headings.x, f.headings.y);
+  if (f.nearest_d2 < sep * sep) {
+    herd_vec3 nearest = herd_agent_vel(v, f.nearest_j);
+    float away = herd_heading_of(nearest.x, nearest.y);
+    return herd_heading_add(h, herd_turn_at_most(herd_subtract_headings(h, away), m->max_separate_turn_deg));
+  }
+  if (f.head_x != 0.0f || f.head_y != 0.0f) {
+    float target = herd_heading_of(f.head_x, f.head_y);
     h = herd_heading_add(h, herd_turn_at_most(herd_subtract_headings(target, h), m->max_align_turn_deg));
   }
-  if (f.bearings.x != 0.0f || f.bearings.y != 0.0f) {
-    float target = herd_heading_of(f.bearings.x, f.bearings.y);
+  if (f.bear_x != 0.0f || f.bear_y != 0.0f) {
+    float target = herd_heading_of(f.bear_x, f.bear_y);
     h = herd_heading_add(h, herd_turn_at_most(herd_subtract_headings(target, h), m->max_cohere_turn_deg));
   }
   return h;
@@ -134,6 +152,7 @@ HERD_INLINE float herd_netlogo_avoid(const herd_flock_view *v, herd_vec3 p, floa
 HERD_INLINE herd_agent_next herd_netlogo_flee_and_fly(const herd_netlogo_params *m, const herd_flock_view *v,
                                                       herd_vec3 p, float h) {
   herd_agent_next next;
+  next.memory[0] = next.memory[1] = 0.0f; /* none kept; set, as next is copied whole */
   h = herd_netlogo_flee(m, v, p, h, &next.alert);
   next.vel = herd_heading_vector(h);
   herd_vec3 step = herd_v3_scale(next.vel, m->speed_patches_per_tick / (float)m->substeps);
@@ -146,11 +165,52 @@ HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, co
                                                 herd_neighbour *scratch) {
   (void)scratch;
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
-  float h = herd_netlogo_flock(m, herd_netlogo_flockmates(m, v, self, p), herd_heading_of(vel.x, vel.y));
+  float h = herd_netlogo_flock(m, v, herd_netlogo_flockmates(m, v, self, p), herd_heading_of(vel.x, vel.y));
   return herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
 }
 
-HERD_MODEL_ENTRY_BY_DIMS(netlogo, herd_netlogo_params, 1, 0)
+#ifndef HERD_OPENCL
+typedef HERD_NETLOGO_MATES(herd_lanef, herd_lanei) herd_netlogo_lanes_mates;
+
+/* Birds [first, first + n) of a run (up to `last`) whose queries share their rows, their
+ * flockmates in lanes (kernels/lanes.h), each finished alone; n, at least 1. One bird at a time
+ * on the hash grid or for a run of one. The same bits either way. */
+static inline herd_u32 herd_netlogo_update_run(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 first,
+                                               herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
+  const herd_grid *g = v->grid;
+  herd_lanes_query lq;
+  herd_u32 n = 1u;
+  if (g->dense && g->dims == 2u && last - first > 1u)
+    n = herd_lanes_begin(&lq, g, v->pos, first, last, m->vision_patches);
+  if (n < 2u) {
+    next[0] = herd_netlogo_update(m, v, first, scratch);
+    return 1u;
+  }
+  herd_netlogo_lanes_mates f = {0};
+  f.nearest_id = f.nearest_j = herd_lanes_ofi(-1); /* 0xffffffff, as for one bird */
+  HERD_LANES_FOR_EACH(lq, g, v->pos, v->cell_end, 2u, j, dx, dy, dz, d2, in, {
+    herd_lanei id = herd_lanes_ofi((herd_i32)herd_agent_id(v->agent[j]));
+    HERD_NETLOGO_ADD(herd_lanei, herd_lanef, f, in, herd_lanes_ofi((herd_i32)j), id, dx, dy, d2,
+                     herd_lanes_of(v->vel[2u * j]), herd_lanes_of(v->vel[2u * j + 1u]));
+  });
+  for (herd_u32 l = 0; l < n; ++l) {
+    herd_netlogo_mates one = {(herd_u32)f.count[l],
+                              (herd_u32)f.nearest_id[l],
+                              (herd_u32)f.nearest_j[l],
+                              f.nearest_d2[l],
+                              f.head_x[l],
+                              f.head_y[l],
+                              f.bear_x[l],
+                              f.bear_y[l]};
+    herd_vec3 p = herd_agent_pos(v, first + l), vel = herd_agent_vel(v, first + l);
+    float h = herd_netlogo_flock(m, v, one, herd_heading_of(vel.x, vel.y));
+    next[l] = herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
+  }
+  return n;
+}
+#endif
+
+HERD_MODEL_ENTRY_BY_DIMS_IN_RUNS(netlogo, herd_netlogo_params, 1, 0)
 HERD_MODEL_KERNELS_2D(netlogo, herd_netlogo_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */

@@ -4,6 +4,7 @@
 
 #include "../../kernels/reduce.h"
 #include "../core/scenario.h"
+#include "cpu/model_steps.h"
 
 _Static_assert(HERD_KERNEL_MAX_STEERING == HERD_MAX_STEERING,
                "kernels/reduce.h and herd.h disagree on steering agents");
@@ -23,10 +24,25 @@ static const herd_model_marks_fn marks[EXEC_MODEL_COUNT] = {HERD_MARKS_MODELS(MA
 #define CAPPED_ROW(id, registers) [EXEC_INDEX_##id] = registers,
 static const uint32_t capped[EXEC_MODEL_COUNT] = {HERD_CAPPED_MODELS(CAPPED_ROW)};
 
+/* The CPU loops for this machine: built for AVX2 where it has it (cpu/model_steps.c). */
+static const herd_model_chunk_fn *model_steps(void) {
+#ifdef HERD_MODEL_STEPS_AVX2
+  if (__builtin_cpu_supports("avx2")) return herd_model_steps_avx2;
+#endif
+  return herd_model_steps_baseline;
+}
+
+#define CPU_STEP_ROW(id, ...)                                                                           \
+  static void cpu_step_##id(const void *params, const herd_flock_view *v, herd_u32 begin, herd_u32 end, \
+                            float *out_pos, float *out_vel, herd_u32 *out_agent) {                      \
+    model_steps()[EXEC_INDEX_##id](params, v, begin, end, out_pos, out_vel, out_agent);                 \
+  }
+HERD_MODELS(CPU_STEP_ROW)
+
 #define EXEC_ROW(id, ...)                            \
   {.name = #id,                                      \
    .params_size = sizeof(herd_##id##_params),        \
-   .cpu_step = herd_step_chunk_##id,                 \
+   .cpu_step = cpu_step_##id,                        \
    .kernel = herd_step_kernel_##id,                  \
    .reads_path = herd_reads_path_##id,               \
    .prepass = &prepasses[EXEC_INDEX_##id],           \

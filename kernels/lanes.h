@@ -1,0 +1,157 @@
+/* Lanes: a CPU's radius query for several agents at once, each lane one agent, so that a
+ * model's sums over its neighbours run as vector instructions and still in each agent's own
+ * order (the same bits as one agent at a time).
+ *
+ * A tuned loop vectorises across the candidates of one agent, which reorders that agent's
+ * sums (GCC needs -fassociative-math to do it); herd keeps every sum in one order so that any
+ * thread count, the OpenCL backend and MPI give the same bits. Across agents, nothing is
+ * reordered: the agents of one run of sorted agents whose queries visit the same rows of a
+ * dense grid (consecutive agents of a cell, nearly always) take the same candidates in the same
+ * order, so lane l adds exactly what agent l's own query would add, in the same order.
+ *
+ * A model writes its neighbour sums once, over a mask (herd_when, below), for one agent
+ * (HERD_RADIUS_FOR_EACH, in C and OpenCL C) and for lanes (HERD_LANES_FOR_EACH, C only). A
+ * masked sum adds +0 where the scalar loop added nothing: the same bits, since a sum that
+ * starts at +0 never becomes -0 under rounding to nearest, and x + (+0) = x for every other x
+ * (x - (+0) = x for every x).
+ *
+ * CPU only: GCC's vector extensions, lanes of 32 bits (HERD_LANES, below). */
+#ifndef HERD_KERNELS_LANES_H
+#define HERD_KERNELS_LANES_H
+#include "grid.h"
+
+#ifdef HERD_OPENCL
+/* x where m, +0 elsewhere (m: 0 or 1, or a comparison's result). */
+#define herd_when(m, x) ((m) ? (x) : 0.0f)
+/* a where m, else b. */
+#define herd_pick(m, a, b) ((m) ? (a) : (b))
+/* The square root of x. */
+#define herd_root(x) herd_sqrtf(x)
+#else
+/* 8 lanes where one register holds them (AVX), else 4 (SSE, NEON): wider than a register,
+ * GCC splits the comparisons into scalar ones. */
+#ifdef __AVX__
+#define HERD_LANES 8
+#else
+#define HERD_LANES 4
+#endif
+typedef float herd_lanef __attribute__((vector_size(4 * HERD_LANES)));
+typedef herd_i32 herd_lanei __attribute__((vector_size(4 * HERD_LANES))); /* masks: -1 or 0 per lane */
+
+static inline float herd_one_when(int m, float x) { return m ? x : 0.0f; }
+static inline herd_lanef herd_lanes_when(herd_lanei m, herd_lanef x) { return (herd_lanef)((herd_lanei)x & m); }
+static inline herd_lanef herd_lanes_pick(herd_lanei m, herd_lanef a, herd_lanef b) {
+  return (herd_lanef)(((herd_lanei)a & m) | ((herd_lanei)b & ~m));
+}
+static inline herd_lanef herd_lanes_of(float x) { return x - (herd_lanef){0}; } /* x in every lane */
+static inline herd_lanei herd_lanes_ofi(herd_i32 x) { return x - (herd_lanei){0}; }
+static inline herd_lanei herd_lanes_picki(herd_lanei m, herd_lanei a, herd_lanei b) { return (a & m) | (b & ~m); }
+static inline float herd_one_pick(int m, float a, float b) { return m ? a : b; }
+static inline herd_u32 herd_one_picku(int m, herd_u32 a, herd_u32 b) { return m ? a : b; }
+/* Each lane's square root: sqrtps where the compiler has it, IEEE's correctly rounded root as
+ * sqrtf's. */
+static inline herd_lanef herd_lanes_sqrt(herd_lanef x) {
+  for (int l = 0; l < HERD_LANES; ++l) x[l] = sqrtf(x[l]);
+  return x;
+}
+/* For one agent (m an int 0 or 1) and for lanes (m a mask), alike:
+ * x where m, +0 elsewhere; a where m, else b; the square root of x. */
+#define herd_when(m, x) _Generic((m), herd_lanei : herd_lanes_when, default : herd_one_when)((m), (x))
+#define herd_pick(m, a, b)               \
+  _Generic((a), herd_lanef               \
+           : herd_lanes_pick, herd_lanei \
+           : herd_lanes_picki, float     \
+           : herd_one_pick, default      \
+           : herd_one_picku)((m), (a), (b))
+#define herd_root(x) _Generic((x), herd_lanef : herd_lanes_sqrt, default : sqrtf)(x)
+
+/* herd_wrap_offset in each lane: the same comparisons and the same one add or subtract. */
+static inline herd_lanef herd_lanes_wrap_offset(herd_lanef d, float period) {
+  float half_period = 0.5f * period;
+  herd_lanef below = d - period, above = d + period;
+  return herd_lanes_pick(d > half_period, below, herd_lanes_pick(d < -half_period, above, d));
+}
+
+/* The agents of lanes [0, count): their points, their sorted indices, and the query they share
+ * (its rows; its point is lane 0's, its wrap bounds the lanes' least and greatest coordinates). */
+typedef struct herd_lanes_query {
+  herd_radius_query q;
+  herd_lanef x, y, z;
+  herd_lanei self;
+  herd_u32 count;
+} herd_lanes_query;
+
+/* Whether a query of radius r about p visits the cells of q's: the same first cell and count
+ * along every axis (on a dense grid, then the same rows). */
+static inline int herd_lanes_same_box(const herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r) {
+  const float c[3] = {p.x, p.y, p.z};
+  for (herd_u32 k = 0; k < g->dims; ++k) {
+    herd_i32 lo, span;
+    herd_radius_axis(g, k, c[k], r, &lo, &span);
+    if (lo != q->lo[k] || span != q->span[k]) return 0;
+  }
+  return 1;
+}
+
+/* Lanes for the sorted agents from `first` on, up to `last` (exclusive) and HERD_LANES, each
+ * within r, while their queries visit the first one's cells; returns how many (at least 1). A
+ * dense grid only: the hash visits cells, not rows. */
+static inline herd_u32 herd_lanes_begin(herd_lanes_query *lq, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                        herd_u32 first, herd_u32 last, float r) {
+  herd_u32 dims = g->dims, n = 0;
+  herd_vec3 lo = herd_load_vec(pos, first, dims), hi = lo;
+  herd_radius_begin(&lq->q, g, lo, r, first);
+  for (herd_u32 i = first; i < last && n < HERD_LANES; ++i, ++n) {
+    herd_vec3 p = herd_load_vec(pos, i, dims);
+    if (n > 0 && !herd_lanes_same_box(&lq->q, g, p, r)) break;
+    lq->x[n] = p.x, lq->y[n] = p.y, lq->z[n] = p.z, lq->self[n] = (herd_i32)i;
+    lo = herd_v3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
+    hi = herd_v3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
+  }
+  for (herd_u32 l = n; l < HERD_LANES; ++l) /* idle lanes repeat lane 0: no fault, results unread */
+    lq->x[l] = lq->x[0], lq->y[l] = lq->y[0], lq->z[l] = lq->z[0], lq->self[l] = lq->self[0];
+  lq->q.p_lo = lo, lq->q.p_hi = hi;
+  lq->count = n;
+  return n;
+}
+
+/* Candidate j's offset from each lane's agent through the run's wrap, its square, and whether
+ * lane l's own query yields it (herd_radius_candidate_as, lane by lane). */
+static inline herd_lanei herd_lanes_candidate(const herd_lanes_query *lq, HERD_GLOBAL const float *pos, herd_u32 j,
+                                              herd_u32 dims, herd_u32 wrap, herd_lanef *dx, herd_lanef *dy,
+                                              herd_lanef *dz, herd_lanef *d2) {
+  herd_u32 at = dims == 2u ? 2u * j : 4u * j;
+  *dx = pos[at] - lq->x;
+  *dy = pos[at + 1u] - lq->y;
+  if (wrap & 1u) *dx = herd_lanes_wrap_offset(*dx, lq->q.period.x);
+  if (wrap & 2u) *dy = herd_lanes_wrap_offset(*dy, lq->q.period.y);
+  *d2 = *dx * *dx + *dy * *dy;
+  if (dims == 3u) {
+    *dz = pos[at + 2u] - lq->z;
+    if (wrap & 4u) *dz = herd_lanes_wrap_offset(*dz, lq->q.period.z);
+    *d2 = *d2 + *dz * *dz;
+  } else {
+    *dz = herd_lanes_of(0.0f);
+  }
+  return ~(*d2 > lq->q.r2) & (lq->self != (herd_i32)j);
+}
+
+/* The loop over a lanes query's candidates, written once for every model that sums over a
+ * radius: the statements after IN (the body) run for each candidate of each row, with J (its
+ * sorted index), DX, DY, DZ (the offsets from each lane's agent; DZ zero in 2D) and D2 (their
+ * squares) as lanes, and IN the mask of lanes whose query yields it. dims: a constant. */
+#define HERD_LANES_FOR_EACH(lq, g, pos, cell_end, dims, J, DX, DY, DZ, D2, IN, ...)              \
+  do {                                                                                           \
+    while (herd_radius_next_dense_row(&(lq).q, g, cell_end)) {                                   \
+      herd_u32 J##_wrap = (lq).q.wrap;                                                           \
+      for (herd_u32 J = (lq).q.j, J##_end = (lq).q.end; J < J##_end; ++J) {                      \
+        herd_lanef DX, DY, DZ, D2;                                                               \
+        herd_lanei IN = herd_lanes_candidate(&(lq), pos, J, dims, J##_wrap, &DX, &DY, &DZ, &D2); \
+        (void)DZ;                                                                                \
+        __VA_ARGS__                                                                              \
+      }                                                                                          \
+    }                                                                                            \
+  } while (0)
+#endif
+
+#endif
