@@ -980,6 +980,28 @@ HERD_INLINE void herd_radius_axis(const herd_grid *g, herd_u32 k, float c, float
   if (herd_axis_wraps(g, k) && *span > g->wrap_cells[k]) *span = g->wrap_cells[k];
 }
 
+/* On a dense grid, the rows of the query's cells lo, span: along each axis the first cell of
+ * the box and how many. */
+HERD_INLINE void herd_radius_rows(herd_radius_query *q, const herd_grid *g) {
+  for (herd_u32 k = 0; k < 3u; ++k) {
+    q->first[k] = 0, q->count[k] = 1;
+    if (!g->dense || k >= g->dims) continue;
+    if (herd_axis_wraps(g, k)) { /* the box is the whole period; span is at most one period */
+      q->first[k] = herd_axis_fold(g, k, q->lo[k]);
+      q->count[k] = q->span[k];
+      continue;
+    }
+    /* Cells beyond the box share the bucket of its edge cell: clamped, each bucket is
+     * visited once, and the outliers in it still meet the distance test. */
+    herd_i32 cells = g->dense_cells[k], hi = q->lo[k] + q->span[k] - 1;
+    herd_i32 a = q->lo[k] < g->dense_lo[k] ? 0 : q->lo[k] - g->dense_lo[k];
+    herd_i32 b = hi < g->dense_lo[k] ? 0 : hi - g->dense_lo[k];
+    a = a < cells ? a : cells - 1;
+    b = b < cells ? b : cells - 1;
+    q->first[k] = a, q->count[k] = b - a + 1;
+  }
+}
+
 HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r, herd_u32 self) {
   q->p = p;
 #ifndef HERD_OPENCL
@@ -1008,25 +1030,8 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
   q->started = 0;
   q->row[0] = q->row[1] = 0;
   q->part = 2; /* the first range starts a row */
-  for (herd_u32 k = 0; k < 3u; ++k) {
-    q->first[k] = 0, q->count[k] = 1;
-    if (!g->dense || k >= g->dims) continue;
-    if (herd_axis_wraps(g, k)) { /* the box is the whole period; span is at most one period */
-      q->first[k] = herd_axis_fold(g, k, q->lo[k]);
-      q->count[k] = q->span[k];
-      continue;
-    }
-    /* Cells beyond the box share the bucket of its edge cell: clamped, each bucket is
-     * visited once, and the outliers in it still meet the distance test. */
-    herd_i32 cells = g->dense_cells[k], hi = q->lo[k] + q->span[k] - 1;
-    herd_i32 a = q->lo[k] < g->dense_lo[k] ? 0 : q->lo[k] - g->dense_lo[k];
-    herd_i32 b = hi < g->dense_lo[k] ? 0 : hi - g->dense_lo[k];
-    a = a < cells ? a : cells - 1;
-    b = b < cells ? b : cells - 1;
-    q->first[k] = a, q->count[k] = b - a + 1;
-  }
+  herd_radius_rows(q, g);
 }
-
 /* Only agents within half_fov of `facing` (a unit vector) from p: the blind angle behind. */
 HERD_INLINE void herd_radius_cone(herd_radius_query *q, herd_vec3 facing, float cos_half_fov) {
   q->facing = facing;

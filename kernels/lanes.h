@@ -5,9 +5,10 @@
  * A tuned loop vectorises across the candidates of one agent, which reorders that agent's
  * sums (GCC needs -fassociative-math to do it); herd keeps every sum in one order so that any
  * thread count, the OpenCL backend and MPI give the same bits. Across agents, nothing is
- * reordered: the agents of one run of sorted agents whose queries visit the same rows of a
- * dense grid (consecutive agents of a cell, nearly always) take the same candidates in the same
- * order, so lane l adds exactly what agent l's own query would add, in the same order.
+ * reordered: consecutive sorted agents (of a cell or neighbouring cells) share the rows of one
+ * box of a dense grid that holds each one's own box; each takes the candidates of the shared
+ * rows through its own distance test, which yields exactly what its own query would, in the
+ * same order (herd_lanes_join), so lane l adds exactly what agent l alone would add.
  *
  * A model writes its neighbour sums once, over a mask (herd_when, below), for one agent
  * (HERD_RADIUS_FOR_EACH, in C and OpenCL C) and for lanes (HERD_LANES_FOR_EACH, C only). A
@@ -27,6 +28,12 @@
 #define herd_pick(m, a, b) ((m) ? (a) : (b))
 /* The square root of x. */
 #define herd_root(x) herd_sqrtf(x)
+/* Whether m holds anywhere; herd_some: whether to take a part of the sums masked by m (one
+ * agent: where m holds; lanes: always, cheaper than testing the mask). */
+#define herd_any(m) (m)
+#define herd_some(m) (m)
+/* The float x as a value of type F (float, or lanes of it). */
+#define herd_spread(F, x) (x)
 #else
 /* 8 lanes where one register holds them (AVX), else 4 (SSE, NEON): wider than a register,
  * GCC splits the comparisons into scalar ones. */
@@ -54,16 +61,27 @@ static inline herd_lanef herd_lanes_sqrt(herd_lanef x) {
   for (int l = 0; l < HERD_LANES; ++l) x[l] = sqrtf(x[l]);
   return x;
 }
-/* For one agent (m an int 0 or 1) and for lanes (m a mask), alike:
- * x where m, +0 elsewhere; a where m, else b; the square root of x. */
-#define herd_when(m, x) _Generic((m), herd_lanei : herd_lanes_when, default : herd_one_when)((m), (x))
-#define herd_pick(m, a, b)               \
-  _Generic((a), herd_lanef               \
-           : herd_lanes_pick, herd_lanei \
-           : herd_lanes_picki, float     \
-           : herd_one_pick, default      \
-           : herd_one_picku)((m), (a), (b))
-#define herd_root(x) _Generic((x), herd_lanef : herd_lanes_sqrt, default : sqrtf)(x)
+static inline int herd_lanes_any(herd_lanei m) {
+  herd_i32 any = 0;
+  for (int l = 0; l < HERD_LANES; ++l) any |= m[l];
+  return any != 0;
+}
+static inline int herd_one_any(int m) { return m; }
+static inline float herd_one_same(float x) { return x; }
+/* For one agent (m an int 0 or 1) and for lanes (m a mask), alike: x where m, +0 elsewhere; a
+ * where m, else b; the square root of x; whether m holds anywhere; whether to take a part of the
+ * sums masked by m (one agent: where m holds, as its loop's branch; lanes: always, where the
+ * test would cost more than the part); the float x as a value of type F (float, or lanes). */
+/* clang-format off */
+#define herd_when(m, x) _Generic((m), herd_lanei: herd_lanes_when, default: herd_one_when)((m), (x))
+#define herd_pick(m, a, b) \
+  _Generic((a), herd_lanef: herd_lanes_pick, herd_lanei: herd_lanes_picki, float: herd_one_pick, \
+           default: herd_one_picku)((m), (a), (b))
+#define herd_root(x) _Generic((x), herd_lanef: herd_lanes_sqrt, default: sqrtf)(x)
+#define herd_any(m) _Generic((m), herd_lanei: herd_lanes_any, default: herd_one_any)(m)
+#define herd_some(m) _Generic((m), herd_lanei: 1, default: (m))
+#define herd_spread(F, x) _Generic((F){0}, herd_lanef: herd_lanes_of, default: herd_one_same)(x)
+/* clang-format on */
 
 /* herd_wrap_offset in each lane: the same comparisons and the same one add or subtract. */
 static inline herd_lanef herd_lanes_wrap_offset(herd_lanef d, float period) {
@@ -81,35 +99,49 @@ typedef struct herd_lanes_query {
   herd_u32 count;
 } herd_lanes_query;
 
-/* Whether a query of radius r about p visits the cells of q's: the same first cell and count
- * along every axis (on a dense grid, then the same rows). */
-static inline int herd_lanes_same_box(const herd_radius_query *q, const herd_grid *g, herd_vec3 p, float r) {
+/* Whether a query of radius r about p can share q's rows, q's box of cells (lo, span) then
+ * grown to hold its own: along every axis, the box at most one cell longer than `base` (the
+ * first agent's), and never a whole wrapping period or more (unless both are exactly that).
+ * Every agent an agent's own query yields lies in its own box, which is a run of the shared
+ * box in the same order of rows and cells, so that the shared rows yield it the same agents
+ * in the same order; the distance test leaves out the rest. */
+static inline int herd_lanes_join(herd_radius_query *q, const herd_grid *g, const herd_i32 *base, herd_vec3 p,
+                                  float r) {
   const float c[3] = {p.x, p.y, p.z};
+  herd_i32 lo[3], hi[3];
   for (herd_u32 k = 0; k < g->dims; ++k) {
-    herd_i32 lo, span;
-    herd_radius_axis(g, k, c[k], r, &lo, &span);
-    if (lo != q->lo[k] || span != q->span[k]) return 0;
+    herd_i32 at, span;
+    herd_radius_axis(g, k, c[k], r, &at, &span);
+    lo[k] = at < q->lo[k] ? at : q->lo[k];
+    hi[k] = at + span > q->lo[k] + q->span[k] ? at + span : q->lo[k] + q->span[k];
+    int whole = herd_axis_wraps(g, k) && (span >= g->wrap_cells[k] || q->span[k] >= g->wrap_cells[k]);
+    if (whole ? at != q->lo[k] || span != q->span[k]
+              : hi[k] - lo[k] > base[k] + 1 || (herd_axis_wraps(g, k) && hi[k] - lo[k] >= g->wrap_cells[k]))
+      return 0;
   }
+  for (herd_u32 k = 0; k < g->dims; ++k) q->lo[k] = lo[k], q->span[k] = hi[k] - lo[k];
   return 1;
 }
 
 /* Lanes for the sorted agents from `first` on, up to `last` (exclusive) and HERD_LANES, each
- * within r, while their queries visit the first one's cells; returns how many (at least 1). A
- * dense grid only: the hash visits cells, not rows. */
+ * within r, while their queries can share rows (herd_lanes_join); returns how many (at least
+ * 1). A dense grid only: the hash visits cells, not rows. */
 static inline herd_u32 herd_lanes_begin(herd_lanes_query *lq, const herd_grid *g, HERD_GLOBAL const float *pos,
                                         herd_u32 first, herd_u32 last, float r) {
   herd_u32 dims = g->dims, n = 0;
   herd_vec3 lo = herd_load_vec(pos, first, dims), hi = lo;
   herd_radius_begin(&lq->q, g, lo, r, first);
+  const herd_i32 base[3] = {lq->q.span[0], lq->q.span[1], lq->q.span[2]};
   for (herd_u32 i = first; i < last && n < HERD_LANES; ++i, ++n) {
     herd_vec3 p = herd_load_vec(pos, i, dims);
-    if (n > 0 && !herd_lanes_same_box(&lq->q, g, p, r)) break;
+    if (n > 0 && !herd_lanes_join(&lq->q, g, base, p, r)) break;
     lq->x[n] = p.x, lq->y[n] = p.y, lq->z[n] = p.z, lq->self[n] = (herd_i32)i;
     lo = herd_v3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
     hi = herd_v3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
   }
   for (herd_u32 l = n; l < HERD_LANES; ++l) /* idle lanes repeat lane 0: no fault, results unread */
     lq->x[l] = lq->x[0], lq->y[l] = lq->y[0], lq->z[l] = lq->z[0], lq->self[l] = lq->self[0];
+  herd_radius_rows(&lq->q, g);
   lq->q.p_lo = lo, lq->q.p_hi = hi;
   lq->count = n;
   return n;

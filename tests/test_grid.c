@@ -745,23 +745,37 @@ static herd_agent_next boids_one(const void *m, const herd_flock_view *v, herd_u
 static herd_agent_next netlogo_one(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch) {
   return herd_netlogo_update(m, v, self, scratch);
 }
+static herd_agent_next couzin_one(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch) {
+  return herd_couzin_update(m, v, self, scratch);
+}
+static herd_agent_next fish_one(const void *m, const herd_flock_view *v, herd_u32 self, herd_neighbour *scratch) {
+  return herd_fish_update(m, v, self, scratch);
+}
 
 /* Agents stepped as the CPU backend steps them, in lanes (kernels/lanes.h; 4 wide, and 8 wide
- * where this CPU has AVX2), and one at a time (as a GPU does) leave the same bits: boids in 2D
- * and 3D, open and wrapping, and NetLogo's birds, with agents at the period's end and in dense
- * clumps inside the protected range (and the minimum separation). */
+ * where this CPU has AVX2), and one at a time (as a GPU does) leave the same bits: boids and
+ * Couzin's fish in 2D and 3D, open and wrapping, with and without a blind cone, NetLogo's birds
+ * and the fish school, with agents at the period's end and in dense clumps inside the
+ * protected range (the minimum separation, the zone of repulsion). */
 static void models_in_lanes_match_one_at_a_time(void) {
   static const char *const worlds[][4] = {
       {"model=boids", "boids.visual_range_m=10", "world.size_m=[99,99]", "world.wrap=[true,true]"},
       {"model=boids", "boids.visual_range_m=10", "world.size_m=[120,90]", "world.wrap=[false,false]"},
       {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]", "world.wrap=[true,false,true]"},
       {"model=boids", "boids.visual_range_m=10", "world.size_m=[60,50,40]", "world.wrap=[false,false,false]"},
-      {"model=netlogo", "netlogo.vision_patches=10", "world.size_m=[99,99]", "world.wrap=[true,true]"}};
+      {"model=netlogo", "netlogo.vision_patches=10", "world.size_m=[99,99]", "world.wrap=[true,true]"},
+      {"model=couzin", "couzin.attraction_band_m=6", "world.size_m=[60,50,40]", "world.wrap=[true,false,true]"},
+      {"model=couzin", "couzin.field_of_perception_deg=360", "world.size_m=[99,99]", "world.wrap=[true,true]"},
+      {"model=couzin", "couzin.orientation_band_m=0", "world.size_m=[120,90]", "world.wrap=[false,false]"},
+      {"model=fish", "fish.count=3000", "world.size_m=[60,50,40]", "world.wrap=[true,true,true]"}};
   for (size_t w = 0; w < sizeof worlds / sizeof worlds[0]; ++w) {
     herd_scenario sc = scenario_with(worlds[w], 4);
     uint32_t index, n = 3000, dims = sc.world.dims, stride = dims == 3 ? 4 : 2;
     CHECK(herd_model_by_name(worlds[w][0] + 6, &index) != NULL);
-    update_fn one = sc.model == HERD_MODEL_INDEX_netlogo ? netlogo_one : boids_one;
+    update_fn one = sc.model == HERD_MODEL_INDEX_netlogo  ? netlogo_one
+                    : sc.model == HERD_MODEL_INDEX_couzin ? couzin_one
+                    : sc.model == HERD_MODEL_INDEX_fish   ? fish_one
+                                                          : boids_one;
     float *points = make_points(n, dims, sc.world.size_m, false);
     if (dims == 2)
       for (uint32_t i = 0; i < n; i += 3) points[2 * i + (i / 3) % 2] = nextafterf(sc.world.size_m[0], 0.0f);
@@ -770,10 +784,11 @@ static void models_in_lanes_match_one_at_a_time(void) {
     CHECK(v.grid.dense == 1u);
     float *vel = (float *)v.vel; /* every direction and speed (unit vectors for NetLogo), so each sum differs */
     for (uint32_t i = 0; i < n; ++i) {
-      float a = 6.2831853f * uniform(i, 60, 0),
-            s = sc.model == HERD_MODEL_INDEX_netlogo ? 1.0f : 4.0f * uniform(i, 61, 0);
-      vel[i * stride] = s * cosf(a), vel[i * stride + 1] = s * sinf(a);
-      if (dims == 3) vel[i * stride + 2] = 2.0f * (uniform(i, 62, 0) - 0.5f);
+      float a = 6.2831853f * uniform(i, 60, 0), s = 4.0f * uniform(i, 61, 0);
+      if (sc.model == HERD_MODEL_INDEX_netlogo || sc.model == HERD_MODEL_INDEX_couzin) s = 1.0f; /* unit vectors */
+      float z = dims == 3 ? 2.0f * uniform(i, 62, 0) - 1.0f : 0.0f, across = sqrtf(1.0f - z * z);
+      vel[i * stride] = s * across * cosf(a), vel[i * stride + 1] = s * across * sinf(a);
+      if (dims == 3) vel[i * stride + 2] = s * z;
     }
     herd_step_info info = {.goal_radius_m = -1.0f};
     herd_flock_view fv = {

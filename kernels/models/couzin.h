@@ -17,6 +17,7 @@
  * updated from the previous step's state. The velocity buffer holds the unit direction v. */
 #ifndef HERD_KERNELS_MODELS_COUZIN_H
 #define HERD_KERNELS_MODELS_COUZIN_H
+#include "../lanes.h"
 #include "../model.h"
 #include "couzin_params.h"
 
@@ -44,41 +45,136 @@ typedef struct herd_couzin_zones {
   herd_vec3 d_r, d_o, d_a;
 } herd_couzin_zones;
 
-/* Repulsion counts every fish within r_r, all around; orientation and attraction only the
- * fish outside the blind cone. `vel` is the fish's unit direction; `unit_neighbours` makes
- * unit vectors of the neighbours' stored velocities (the fish model's hold speeds too). */
+/* The same sums as components, for one fish (F float, I herd_u32) or for lanes of fish on a
+ * CPU (F herd_lanef, I herd_lanei; kernels/lanes.h). */
+#define HERD_COUZIN_SUMS(F, I) \
+  struct {                     \
+    I n_r, n_o, n_a;           \
+    F r_x, r_y, r_z;           \
+    F o_x, o_y, o_z;           \
+    F a_x, a_y, a_z;           \
+  }
+typedef HERD_COUZIN_SUMS(float, herd_u32) herd_couzin_sums;
+
+/* A neighbour at offset (DX, DY, DZ), D2 its square, moving along the herd_vec3 W (made a unit
+ * vector where UNIT), added to the sums s of the fish where IN (M: int for one fish,
+ * herd_lanei for lanes), each fish moving along (VX, VY, VZ). Repulsion counts every fish within
+ * r_r, all around; orientation and attraction only the fish outside the blind cone, and only
+ * while none is within r_r (repulsion then decides alone). Masked (kernels/lanes.h), so that one
+ * fish and lanes run the same statements, each part only where some fish takes it (as the
+ * one-fish loop's branches: fewer registers on a GPU); dims 2 leaves z out (its sums keep their
+ * start). The comparisons are the loop's own turned round (>= for not <): the same for every
+ * finite offset. */
+#define HERD_COUZIN_ADD(M, F, s, IN, DX, DY, DZ, D2, VX, VY, VZ, W, UNIT, r_r2, r_o2, cos_half, dims)                 \
+  do {                                                                                                                \
+    M near_ = (IN) & ((D2) < (r_r2)); /* unit(d): d / |d|, where D2 > 0 */                                            \
+    if (herd_some(near_)) {                                                                                           \
+      F inv_ = 1.0f / herd_root(D2);                                                                                  \
+      (s).r_x -= herd_when(near_ & ((D2) > 0.0f), (DX)*inv_), (s).r_y -= herd_when(near_ & ((D2) > 0.0f), (DY)*inv_); \
+      if ((dims) == 3u) (s).r_z -= herd_when(near_ & ((D2) > 0.0f), (DZ)*inv_);                                       \
+      (s).n_r += near_ & 1;                                                                                           \
+    }                                                                                                                 \
+    M rest_ = (IN) & ((D2) >= (r_r2)) & ((s).n_r == 0);                                                               \
+    if (herd_some(rest_)) {                                                                                           \
+      F dot_ = (VX) * (DX) + (VY) * (DY);                                                                             \
+      if ((dims) == 3u) dot_ = dot_ + (VZ) * (DZ);                                                                    \
+      M seen_ = rest_ & (dot_ >= (cos_half)*herd_root(D2));                                                           \
+      M orient_ = seen_ & ((D2) < (r_o2)), attract_ = seen_ & ((D2) >= (r_o2));                                       \
+      if (herd_any(orient_)) {                                                                                        \
+        herd_vec3 w_ = (W); /* read only where used */                                                                \
+        if (UNIT) w_ = herd_v3_unit(w_);                                                                              \
+        (s).o_x += herd_when(orient_, herd_spread(F, w_.x));                                                          \
+        (s).o_y += herd_when(orient_, herd_spread(F, w_.y));                                                          \
+        if ((dims) == 3u) (s).o_z += herd_when(orient_, herd_spread(F, w_.z));                                        \
+        (s).n_o += orient_ & 1;                                                                                       \
+      }                                                                                                               \
+      if (herd_some(attract_)) {                                                                                      \
+        F inv_ = 1.0f / herd_root(D2);                                                                                \
+        (s).a_x += herd_when(attract_ & ((D2) > 0.0f), (DX)*inv_),                                                    \
+            (s).a_y += herd_when(attract_ & ((D2) > 0.0f), (DY)*inv_);                                                \
+        if ((dims) == 3u) (s).a_z += herd_when(attract_ & ((D2) > 0.0f), (DZ)*inv_);                                  \
+        (s).n_a += attract_ & 1;                                                                                      \
+      }                                                                                                               \
+    }                                                                                                                 \
+  } while (0)
+
+/* The zones' outer radius r_a, the squares of r_r and r_o, and the cosine of half the field of
+ * perception (-2: no blind cone) of parameters m. */
+HERD_INLINE void herd_couzin_radii(const herd_couzin_params *m, float *r_a, float *r_r2, float *r_o2, float *cos_half) {
+  float r_r = m->repulsion_radius_m, r_o = r_r + m->orientation_band_m;
+  *r_a = r_o + m->attraction_band_m;
+  *r_r2 = r_r * r_r, *r_o2 = r_o * r_o;
+  *cos_half = m->field_of_perception_deg >= 360.0f
+                  ? -2.0f
+                  : herd_cosf(0.5f * m->field_of_perception_deg * HERD_COUZIN_RAD_PER_DEG);
+}
+
+/* One fish's zones from its sums (or a lane's, taken out). */
+HERD_INLINE herd_couzin_zones herd_couzin_zones_of(const herd_couzin_sums *s) {
+  herd_couzin_zones z;
+  z.n_r = s->n_r, z.n_o = s->n_o, z.n_a = s->n_a;
+  z.d_r = herd_v3(s->r_x, s->r_y, s->r_z);
+  z.d_o = herd_v3(s->o_x, s->o_y, s->o_z);
+  z.d_a = herd_v3(s->a_x, s->a_y, s->a_z);
+  return z;
+}
+
+/* The zones of fish `self` at p moving along unit `vel`, one fish at a time; `unit_neighbours`
+ * makes unit vectors of the neighbours' stored velocities (the fish model's hold speeds too). */
 HERD_INLINE herd_couzin_zones herd_couzin_neighbours(const herd_couzin_params *m, const herd_flock_view *v,
                                                      herd_u32 self, herd_vec3 p, herd_vec3 vel, int unit_neighbours) {
-  herd_couzin_zones z;
-  z.n_r = z.n_o = z.n_a = 0u;
-  z.d_r = z.d_a = herd_v3(0.0f, 0.0f, 0.0f);
-  z.d_o = vel; /* the fish itself: d_o sums from j = 1, i included */
-  float r_r = m->repulsion_radius_m, r_o = r_r + m->orientation_band_m, r_a = r_o + m->attraction_band_m;
-  float r_r2 = r_r * r_r, r_o2 = r_o * r_o;
-  float cos_half = m->field_of_perception_deg >= 360.0f
-                       ? -2.0f
-                       : herd_cosf(0.5f * m->field_of_perception_deg * HERD_COUZIN_RAD_PER_DEG);
+  herd_couzin_sums s;
+  s.n_r = s.n_o = s.n_a = 0u;
+  s.r_x = s.r_y = s.r_z = s.a_x = s.a_y = s.a_z = 0.0f;
+  s.o_x = vel.x, s.o_y = vel.y, s.o_z = vel.z; /* the fish itself: d_o sums from j = 1, i included */
+  float r_a, r_r2, r_o2, cos_half;
+  herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
   herd_radius_query q;
   herd_radius_begin(&q, v->grid, p, r_a, self);
   HERD_RADIUS_FOR_EACH(q, v->grid, v->pos, v->cell_end, v->grid->dims, j, d, d2, {
-    if (d2 < r_r2) {
-      z.d_r = herd_v3_sub(z.d_r, herd_v3_unit(d));
-      ++z.n_r;
-      continue;
-    }
-    if (z.n_r > 0u) continue;                                      /* repulsion already decides */
-    if (herd_v3_dot(vel, d) < cos_half * herd_sqrtf(d2)) continue; /* in the blind cone */
-    if (d2 < r_o2) {
-      herd_vec3 w = herd_agent_vel(v, j);
-      z.d_o = herd_v3_add(z.d_o, unit_neighbours ? herd_v3_unit(w) : w);
-      ++z.n_o;
-    } else {
-      z.d_a = herd_v3_add(z.d_a, herd_v3_unit(d));
-      ++z.n_a;
-    }
+    HERD_COUZIN_ADD(int, float, s, 1, d.x, d.y, d.z, d2, vel.x, vel.y, vel.z, herd_agent_vel(v, j), unit_neighbours,
+                    r_r2, r_o2, cos_half, v->grid->dims);
   });
-  return z;
+  return herd_couzin_zones_of(&s);
 }
+
+#ifndef HERD_OPENCL
+typedef HERD_COUZIN_SUMS(herd_lanef, herd_lanei) herd_couzin_lanes_sums;
+
+/* The zones of a lanes query's fish (kernels/lanes.h), lane l moving along unit vel[l], in
+ * `dims` dimensions (a constant): each as herd_couzin_neighbours gives it. */
+static inline void herd_couzin_lanes_zones_in(const herd_couzin_params *m, const herd_flock_view *v,
+                                              herd_lanes_query *lq, const herd_vec3 *vel, int unit_neighbours,
+                                              herd_u32 dims, herd_couzin_zones *out) {
+  float r_a, r_r2, r_o2, cos_half;
+  herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
+  herd_couzin_lanes_sums s = {0};
+  herd_lanef vx = s.r_x, vy = s.r_x, vz = s.r_x;
+  for (herd_u32 l = 0; l < HERD_LANES; ++l) { /* idle lanes repeat lane 0 */
+    herd_vec3 u = vel[l < lq->count ? l : 0u];
+    vx[l] = u.x, vy[l] = u.y, vz[l] = u.z;
+  }
+  s.o_x = vx, s.o_y = vy, s.o_z = vz;
+  HERD_LANES_FOR_EACH(*lq, v->grid, v->pos, v->cell_end, dims, j, dx, dy, dz, d2, in, {
+    HERD_COUZIN_ADD(herd_lanei, herd_lanef, s, in, dx, dy, dz, d2, vx, vy, vz, herd_load_vec(v->vel, j, dims),
+                    unit_neighbours, r_r2, r_o2, cos_half, dims);
+  });
+  for (herd_u32 l = 0; l < lq->count; ++l) {
+    herd_couzin_sums one = {(herd_u32)s.n_r[l], (herd_u32)s.n_o[l], (herd_u32)s.n_a[l], s.r_x[l], s.r_y[l], s.r_z[l],
+                            s.o_x[l],           s.o_y[l],           s.o_z[l],           s.a_x[l], s.a_y[l], s.a_z[l]};
+    out[l] = herd_couzin_zones_of(&one);
+  }
+}
+
+/* herd_couzin_lanes_zones_in in the world's dims. */
+static inline void herd_couzin_lanes_zones(const herd_couzin_params *m, const herd_flock_view *v, herd_lanes_query *lq,
+                                           const herd_vec3 *vel, int unit_neighbours, herd_couzin_zones *out) {
+  if (v->grid->dims == 2u)
+    herd_couzin_lanes_zones_in(m, v, lq, vel, unit_neighbours, 2u, out);
+  else
+    herd_couzin_lanes_zones_in(m, v, lq, vel, unit_neighbours, 3u, out);
+}
+#endif
 
 /* The desired direction from the zones, before noise (not yet of unit length); 0 for none. */
 HERD_INLINE herd_vec3 herd_couzin_desired(const herd_couzin_params *m, herd_couzin_zones z) {
@@ -148,14 +244,15 @@ HERD_INLINE herd_vec3 herd_couzin_turn(herd_vec3 vel, herd_vec3 d, float max_tur
   return herd_v3_unit(herd_v3_madd(herd_v3_scale(vel, cos_max), herd_sinf(max_turn), w));
 }
 
-HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 self,
-                                               herd_neighbour *scratch) {
-  (void)scratch;
+/* Fish `self`'s step; its zones from `zones` (NULL: its own query, when it does not flee). */
+HERD_INLINE herd_agent_next herd_couzin_step(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 self,
+                                             const herd_couzin_zones *zones) {
   herd_u32 dims = v->grid->dims;
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
   herd_agent_next next;
+  next.memory[0] = next.memory[1] = 0.0f; /* none kept; set, as next is copied whole */
   herd_vec3 d = herd_couzin_flee(m, v, p, &next.alert);
-  if (!next.alert) d = herd_couzin_desired(m, herd_couzin_neighbours(m, v, self, p, vel, 0));
+  if (!next.alert) d = herd_couzin_desired(m, zones ? *zones : herd_couzin_neighbours(m, v, self, p, vel, 0));
   d = herd_v3_unit(d);
   if (herd_v3_len2(d) <= 0.0f) d = vel; /* no one seen, or the influences cancel */
   d = herd_couzin_world(v, self, p, d);
@@ -167,7 +264,38 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
   return next;
 }
 
-HERD_MODEL_ENTRY_BY_DIMS(couzin, herd_couzin_params, 1, 1)
+HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 self,
+                                               herd_neighbour *scratch) {
+  (void)scratch;
+  return herd_couzin_step(m, v, self, 0);
+}
+
+#ifndef HERD_OPENCL
+/* Fish [first, first + n) of a run (up to `last`) whose queries share their rows, their zones
+ * in lanes (kernels/lanes.h), each finished alone; n, at least 1. One fish at a time on the
+ * hash grid or for a run of one. The same bits either way. */
+static inline herd_u32 herd_couzin_update_run(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 first,
+                                              herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
+  const herd_grid *g = v->grid;
+  float r_a, r_r2, r_o2, cos_half;
+  herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
+  herd_lanes_query lq;
+  herd_u32 n = 1u;
+  if (g->dense && last - first > 1u) n = herd_lanes_begin(&lq, g, v->pos, first, last, r_a);
+  if (n < 2u) {
+    next[0] = herd_couzin_update(m, v, first, scratch);
+    return 1u;
+  }
+  herd_vec3 vel[HERD_LANES];
+  herd_couzin_zones zones[HERD_LANES];
+  for (herd_u32 l = 0; l < n; ++l) vel[l] = herd_agent_vel(v, first + l);
+  herd_couzin_lanes_zones(m, v, &lq, vel, 0, zones);
+  for (herd_u32 l = 0; l < n; ++l) next[l] = herd_couzin_step(m, v, first + l, &zones[l]);
+  return n;
+}
+#endif
+
+HERD_MODEL_ENTRY_BY_DIMS_IN_RUNS(couzin, herd_couzin_params, 1, 1)
 HERD_MODEL_KERNELS_2D(couzin, herd_couzin_params, 1)
 HERD_MODEL_KERNELS_3D(couzin, herd_couzin_params, 1)
 

@@ -195,13 +195,20 @@ HERD_INLINE void herd_fish_remember(const herd_fish_params *m, const herd_flock_
   next->alert |= HERD_ALERT_MEMORY;
 }
 
-HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self,
-                                             herd_neighbour *scratch) {
-  (void)scratch;
+/* The unit direction of a fish moving at vel (+x when it is still), and its speed. */
+HERD_INLINE herd_vec3 herd_fish_dir(herd_vec3 vel, float *speed) {
+  *speed = herd_sqrtf(herd_v3_len2(vel));
+  return *speed > 0.0f ? herd_v3_scale(vel, 1.0f / *speed) : herd_v3(1.0f, 0.0f, 0.0f);
+}
+
+/* Fish `self`'s step; its Couzin zones from `zones` (NULL: its own query, when it schools or
+ * forages). */
+HERD_INLINE herd_agent_next herd_fish_step(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self,
+                                           const herd_couzin_zones *zones) {
   herd_couzin_params z = herd_fish_zone_params(m);
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
-  float speed = herd_sqrtf(herd_v3_len2(vel));
-  herd_vec3 dir = speed > 0.0f ? herd_v3_scale(vel, 1.0f / speed) : herd_v3(1.0f, 0.0f, 0.0f);
+  float speed;
+  herd_vec3 dir = herd_fish_dir(vel, &speed);
   float digested = herd_agent_memory(v, self, 1u), hunger = m->initial_hunger + digested;
   herd_u32 own, best, n = v->info->steering_count;
   herd_fish_finds(v, (herd_u32)herd_agent_memory(v, self, 0u), &own, &best);
@@ -221,11 +228,11 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
   if (escaping) {
     next.vel = herd_fish_escape(m, v, self, p, vel, dir, threat.near, crowd.push);
   } else {
-    herd_couzin_zones zones = herd_couzin_neighbours(&z, v, self, p, dir, 1);
+    herd_couzin_zones own_zones = zones ? *zones : herd_couzin_neighbours(&z, v, self, p, dir, 1);
     if (hunger >= m->hunger_threshold && (own < n || best < n))
-      next.vel = herd_fish_forage(m, v, self, p, vel, dir, &own, best, zones);
+      next.vel = herd_fish_forage(m, v, self, p, vel, dir, &own, best, own_zones);
     else
-      next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, zones);
+      next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, own_zones);
   }
   next.pos = herd_world_wrap(v->grid, herd_v3_madd(p, m->time_step_s, next.vel));
   next.pos = herd_agent_end(v, self, next.pos, next.alert); /* the meal is judged where it ends */
@@ -234,7 +241,43 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
   return next;
 }
 
-HERD_MODEL_ENTRY_BY_DIMS(fish, herd_fish_params, 1, 1)
+HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const herd_flock_view *v, herd_u32 self,
+                                             herd_neighbour *scratch) {
+  (void)scratch;
+  return herd_fish_step(m, v, self, 0);
+}
+
+#ifndef HERD_OPENCL
+/* Fish [first, first + n) of a run (up to `last`) whose queries share their rows, their Couzin
+ * zones in lanes (kernels/lanes.h; a fish that escapes leaves its lane unread), each finished
+ * alone; n, at least 1. One fish at a time on the hash grid or for a run of one. The same bits
+ * either way. */
+static inline herd_u32 herd_fish_update_run(const herd_fish_params *m, const herd_flock_view *v, herd_u32 first,
+                                            herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
+  const herd_grid *g = v->grid;
+  herd_couzin_params z = herd_fish_zone_params(m);
+  float r_a, r_r2, r_o2, cos_half;
+  herd_couzin_radii(&z, &r_a, &r_r2, &r_o2, &cos_half);
+  herd_lanes_query lq;
+  herd_u32 n = 1u;
+  if (g->dense && last - first > 1u) n = herd_lanes_begin(&lq, g, v->pos, first, last, r_a);
+  if (n < 2u) {
+    next[0] = herd_fish_update(m, v, first, scratch);
+    return 1u;
+  }
+  herd_vec3 dir[HERD_LANES];
+  herd_couzin_zones zones[HERD_LANES];
+  for (herd_u32 l = 0; l < n; ++l) {
+    float speed;
+    dir[l] = herd_fish_dir(herd_agent_vel(v, first + l), &speed);
+  }
+  herd_couzin_lanes_zones(&z, v, &lq, dir, 1, zones);
+  for (herd_u32 l = 0; l < n; ++l) next[l] = herd_fish_step(m, v, first + l, &zones[l]);
+  return n;
+}
+#endif
+
+HERD_MODEL_ENTRY_BY_DIMS_IN_RUNS(fish, herd_fish_params, 1, 1)
 HERD_MODEL_KERNELS_3D(fish, herd_fish_params, 1)
 
 /* ---- Host side: how the backends run it (kernels/models/steps.h) ------------------------------- */
