@@ -73,11 +73,13 @@ check "herd sweep --mpi without mpirun runs alone" eval \
 check "... recording one rank" has '"mpi_ranks": 1,' "$tmp/alone/sweep.json"
 
 # ---- Ctrl-C on mpirun, then --resume over ranks --------------------------------------------------
-long=(--vary sheep.count=60,30 --vary sheep.neighbours=10,20 --seeds 1-12 --steps 1500)
+# 240 runs, some 4 s here: longer than the second mpirun waits before it signals the ranks (48
+# runs, 0.9 s, were done before it did).
+long=(--vary sheep.count=60,30 --vary sheep.neighbours=10,20 --seeds 1-60 --steps 1500)
 mpirun -np 3 --oversubscribe "$HERD" sweep "${long[@]}" --out "$tmp/cut" --mpi >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-# Stopped once 5 of the 48 runs are in runs.csv (rows of runs the ranks did: all past set-up);
-# the other 43 take seconds, not the moment between seeing the rows and the signal.
+# Stopped once 5 of the 240 runs are in runs.csv (rows of runs the ranks did: all past set-up);
+# the other 235 take seconds, not the moment between seeing the rows and the signal.
 wait_for "$pid" "5 rows in cut/runs.csv" eval '[ -f "$tmp/cut/runs.csv" ] && [ "$(grep -vc "^#" "$tmp/cut/runs.csv")" -ge 6 ]' &&
   kill -INT "$pid"
 sent=$(date +%s%N)
@@ -91,7 +93,7 @@ check "... rank 0 says how to go on" has "go on with --resume" "$tmp/err"
 check "... keeping whole rows, in order, and no summary yet" eval \
   '[ "$(tail -c 1 "$tmp/cut/runs.csv" | od -An -c | tr -d " ")" = "\n" ] && absent "$tmp/cut/summary.csv" &&
    awk -F, "NR > 1 && \$1 != NR - 2 { bad = 1 } END { exit bad }" <(rows_of "$tmp/cut/runs.csv")'
-check "... with runs still to do" [ "$(rows_of "$tmp/cut/runs.csv" | wc -l)" -lt 49 ]
+check "... with runs still to do" [ "$(rows_of "$tmp/cut/runs.csv" | wc -l)" -lt 241 ]
 mpi 2 sweep "${long[@]}" --out "$tmp/cut" --mpi --resume
 check "--resume under MPI finishes it" [ "$rc" -eq 0 ]
 run sweep "${long[@]}" --out "$tmp/whole" -q
