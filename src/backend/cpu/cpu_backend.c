@@ -173,12 +173,16 @@ typedef struct pass_ctx {
 static void mark_mixed_chunk(void *ctx, uint32_t begin, uint32_t end) {
   const pass_ctx *c = ctx;
   const herd_grid *g = c->grid;
-  for (uint32_t i = begin > 0 ? begin : 1; i < end; ++i) {
+  uint32_t i = begin > 0 ? begin : 1;
+  if (i >= end) return;
+  herd_cell before = herd_cell_of(g, herd_load_vec(c->pos, i - 1u, g->dims));
+  uint32_t before_bucket = herd_bucket_of_cell(g, before);
+  for (; i < end; ++i) { /* each agent's cell and bucket worked out once, kept for the next */
     herd_cell here = herd_cell_of(g, herd_load_vec(c->pos, i, g->dims));
-    herd_cell before = herd_cell_of(g, herd_load_vec(c->pos, i - 1u, g->dims));
     uint32_t bucket = herd_bucket_of_cell(g, here);
-    if (bucket != herd_bucket_of_cell(g, before) || herd_same_cell(here, before)) continue;
-    __atomic_fetch_or(&c->b->cell_end[bucket], HERD_BUCKET_MIXED, __ATOMIC_RELAXED);
+    if (bucket == before_bucket && !herd_same_cell(here, before))
+      __atomic_fetch_or(&c->b->cell_end[bucket], HERD_BUCKET_MIXED, __ATOMIC_RELAXED);
+    before = here, before_bucket = bucket;
   }
 }
 
