@@ -35,9 +35,11 @@
 /* The float x as a value of type F (float, or lanes of it). */
 #define herd_spread(F, x) (x)
 #else
-/* 8 lanes where one register holds them (AVX), else 4 (SSE, NEON): wider than a register,
- * GCC splits the comparisons into scalar ones. */
-#ifdef __AVX__
+/* As many lanes as one register holds: 16 (AVX-512), 8 (AVX), else 4 (SSE, NEON); wider than a
+ * register, GCC splits the comparisons into scalar ones. */
+#if defined(__AVX512F__)
+#define HERD_LANES 16
+#elif defined(__AVX__)
 #define HERD_LANES 8
 #else
 #define HERD_LANES 4
@@ -145,6 +147,16 @@ static inline herd_u32 herd_lanes_begin(herd_lanes_query *lq, const herd_grid *g
   lq->q.p_lo = lo, lq->q.p_hi = hi;
   lq->count = n;
   return n;
+}
+
+/* Lanes for the run from `first` where they apply: a dense grid, another agent before `last`
+ * and the model's own condition (`allowed`); how many (at least 2), or 0 for the first agent
+ * alone (the model steps it by itself). */
+static inline herd_u32 herd_lanes_try(herd_lanes_query *lq, const herd_grid *g, HERD_GLOBAL const float *pos,
+                                      herd_u32 first, herd_u32 last, float r, int allowed) {
+  if (!allowed || !g->dense || last - first < 2u) return 0u;
+  herd_u32 n = herd_lanes_begin(lq, g, pos, first, last, r);
+  return n >= 2u ? n : 0u;
 }
 
 /* Candidate j's offset from each lane's agent through the run's wrap, its square, and whether

@@ -752,8 +752,8 @@ static herd_agent_next fish_one(const void *m, const herd_flock_view *v, herd_u3
   return herd_fish_update(m, v, self, scratch);
 }
 
-/* Agents stepped as the CPU backend steps them, in lanes (kernels/lanes.h; 4 wide, and 8 wide
- * where this CPU has AVX2), and one at a time (as a GPU does) leave the same bits: boids and
+/* Agents stepped as the CPU backend steps them, in lanes (kernels/lanes.h; 4 wide, and 8 and
+ * 16 wide where this CPU has AVX2 and AVX-512), and one at a time (as a GPU does) leave the same bits: boids and
  * Couzin's fish in 2D and 3D, open and wrapping, with and without a blind cone, NetLogo's birds
  * and the fish school, with agents at the period's end and in dense clumps inside the
  * protected range (the minimum separation, the zone of repulsion). */
@@ -794,31 +794,33 @@ static void models_in_lanes_match_one_at_a_time(void) {
     herd_flock_view fv = {
         .grid = &v.grid, .pos = v.pos, .vel = v.vel, .agent = v.agent, .cell_end = v.cell_end, .info = &info};
     size_t floats = (size_t)n * stride;
-    float *out[3][2];
-    herd_u32 *words[3];
-    for (int k = 0; k < 3; ++k)
+    /* One agent at a time, then each table of CPU loops this machine can run. */
+    const herd_model_chunk_fn *tables[] = {NULL, herd_model_steps_baseline,
+#ifdef HERD_MODEL_STEPS_AVX2
+                                           __builtin_cpu_supports("avx2") ? herd_model_steps_avx2 : NULL,
+                                           __builtin_cpu_supports("avx512f") ? herd_model_steps_avx512 : NULL
+#endif
+    };
+    enum { TABLES = sizeof tables / sizeof tables[0] };
+    float *out[TABLES][2];
+    herd_u32 *words[TABLES];
+    for (size_t k = 0; k < TABLES; ++k)
       out[k][0] = calloc(floats, sizeof(float)), out[k][1] = calloc(floats, sizeof(float)),
       words[k] = calloc(n, sizeof(herd_u32));
     herd_neighbour scratch[1];
     for (uint32_t i = 0; i < n; ++i)
       herd_finish_agent(&fv, i, one(sc.params.bytes, &fv, i, scratch), out[0][0], out[0][1], words[0]);
-    herd_model_steps_baseline[index](sc.params.bytes, &fv, 0, n, out[1][0], out[1][1], words[1]);
-    int wide = 0;
-#ifdef HERD_MODEL_STEPS_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-      herd_model_steps_avx2[index](sc.params.bytes, &fv, 0, n, out[2][0], out[2][1], words[2]);
-      wide = 1;
-    }
-#endif
-    for (int k = 1; k <= 1 + wide; ++k) {
-      CHECK_MSG(memcmp(out[0][0], out[k][0], floats * sizeof(float)) == 0, "%s, table %d: positions differ",
+    for (size_t k = 1; k < TABLES; ++k) {
+      if (!tables[k]) continue;
+      tables[k][index](sc.params.bytes, &fv, 0, n, out[k][0], out[k][1], words[k]);
+      CHECK_MSG(memcmp(out[0][0], out[k][0], floats * sizeof(float)) == 0, "%s, table %zu: positions differ",
                 worlds[w][2], k);
-      CHECK_MSG(memcmp(out[0][1], out[k][1], floats * sizeof(float)) == 0, "%s, table %d: velocities differ",
+      CHECK_MSG(memcmp(out[0][1], out[k][1], floats * sizeof(float)) == 0, "%s, table %zu: velocities differ",
                 worlds[w][2], k);
-      CHECK_MSG(memcmp(words[0], words[k], n * sizeof(herd_u32)) == 0, "%s, table %d: agent words differ", worlds[w][2],
-                k);
+      CHECK_MSG(memcmp(words[0], words[k], n * sizeof(herd_u32)) == 0, "%s, table %zu: agent words differ",
+                worlds[w][2], k);
     }
-    for (int k = 0; k < 3; ++k) free(out[k][0]), free(out[k][1]), free(words[k]);
+    for (size_t k = 0; k < TABLES; ++k) free(out[k][0]), free(out[k][1]), free(words[k]);
     herd_cpu_backend.destroy(b);
     free(points);
   }

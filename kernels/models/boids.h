@@ -175,10 +175,8 @@ static inline herd_u32 herd_boids_update_run(const herd_boids_params *m, const h
                                              herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
   const herd_grid *g = v->grid;
   herd_lanes_query lq;
-  herd_u32 n = 1u;
-  if (g->dense && m->view_angle_deg >= 360.0f && last - first > 1u)
-    n = herd_lanes_begin(&lq, g, v->pos, first, last, m->visual_range_m);
-  if (n < 2u) {
+  herd_u32 n = herd_lanes_try(&lq, g, v->pos, first, last, m->visual_range_m, m->view_angle_deg >= 360.0f);
+  if (!n) {
     next[0] = herd_boids_update(m, v, first, scratch);
     return 1u;
   }

@@ -280,9 +280,8 @@ static inline herd_u32 herd_couzin_update_run(const herd_couzin_params *m, const
   float r_a, r_r2, r_o2, cos_half;
   herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
   herd_lanes_query lq;
-  herd_u32 n = 1u;
-  if (g->dense && last - first > 1u) n = herd_lanes_begin(&lq, g, v->pos, first, last, r_a);
-  if (n < 2u) {
+  herd_u32 n = herd_lanes_try(&lq, g, v->pos, first, last, r_a, 1);
+  if (!n) {
     next[0] = herd_couzin_update(m, v, first, scratch);
     return 1u;
   }

@@ -179,10 +179,8 @@ static inline herd_u32 herd_netlogo_update_run(const herd_netlogo_params *m, con
                                                herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
   const herd_grid *g = v->grid;
   herd_lanes_query lq;
-  herd_u32 n = 1u;
-  if (g->dense && g->dims == 2u && last - first > 1u)
-    n = herd_lanes_begin(&lq, g, v->pos, first, last, m->vision_patches);
-  if (n < 2u) {
+  herd_u32 n = herd_lanes_try(&lq, g, v->pos, first, last, m->vision_patches, g->dims == 2u);
+  if (!n) {
     next[0] = herd_netlogo_update(m, v, first, scratch);
     return 1u;
   }

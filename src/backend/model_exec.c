@@ -24,9 +24,10 @@ static const herd_model_marks_fn marks[EXEC_MODEL_COUNT] = {HERD_MARKS_MODELS(MA
 #define CAPPED_ROW(id, registers) [EXEC_INDEX_##id] = registers,
 static const uint32_t capped[EXEC_MODEL_COUNT] = {HERD_CAPPED_MODELS(CAPPED_ROW)};
 
-/* The CPU loops for this machine: built for AVX2 where it has it (cpu/model_steps.c). */
+/* The CPU loops for this machine: built for AVX-512 or AVX2 where it has it (cpu/model_steps.c). */
 static const herd_model_chunk_fn *model_steps(void) {
 #ifdef HERD_MODEL_STEPS_AVX2
+  if (__builtin_cpu_supports("avx512f")) return herd_model_steps_avx512;
   if (__builtin_cpu_supports("avx2")) return herd_model_steps_avx2;
 #endif
   return herd_model_steps_baseline;
