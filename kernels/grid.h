@@ -1032,6 +1032,7 @@ HERD_INLINE void herd_radius_begin(herd_radius_query *q, const herd_grid *g, her
   q->part = 2; /* the first range starts a row */
   herd_radius_rows(q, g);
 }
+
 /* Only agents within half_fov of `facing` (a unit vector) from p: the blind angle behind. */
 HERD_INLINE void herd_radius_cone(herd_radius_query *q, herd_vec3 facing, float cos_half_fov) {
   q->facing = facing;
