@@ -174,6 +174,27 @@ static inline void herd_couzin_lanes_zones(const herd_couzin_params *m, const he
   else
     herd_couzin_lanes_zones_in(m, v, lq, vel, unit_neighbours, 3u, out);
 }
+
+/* A fish's own direction for its zones as Couzin's fish hold it: the velocity, a unit vector. */
+static inline herd_vec3 herd_couzin_own_direction(herd_vec3 vel) { return vel; }
+
+/* Lanes for the run of fish from `first` (before `last`; zone parameters m) and each one's zones
+ * (zones[l]), fish l moving along direction(its velocity), the neighbours' velocities made unit
+ * vectors where unit_neighbours: how many fish (at least 2), or 0 where lanes do not apply (the
+ * caller steps the first fish alone). */
+static inline herd_u32 herd_couzin_zones_run(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 first,
+                                             herd_u32 last, herd_vec3 (*direction)(herd_vec3), int unit_neighbours,
+                                             herd_couzin_zones *zones) {
+  float r_a, r_r2, r_o2, cos_half;
+  herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
+  herd_lanes_query lq;
+  herd_u32 n = herd_lanes_try(&lq, v->grid, v->pos, first, last, r_a, 1);
+  if (!n) return 0u;
+  herd_vec3 dir[HERD_LANES];
+  for (herd_u32 l = 0; l < n; ++l) dir[l] = direction(herd_agent_vel(v, first + l));
+  herd_couzin_lanes_zones(m, v, &lq, dir, unit_neighbours, zones);
+  return n;
+}
 #endif
 
 /* The desired direction from the zones, before noise (not yet of unit length); 0 for none. */
@@ -276,19 +297,12 @@ HERD_INLINE herd_agent_next herd_couzin_update(const herd_couzin_params *m, cons
  * hash grid or for a run of one. The same bits either way. */
 static inline herd_u32 herd_couzin_update_run(const herd_couzin_params *m, const herd_flock_view *v, herd_u32 first,
                                               herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
-  const herd_grid *g = v->grid;
-  float r_a, r_r2, r_o2, cos_half;
-  herd_couzin_radii(m, &r_a, &r_r2, &r_o2, &cos_half);
-  herd_lanes_query lq;
-  herd_u32 n = herd_lanes_try(&lq, g, v->pos, first, last, r_a, 1);
+  herd_couzin_zones zones[HERD_LANES];
+  herd_u32 n = herd_couzin_zones_run(m, v, first, last, herd_couzin_own_direction, 0, zones);
   if (!n) {
     next[0] = herd_couzin_update(m, v, first, scratch);
     return 1u;
   }
-  herd_vec3 vel[HERD_LANES];
-  herd_couzin_zones zones[HERD_LANES];
-  for (herd_u32 l = 0; l < n; ++l) vel[l] = herd_agent_vel(v, first + l);
-  herd_couzin_lanes_zones(m, v, &lq, vel, 0, zones);
   for (herd_u32 l = 0; l < n; ++l) next[l] = herd_couzin_step(m, v, first + l, &zones[l]);
   return n;
 }

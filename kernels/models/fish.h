@@ -248,29 +248,25 @@ HERD_INLINE herd_agent_next herd_fish_update(const herd_fish_params *m, const he
 }
 
 #ifndef HERD_OPENCL
+/* herd_fish_dir without the speed. */
+static inline herd_vec3 herd_fish_direction(herd_vec3 vel) {
+  float speed;
+  return herd_fish_dir(vel, &speed);
+}
+
 /* Fish [first, first + n) of a run (up to `last`) whose queries share their rows, their Couzin
  * zones in lanes (kernels/lanes.h; a fish that escapes leaves its lane unread), each finished
  * alone; n, at least 1. One fish at a time on the hash grid or for a run of one. The same bits
  * either way. */
 static inline herd_u32 herd_fish_update_run(const herd_fish_params *m, const herd_flock_view *v, herd_u32 first,
                                             herd_u32 last, herd_neighbour *scratch, herd_agent_next *next) {
-  const herd_grid *g = v->grid;
   herd_couzin_params z = herd_fish_zone_params(m);
-  float r_a, r_r2, r_o2, cos_half;
-  herd_couzin_radii(&z, &r_a, &r_r2, &r_o2, &cos_half);
-  herd_lanes_query lq;
-  herd_u32 n = herd_lanes_try(&lq, g, v->pos, first, last, r_a, 1);
+  herd_couzin_zones zones[HERD_LANES];
+  herd_u32 n = herd_couzin_zones_run(&z, v, first, last, herd_fish_direction, 1, zones);
   if (!n) {
     next[0] = herd_fish_update(m, v, first, scratch);
     return 1u;
   }
-  herd_vec3 dir[HERD_LANES];
-  herd_couzin_zones zones[HERD_LANES];
-  for (herd_u32 l = 0; l < n; ++l) {
-    float speed;
-    dir[l] = herd_fish_dir(herd_agent_vel(v, first + l), &speed);
-  }
-  herd_couzin_lanes_zones(&z, v, &lq, dir, 1, zones);
   for (herd_u32 l = 0; l < n; ++l) next[l] = herd_fish_step(m, v, first + l, &zones[l]);
   return n;
 }
