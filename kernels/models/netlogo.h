@@ -161,12 +161,18 @@ HERD_INLINE herd_agent_next herd_netlogo_flee_and_fly(const herd_netlogo_params 
   return next;
 }
 
+/* Bird `self`'s tick from what it knows of its flockmates. */
+HERD_INLINE herd_agent_next herd_netlogo_finish(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 self,
+                                                herd_netlogo_mates f) {
+  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
+  float h = herd_netlogo_flock(m, v, f, herd_heading_of(vel.x, vel.y));
+  return herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
+}
+
 HERD_INLINE herd_agent_next herd_netlogo_update(const herd_netlogo_params *m, const herd_flock_view *v, herd_u32 self,
                                                 herd_neighbour *scratch) {
   (void)scratch;
-  herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
-  float h = herd_netlogo_flock(m, v, herd_netlogo_flockmates(m, v, self, p), herd_heading_of(vel.x, vel.y));
-  return herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
+  return herd_netlogo_finish(m, v, self, herd_netlogo_flockmates(m, v, self, herd_agent_pos(v, self)));
 }
 
 #ifndef HERD_OPENCL
@@ -200,9 +206,7 @@ static inline herd_u32 herd_netlogo_update_run(const herd_netlogo_params *m, con
                               f.head_y[l],
                               f.bear_x[l],
                               f.bear_y[l]};
-    herd_vec3 p = herd_agent_pos(v, first + l), vel = herd_agent_vel(v, first + l);
-    float h = herd_netlogo_flock(m, v, one, herd_heading_of(vel.x, vel.y));
-    next[l] = herd_netlogo_flee_and_fly(m, v, p, herd_netlogo_avoid(v, p, h));
+    next[l] = herd_netlogo_finish(m, v, first + l, one);
   }
   return n;
 }
