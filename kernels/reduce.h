@@ -25,7 +25,7 @@
 #include "env.h"
 #include "grid.h"
 
-#define HERD_KERNEL_MAX_STEERING 16 /* = HERD_MAX_STEERING in herd.h (checked there) */
+#define HERD_KERNEL_MAX_STEERING 64 /* = HERD_MAX_STEERING in herd.h (checked there) */
 #ifndef HERD_REDUCE_STEERING
 #define HERD_REDUCE_STEERING HERD_KERNEL_MAX_STEERING
 #endif

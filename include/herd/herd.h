@@ -57,7 +57,7 @@ const char *herd_build_commit(void);
 
 /* ---- Scenarios --------------------------------------------------------------------- */
 
-#define HERD_MAX_STEERING 16 /* steering agents (dogs, cruisers, pursuers, food) per scenario */
+#define HERD_MAX_STEERING 64 /* steering agents (dogs, cruisers, pursuers, food) per scenario */
 #define HERD_MAX_GROUPS 32   /* groups.max at most: flock groups tracked in the observation */
 
 /* Flock models, in the order of the model table (herd_model_name gives each one's name). */

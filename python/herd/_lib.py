@@ -73,7 +73,7 @@ typedef struct herd_observation {
   uint32_t groups_tracked;
   herd_group group[32];
   uint32_t steering_count;
-  struct { uint32_t id; float pos[3]; float dist_m; } nearest[16];
+  struct { uint32_t id; float pos[3]; float dist_m; } nearest[64];
   uint32_t missing;
   herd_sector sector[8];
 } herd_observation;

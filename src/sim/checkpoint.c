@@ -28,18 +28,13 @@
 #include "sim_state.h"
 
 #define MAGIC "HERDCKPT"
-#define FORMAT_VERSION 1u
+/* 2: room for 64 steering agents (the observation's nearest entries, the holds and aims); the
+ * 16 of version 1 are read by no herd since. */
+#define FORMAT_VERSION 2u
 #define BYTE_ORDER_WORD 0x01020304u
 #define HEAD_WORDS 9u /* the u32 fields after the byte-order word */
 #define BACKEND_BYTES 16u
 #define BOX_BYTES (12u * sizeof(float) + sizeof(uint32_t))
-/* The observation as herds before its sectors wrote it (the same format otherwise): read as
- * the prefix it is, its sectors missing. */
-#define OBS_BEFORE_SECTORS_BYTES                                                                        \
-  ((offsetof(herd_observation, sector) + _Alignof(herd_observation) - 1) / _Alignof(herd_observation) * \
-   _Alignof(herd_observation))
-_Static_assert(OBS_BEFORE_SECTORS_BYTES < sizeof(herd_observation), "the sectors lengthen the observation");
-
 /* ---- CRC-32 (IEEE 802.3, as zlib's crc32) --------------------------------------------- */
 
 static uint32_t crc_table[256];
@@ -237,8 +232,7 @@ static herd_status check_header(loaded *f, const unsigned char *first, uint64_t 
     snprintf(why, sizeof why, "format version %u; this herd reads version %u", h[H_VERSION], FORMAT_VERSION);
     return bad(err, f, why);
   }
-  bool known_obs = h[H_OBS] == sizeof(herd_observation) || h[H_OBS] == OBS_BEFORE_SECTORS_BYTES;
-  if (!known_obs || h[H_STEERING] != sizeof(herd_steering_state)) {
+  if (h[H_OBS] != sizeof(herd_observation) || h[H_STEERING] != sizeof(herd_steering_state)) {
     snprintf(why, sizeof why,
              "written by a herd whose state records differ (observation %u bytes, steering agent %u; here %zu and "
              "%zu): resume it with the herd that wrote it",
@@ -350,10 +344,7 @@ static void loaded_state(const loaded *f, herd_sim_saved *s) {
   memcpy(s->boxes.lo, f->boxes, sizeof s->boxes.lo);
   memcpy(s->boxes.hi, f->boxes + sizeof s->boxes.lo, sizeof s->boxes.hi);
   memcpy(&s->boxes.latest, f->boxes + sizeof s->boxes.lo + sizeof s->boxes.hi, sizeof s->boxes.latest);
-  memcpy(&s->obs, f->obs, f->head[H_OBS]);
-  if (f->head[H_OBS] < sizeof s->obs) /* an older herd's: no sectors */
-    herd_observation_leave_out(&s->obs,
-                               HERD_OBSERVE_ALL & ~((s->obs.missing & HERD_OBSERVE_ALL) | HERD_OBSERVE_SECTORS));
+  memcpy(&s->obs, f->obs, sizeof s->obs);
   memcpy(s->steering, f->steering, s->steering_count * sizeof s->steering[0]);
   memcpy(s->manual, f->manual, sizeof s->manual);
   memcpy(s->manual_aim, f->aim, sizeof s->manual_aim);

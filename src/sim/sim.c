@@ -867,7 +867,7 @@ static herd_status restore_saved(herd_sim *s, const herd_sim_saved *saved, herd_
   s->step = saved->step;
   s->outcome = (herd_outcome)saved->outcome;
   s->obs = saved->obs;
-  s->obs.missing &= HERD_OBSERVE_ALL; /* a checkpoint of an older herd has padding there */
+  s->obs.missing &= HERD_OBSERVE_ALL; /* bits no herd sets (a file made by hand) mean nothing */
   memcpy(s->steering, saved->steering, sizeof s->steering);
   for (uint32_t d = 0; d < HERD_MAX_STEERING; ++d) s->manual[d] = saved->manual[d] != 0;
   memcpy(s->manual_aim, saved->manual_aim, sizeof s->manual_aim);
