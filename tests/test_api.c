@@ -427,7 +427,28 @@ static void observed_parts_keep_the_bits(void) {
   herd_sim_destroy(c);
 }
 
+/* The steering's own stage: its time counted once a step when profiling (the default scenario
+ * has a dog), and nothing when not. */
+static void the_profile_times_the_steering(void) {
+  herd_scenario sc = scenario_with(NULL, 0);
+  herd_error err;
+  for (int profiled = 0; profiled < 2; ++profiled) {
+    herd_sim *sim;
+    CHECK(herd_sim_create(&(herd_sim_desc){.scenario = &sc, .threads = 1, .profile = profiled}, &sim, &err) == HERD_OK);
+    uint32_t done = 0;
+    CHECK(herd_sim_run(sim, 12, &done, &err) == HERD_OK && done == 12);
+    herd_profile p;
+    CHECK(herd_sim_profile(sim, &p, &err) == HERD_OK);
+    CHECK_MSG(p.calls[HERD_STAGE_STEER] == (profiled ? 12u : 0u), "profiled %d: %llu steering stages", profiled,
+              (unsigned long long)p.calls[HERD_STAGE_STEER]);
+    CHECK(profiled ? p.seconds[HERD_STAGE_STEER] > 0 : p.seconds[HERD_STAGE_STEER] == 0);
+    CHECK(strcmp(herd_stage_name(HERD_STAGE_STEER), "steer") == 0);
+    herd_sim_destroy(sim);
+  }
+}
+
 #define TESTS(X)                        \
+  X(the_profile_times_the_steering)     \
   X(flags_follow_agent_ids)             \
   X(run_stops_at_the_outcome)           \
   X(run_reports_an_interruption)        \

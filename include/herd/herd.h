@@ -351,6 +351,7 @@ typedef enum herd_stage {
   HERD_STAGE_REDUCE,
   HERD_STAGE_READBACK,
   HERD_STAGE_GROUPS, /* the flock's groups, their own sort included (groups.observe) */
+  HERD_STAGE_STEER,  /* the steering agents' decisions and moves, on the host (every backend) */
   HERD_STAGE_COUNT
 } herd_stage;
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../sweep/stats.h"
+#include "../util/clock.h"
 #include "../util/outfile.h"
 #include "claims.h"
 #include "cli.h"
@@ -109,12 +110,6 @@ typedef struct bench_row {
   double peak_mib, device_mib;
   uint32_t dims;
 } bench_row;
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ---- Options ---------------------------------------------------------------------------- */
 
@@ -388,9 +383,9 @@ static herd_status time_repeat(const bench_config *c, const herd_scenario *sc, b
   herd_profile before, after;
   for (int w = 0; w < WARMUP_STEPS && st == HERD_OK; ++w) st = herd_sim_step(sim, err);
   if (st == HERD_OK) st = herd_sim_profile(sim, &before, err);
-  double t0 = now_s();
+  double t0 = herd_clock_s();
   for (uint32_t s = 0; s < row->steps && st == HERD_OK; ++s) st = herd_sim_step(sim, err);
-  row->seconds[row->repeats++] = (now_s() - t0) / row->steps;
+  row->seconds[row->repeats++] = (herd_clock_s() - t0) / row->steps;
   if (st == HERD_OK) st = herd_sim_profile(sim, &after, err);
   for (int k = 0; k < HERD_STAGE_COUNT && st == HERD_OK; ++k) row->stage_ms[k] += after.seconds[k] - before.seconds[k];
   if (*kept) herd_sim_destroy(*kept);
@@ -829,7 +824,7 @@ static void remove_staging(const bench_opts *o) {
 
 /* Measures every configuration at every size that fits the budget; 0 or an exit status. */
 static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped, size_t dropped_size) {
-  double start = now_s();
+  double start = herd_clock_s();
   say(o->text, "%-44s %9s %6s %12s %14s %9s\n", "configuration", "N", "steps", "ms/step", "agent-steps/s", "peak MiB");
   for (int c = 0; c < o->config_count; ++c) {
     bench_config *cfg = &o->configs[c];
@@ -842,7 +837,7 @@ static int run_configs(bench_opts *o, bench_row *rows, int *count, char *dropped
       uint32_t n = (uint32_t)o->sizes[s];
       double steps = repeat_steps(o, n);
       double estimate = per_agent_step * n * (steps + WARMUP_STEPS) * o->repeat * 1.3;
-      if (per_agent_step > 0 && now_s() - start + estimate > o->budget_s) {
+      if (per_agent_step > 0 && herd_clock_s() - start + estimate > o->budget_s) {
         size_t used = strlen(dropped);
         snprintf(dropped + used, dropped_size - used,
                  "%sDropped for the %.0f s budget: %s from N = %u up (about %.0f s more).", used ? " " : "",
@@ -886,7 +881,7 @@ int cmd_bench(int argc, char **argv) {
   static bench_row rows[MAX_CONFIGS * MAX_SIZES];
   int count = 0;
   char dropped[1200] = "";
-  double start = now_s();
+  double start = herd_clock_s();
   if (status == 0) status = run_configs(&o, rows, &count, dropped, sizeof dropped);
   if (status == 0) {
     for (int c = 0; c < o.config_count; ++c) {
@@ -904,7 +899,7 @@ int cmd_bench(int argc, char **argv) {
   if (status == 0)
     say(o.text,
         "wrote results.csv, summary.md, machine.md, time_per_step.png, stages.png, speedup.png to %s (%.0f s)\n",
-        cli_shown(o.out), now_s() - start);
+        cli_shown(o.out), herd_clock_s() - start);
   if (status > 128) fprintf(stderr, "herd: interrupted; %s is as it was\n", cli_shown(o.out));
   remove_staging(&o);
   return status;

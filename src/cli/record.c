@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "claims.h"
 #include "cli.h"
 #include "options.h"
@@ -117,12 +118,6 @@ static int parse_record(int argc, char **argv, record_opts *o) {
   return -1;
 }
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void progress(const herd_sim *sim, uint32_t frames, uint32_t max_steps, double elapsed) {
   uint32_t step = herd_sim_step_index(sim);
   double rate = elapsed > 0 ? step / elapsed : 0;
@@ -147,7 +142,7 @@ static herd_status frame(gl_session *s, herd_recorder *rec, const record_opts *o
 static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, uint32_t *queued, double *seconds) {
   herd_error err;
   bool live = !cli_quiet && isatty(STDERR_FILENO);
-  double start = now_s(), shown = start;
+  double start = herd_clock_s(), shown = start;
   if (frame(s, rec, o, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
   *queued = 1;
   while (herd_sim_outcome(s->sim) == HERD_RUNNING && !stop_signal) {
@@ -156,13 +151,13 @@ static int record_loop(gl_session *s, herd_recorder *rec, const record_opts *o, 
     if (herd_sim_step_index(s->sim) % (uint32_t)o->every != 0) continue;
     if (frame(s, rec, o, &err) != HERD_OK) return cli_fail(1, "%s", err.message);
     ++*queued;
-    if (live && now_s() - shown > 0.25) {
-      progress(s->sim, *queued, herd_scenario_describe(s->sc).max_steps, now_s() - start);
-      shown = now_s();
+    if (live && herd_clock_s() - shown > 0.25) {
+      progress(s->sim, *queued, herd_scenario_describe(s->sc).max_steps, herd_clock_s() - start);
+      shown = herd_clock_s();
     }
   }
   if (live) fputs("\r\033[K", stderr);
-  *seconds = now_s() - start;
+  *seconds = herd_clock_s() - start;
   return 0;
 }
 
@@ -210,10 +205,10 @@ int cmd_record(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     uint32_t queued = 0, written = 0;
-    double seconds = 0, start = now_s();
+    double seconds = 0, start = herd_clock_s();
     status = record_loop(&g, rec, &o, &queued, &seconds);
     herd_status closed = herd_recorder_close(rec, &written, &err);
-    seconds = now_s() - start; /* until ffmpeg has finished the file */
+    seconds = herd_clock_s() - start; /* until ffmpeg has finished the file */
     if (closed != HERD_OK && status == 0) status = cli_fail(1, "%s", err.message);
     FILE *text = summary_text_stream(&o.summary, stdout);
     if (status == 0 && !cli_quiet) {

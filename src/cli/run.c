@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
 #include "checkpoint_cli.h"
@@ -83,12 +84,6 @@ static const char scenario_usage[] =
     "\n"
     "Validates SCENARIO and prints it with every field resolved (defaults filled in) as JSON.\n"
     "-h/--help, -V/--version, -q/--quiet (no effect: the JSON is the output asked for).\n";
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 typedef struct run_opts {
   scenario_args scenario;
@@ -472,7 +467,7 @@ static herd_status follow_frame(herd_sim *sim, herd_error *err) {
 static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, traj_out *traj, double *wall_s) {
   bool live = !cli_quiet && isatty(STDERR_FILENO);
   herd_error err;
-  double start = now_s(), last_shown = start;
+  double start = herd_clock_s(), last_shown = start;
   csv_step(csv, sim, start);
   int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
   if (status == 0 && o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
@@ -485,7 +480,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
       if (err.status != HERD_E_INTERRUPTED) status = cli_error(&err);
       break;
     }
-    double t = now_s();
+    double t = herd_clock_s();
     csv_step(csv, sim, t);
     if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
     if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
@@ -495,7 +490,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
       last_shown = t;
     }
   }
-  *wall_s = now_s() - start;
+  *wall_s = herd_clock_s() - start;
   if (live) fputs("\r\033[K", stderr);
   return status ? status : checkpoint_at_end(&o->ckpt, sim, herd_sim_outcome(sim) == HERD_RUNNING);
 }

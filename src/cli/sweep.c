@@ -15,6 +15,7 @@
 
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
+#include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
 #include "claims.h"
@@ -207,12 +208,6 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
 
 /* ---- Running -------------------------------------------------------------------------------- */
 
-double sweep_now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* What a run's row needs besides its end: how often the first steering agent's mode changes
  * (a dog switching between collecting and driving), the mean distance of the farthest agent
  * from the centroid over the steps it drives, and the mean order parameters late in the run. */
@@ -264,7 +259,7 @@ static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
                         .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
                         .late_polarisation = t->late_steps ? t->late_polarisation / t->late_steps : NAN,
                         .late_milling = t->late_steps ? t->late_milling / t->late_steps : NAN,
-                        .wall_s = sweep_now_s() - t->started_s};
+                        .wall_s = herd_clock_s() - t->started_s};
 }
 
 /* The runs [first, total) shared by the workers; the main thread writes them in order. */
@@ -299,7 +294,7 @@ static herd_status run_batch(const sweep_runner *job, herd_scenario *const *sc, 
                                .backend = job->backend,
                                .device = job->device,
                                .stop = &cli_stop};
-  double started = sweep_now_s();
+  double started = herd_clock_s();
   herd_batch *batch = NULL;
   herd_status s = herd_batch_create(descs, count, &batch, err);
   for (uint32_t k = 0; k < count && s == HERD_OK; ++k) track[k] = track_start(herd_batch_world(batch, k), started);
@@ -375,7 +370,7 @@ static void *worker(void *arg) {
 }
 
 void sweep_show_progress(size_t written, size_t total, size_t first, double started, bool final) {
-  double rate = (double)(written - first) / fmax(sweep_now_s() - started, 1e-3);
+  double rate = (double)(written - first) / fmax(herd_clock_s() - started, 1e-3);
   double left = rate > 0 ? (double)(total - written) / rate : 0;
   fprintf(stderr, "\r  %zu/%zu runs (%.0f %%), %.1f runs/s, %d:%02d left   %s", written, total,
           100.0 * (double)written / (double)total, rate, (int)(left / 60), (int)fmod(left, 60), final ? "\n" : "");
@@ -411,7 +406,7 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
   pthread_mutex_lock(&job.lock);
   job.active -= threads - started;
   bool tty = !o->quiet && isatty(STDERR_FILENO);
-  double begun = sweep_now_s(), shown = 0;
+  double begun = herd_clock_s(), shown = 0;
   size_t written = first;
   int status = 0;
   while (written < total && status == 0) {
@@ -424,9 +419,9 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
       continue;
     }
     if (job.active == 0) break;
-    if (tty && sweep_now_s() - shown > 0.2) {
+    if (tty && herd_clock_s() - shown > 0.2) {
       sweep_show_progress(written, total, first, begun, false);
-      shown = sweep_now_s();
+      shown = herd_clock_s();
     }
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
@@ -449,7 +444,7 @@ static int run_sweep(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
 int sweep_ended(sweep_writer *w, size_t written, double begun, int status, const herd_error *failure,
                 size_t failed_run) {
   w->written = written;
-  w->seconds = sweep_now_s() - begun;
+  w->seconds = herd_clock_s() - begun;
   if (status == 0 && failure)
     status =
         cli_fail(failure->status == HERD_E_INPUT ? EXIT_BAD_INPUT : 1, "run %zu: %s", failed_run, failure->message);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sweep_mpi.h"
 
+#include "../util/clock.h"
 #include "../util/error.h"
 
 #include <mpi.h>
@@ -116,7 +117,7 @@ int sweep_mpi_master(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
   char *buf = malloc((size_t)message_size(o->batch));
   int status = ma.results && ma.done && buf ? 0 : cli_fail(1, "out of memory for %zu runs", todo);
   bool tty = !o->quiet && isatty(STDERR_FILENO);
-  double begun = sweep_now_s(), shown = 0;
+  double begun = herd_clock_s(), shown = 0;
   size_t written = first;
   ma.stopping = status != 0;
   /* Polled, not a blocking receive: Open MPI spins in one, taking a core from the workers,
@@ -128,8 +129,8 @@ int sweep_mpi_master(const herd_sweep *sw, const sweep_run_opts *o, sweep_writer
     for (; status == 0 && written < total && ma.done[written - first]; ++written)
       status = sweep_write_run(w, written, &ma.results[written - first]);
     ma.stopping |= status != 0; /* a write failed: no more runs */
-    if (tty && sweep_now_s() - shown > 0.2)
-      sweep_show_progress(written, total, first, begun, false), shown = sweep_now_s();
+    if (tty && herd_clock_s() - shown > 0.2)
+      sweep_show_progress(written, total, first, begun, false), shown = herd_clock_s();
     if (worker < 0) sleep_ms(1);
   }
   if (tty) sweep_show_progress(written, total, first, begun, true);

@@ -106,9 +106,6 @@ typedef struct sweep_runner {
   int batch_threads; /* CPU threads each batch uses */
 } sweep_runner;
 
-/* Seconds on a monotonic clock. */
-double sweep_now_s(void);
-
 /* "  1234/4000 runs (31 %), 52.1 runs/s, 0:53 left" on one terminal line (stderr). */
 void sweep_show_progress(size_t written, size_t total, size_t first, double started, bool final);
 

@@ -1,5 +1,6 @@
 /* The run loop: owns a backend and the steering agents, and implements the herd_sim API.
  * It knows models and strategies only through their tables. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (util/clock.h) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "../core/model_info.h"
 #include "../core/scenario_live.h"
 #include "../steer/steer.h"
+#include "../util/clock.h"
 #include "../util/error.h"
 #include "goal.h"
 #include "sim_state.h"
@@ -50,6 +52,9 @@ struct herd_sim {
    * observation to be read into backend slot `slot`. */
   bool run_ahead, ahead;
   int slot;
+  bool profile;    /* time the steering (HERD_STAGE_STEER) */
+  double steer_s;  /* its seconds so far */
+  uint64_t steers; /* and its calls */
 };
 
 static herd_steering_input steering_input(const herd_sim *s) {
@@ -377,6 +382,7 @@ static herd_status sim_start(const herd_sim_desc *desc, const herd_sim_saved *sa
    * groups are observed, no renderer draws the shared state in between. */
   s->run_ahead = !desc->lockstep && s->ops->reduce_async && s->steering_count == 0 && !s->groups_on &&
                  !s->ops->shares_gl(s->backend);
+  s->profile = desc->profile;
   *out = s;
   return HERD_OK;
 }
@@ -451,7 +457,9 @@ typedef struct step_plan {
 static void begin_step(herd_sim *s, step_plan *p) {
   memcpy(p->before, s->steering, sizeof p->before);
   memcpy(p->unmoved, s->steer_pos, sizeof p->unmoved);
+  double started = s->profile ? herd_clock_s() : 0;
   move_steering(s, p->before);
+  if (s->profile) s->steer_s += herd_clock_s() - started, ++s->steers;
   p->seen = steering_input(s);
   if (!s->model->sees_moved_steering) { /* where they were, in the roles they have now (eaten food is gone) */
     for (uint32_t d = 0; d < s->steering_count; ++d)
@@ -792,7 +800,9 @@ const char *herd_sim_backend_note(const herd_sim *s) { return s->backend_note; }
 int herd_sim_threads(const herd_sim *s) { return s->ops->threads ? s->ops->threads(s->backend) : 0; }
 
 herd_status herd_sim_profile(herd_sim *s, herd_profile *out, herd_error *err) {
-  return s->ops->profile(s->backend, out, err);
+  herd_status st = s->ops->profile(s->backend, out, err);
+  if (st == HERD_OK) out->seconds[HERD_STAGE_STEER] = s->steer_s, out->calls[HERD_STAGE_STEER] = s->steers;
+  return st;
 }
 
 bool herd_sim_mpi_stats(herd_sim *s, herd_mpi_stats *out) {
@@ -800,8 +810,8 @@ bool herd_sim_mpi_stats(herd_sim *s, herd_mpi_stats *out) {
 }
 
 const char *herd_stage_name(herd_stage stage) {
-  static const char *const names[HERD_STAGE_COUNT] = {"bin",  "sort",   "ranges",    "reorder",
-                                                      "step", "reduce", "read-back", "groups"};
+  static const char *const names[HERD_STAGE_COUNT] = {"bin",    "sort",      "ranges", "reorder", "step",
+                                                      "reduce", "read-back", "groups", "steer"};
   return stage < HERD_STAGE_COUNT ? names[stage] : "?";
 }
 

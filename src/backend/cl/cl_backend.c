@@ -714,7 +714,7 @@ static bool prepass_has_work(const herd_backend *b, herd_steering_input steer) {
 static herd_status step_flock(herd_backend *b, herd_steering_input steer, const float centroid[3], uint32_t step,
                               herd_error *err) {
   bool prepass = b->prepass && prepass_has_work(b, steer); /* before b->stepped moves on */
-  b->step_started_s = now_s();
+  b->step_started_s = herd_clock_s();
   b->stepped = step;
   herd_cl_trace_step(b, step);
   herd_status s = send_steering(b, steer, err);
@@ -824,7 +824,7 @@ static herd_status reduce_wait(herd_backend *b, int slot, herd_observation *obs,
   b->ring_read[slot] = NULL;
   if (rc != CL_SUCCESS) return herd_cl_fail(b, err, "clWaitForEvents(observation)", rc);
   if (b->desc.profile) herd_cl_collect_profile(b);
-  if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
+  if (b->step_started_s > 0) b->last_step_s = herd_clock_s() - b->step_started_s;
   b->step_started_s = 0;
   widen_partial(b, &b->ring[slot]);
   herd_observation_from_partial(&b->ring[slot], b->desc.count, b->desc.dims, b->ring_steer_count[slot], obs);

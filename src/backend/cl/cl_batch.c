@@ -228,7 +228,7 @@ static herd_status build_grid_batch(herd_backend *b, herd_error *err) {
 }
 
 herd_status herd_cl_step_batch(herd_backend *b, const herd_world_input *in, herd_error *err) {
-  b->step_started_s = now_s();
+  b->step_started_s = herd_clock_s();
   uint32_t n = b->desc.count;
   herd_status s = send_worlds(b, in, err);
   if (s == HERD_OK) s = build_grid_batch(b, err);
@@ -265,7 +265,7 @@ herd_status herd_cl_reduce_batch(herd_backend *b, const herd_world_input *in, he
   if (s == HERD_OK) s = herd_cl_read_totals(b, b->world_totals, b->totals, b->world_count, err);
   if (s != HERD_OK) return s;
   if (b->desc.profile) herd_cl_collect_profile(b);
-  if (b->step_started_s > 0) b->last_step_s = now_s() - b->step_started_s;
+  if (b->step_started_s > 0) b->last_step_s = herd_clock_s() - b->step_started_s;
   b->step_started_s = 0;
   for (uint32_t w = 0; w < b->world_count; ++w) {
     herd_observation_from_partial(&b->totals[w], b->world_desc[w].count, b->desc.dims, in[w].steer.count, &obs[w]);

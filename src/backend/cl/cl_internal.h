@@ -15,6 +15,7 @@
 #include <time.h>
 #include "../layer.h"
 
+#include "../../util/clock.h"
 #include "../../util/error.h"
 #include "cl_backend.h"
 #include "cl_util.h"
@@ -193,12 +194,6 @@ struct herd_backend {
 };
 
 /* ---- Small helpers ---------------------------------------------------------------------- */
-
-static inline double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static inline size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../../../kernels/agent.h"
+#include "../../util/clock.h"
 #include "../../util/error.h"
 #include "cpu_backend.h"
 #include "pool.h"
@@ -68,17 +69,11 @@ struct herd_backend {
   herd_update_terms terms;
 };
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Adds the time since *since to `stage` when profiling, and restarts the clock. */
 static void lap(herd_backend *b, herd_stage stage, double *since) {
   if (!b->desc.profile) return;
   if (b->in_groups) stage = HERD_STAGE_GROUPS; /* its own sort too: what groups cost */
-  double now = now_s();
+  double now = herd_clock_s();
   b->profile.seconds[stage] += now - *since;
   b->profile.calls[stage] += 1;
   *since = now;
@@ -227,7 +222,7 @@ static inline bool sort_stopped(const volatile sig_atomic_t *stop, uint32_t i) {
 static bool cpu_sort_on(herd_backend *b, herd_grid *g, const volatile sig_atomic_t *stop) {
   uint32_t n = b->desc.count, buckets = g->table_mask + 1u, stride = b->stride;
   uint32_t *bucket = b->bucket, *cursor = b->cell_end;
-  double clock = b->desc.profile ? now_s() : 0.0;
+  double clock = b->desc.profile ? herd_clock_s() : 0.0;
   herd_pool_for(b->pool, n, PASS_CHUNK, bin_chunk, &(pass_ctx){.b = b, .grid = g, .pos = b->pos[b->cur], .stop = stop});
   lap(b, HERD_STAGE_BIN, &clock);
   /* Sequential from here: a few memory passes, small next to the model step; each looks at the
@@ -322,7 +317,7 @@ static herd_status cpu_step(herd_backend *b, herd_steering_input steer, const fl
   (void)err;
   b->stepped = step;
   if (!cpu_sort(b, b->desc.stop)) return HERD_E_INTERRUPTED; /* the flock is untouched in [cur] */
-  double clock = b->desc.profile ? now_s() : 0.0;
+  double clock = b->desc.profile ? herd_clock_s() : 0.0;
   int src = 1 - b->cur, dst = b->cur;
   herd_step_info info = herd_step_info_for(&b->desc, steer, centroid, step);
   pass_ctx c = {.b = b, .out_pos = b->pos[dst], .out_vel = b->vel[dst], .out_agent = b->agent[dst]};
@@ -380,7 +375,7 @@ static herd_status cpu_reduce(herd_backend *b, herd_steering_input steer, herd_o
   pass_ctx c = {.b = b, .pos = b->pos[b->cur], .steer = steer};
   c.parts = malloc(blocks * sizeof *c.parts);
   if (!c.parts) return herd_fail(err, HERD_E_MEMORY, "out of memory in the reduction");
-  double clock = b->desc.profile ? now_s() : 0.0;
+  double clock = b->desc.profile ? herd_clock_s() : 0.0;
   herd_pool_for(b->pool, blocks, 1, reduce_blocks, &c);
   herd_flock_partial all = c.parts[0];
   for (uint32_t k = 1; k < blocks; ++k) all = herd_partial_fold(all, c.parts[k], steer.count);
@@ -545,7 +540,7 @@ static herd_status cpu_groups(herd_backend *b, const herd_groups_params *p, herd
   herd_grid grid = herd_groups_grid(&b->grid, p->view_radius_m);
   herd_grid_dense_box(&grid, b->boxes.lo[b->boxes.latest], b->boxes.hi[b->boxes.latest]);
   cpu_sort_on(b, &grid, NULL); /* the grid of where the flock is now, in the scratch half */
-  double clock = b->desc.profile ? now_s() : 0.0;
+  double clock = b->desc.profile ? herd_clock_s() : 0.0;
   int sorted = 1 - b->cur;
   group_ctx *c = malloc(sizeof *c);
   if (!c) {

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "../../../kernels/agent.h"
+#include "../../util/clock.h"
 #include "../../util/error.h"
 #include "../backend.h"
 #include "decomp.h"
@@ -72,12 +73,6 @@ struct herd_backend {
   herd_mpi_stats stats;
   char device[160];
 };
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static herd_status mpi_failed(herd_error *err, const char *what, int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -415,7 +410,7 @@ static herd_status mpi_step(herd_backend *b, herd_steering_input steer, const fl
   int stop = herd_stop_raised(b->desc.stop);
   MPI_TRY("MPI_Allreduce(stop)", MPI_Allreduce(MPI_IN_PLACE, &stop, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   if (stop) return herd_fail(err, HERD_E_INTERRUPTED, "interrupted");
-  double t0 = now_s();
+  double t0 = herd_clock_s();
   uint32_t every = b->desc.mpi.rebalance_every ? b->desc.mpi.rebalance_every : DEFAULT_REBALANCE;
   herd_status s = HERD_OK;
   if (step > 0 && step % every == 0 && b->ranks > 1) s = rebalance(b, err);
@@ -425,11 +420,11 @@ static herd_status mpi_step(herd_backend *b, herd_steering_input steer, const fl
   if (floats) memcpy(b->steer, steer.pos, floats * sizeof(float));
   if (floats && b->ranks > 1)
     MPI_TRY("MPI_Bcast(steering)", MPI_Bcast(b->steer, (int)floats, MPI_FLOAT, 0, MPI_COMM_WORLD));
-  double t1 = now_s();
+  double t1 = herd_clock_s();
   s = step_known(b, (herd_steering_input){.pos = b->steer, .count = steer.count}, centroid, step, err);
-  double t2 = now_s();
+  double t2 = herd_clock_s();
   if (s == HERD_OK && b->ranks > 1) s = migrate(b, err);
-  b->stats.exchange_s += (t1 - t0) + (now_s() - t2);
+  b->stats.exchange_s += (t1 - t0) + (herd_clock_s() - t2);
   b->stats.step_s += t2 - t1;
   b->stats.steps += 1u;
   b->stepped = step;
@@ -455,7 +450,7 @@ static herd_status fold_all(herd_backend *b, herd_flock_partial *p, bool far, ui
 }
 
 static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_observation *obs, herd_error *err) {
-  double t0 = now_s();
+  double t0 = herd_clock_s();
   herd_flock_partial first =
       herd_partial_over(&b->desc, &b->grid, b->pos, b->vel, b->agent, 0, b->local, steer, b->unobserved);
   herd_status s = fold_all(b, &first, false, steer.count, err);
@@ -471,7 +466,7 @@ static herd_status mpi_reduce(herd_backend *b, herd_steering_input steer, herd_o
   herd_observation_from_partial(&first, b->desc.count, b->desc.dims, steer.count, obs);
   herd_observation_leave_out(obs, HERD_OBSERVE_ALL & ~b->unobserved);
   herd_box_history_observe(&b->boxes, b->stepped, obs);
-  b->stats.reduce_s += now_s() - t0;
+  b->stats.reduce_s += herd_clock_s() - t0;
   return HERD_OK;
 }
 
