@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Predicts herd's time per step on one NVIDIA H200 for the three GPU targets, kernel by kernel.
 
-    bench/gpu-model.py BUILD/herd [--static bench/results/gpu-static.md] [--work DIR] [--out FILE.md]
+    bench/gpu-model.py BUILD/herd [--static bench/results/gpu-static.md] [--work DIR] [--out FILE.md] [--only TEXT]
 
 For each target case it
   1. runs the case on this machine's OpenCL device (PoCL) with HERD_CL_TRACE, and takes one
@@ -79,6 +79,14 @@ def cases(repo):
              wrap=True, size=2375.0, env={}),
         dict(name='herding, N = 10^4 with its dog', args=herding, kind='knn', dims=2, goal_s=50e-6, active='dog',
              env={'HERD_CL_COOP': '1'}, r_a=2.0, k=50, r_s=65.0, cell_m=4.0, settle_steps=2000, every_steps=100),
+        # The massive herding scenarios with their teams (sheep attracted to the whole flock: the
+        # r_a query alone), priced at the step of their run so far with the most sheep within r_s
+        # of a dog. The goal, 1 ms (a thousand steps a second), is ours.
+        dict(name='herding-10k, 16 dogs by sectors', args=[os.path.join(repo, 'scenarios/herding-10k.json')],
+             kind='radius', dims=2, goal_s=1e-3, env={}, r_s=65.0, cell_m=4.0, settle_steps=3000, every_steps=250),
+        dict(name='herding-100k, 64 dogs in a ring', args=[os.path.join(repo, 'scenarios/herding-100k.json')],
+             kind='radius', dims=2, goal_s=1e-3, env={}, r_s=65.0, cell_m=4.0, settle_steps=3500,
+             every_steps=500),
     ]
 
 
@@ -385,6 +393,7 @@ def main():
                     help='the GPU compile table (tests/gpu_compile.py writes it)')
     ap.add_argument('--work', default='/tmp/herd-gpu-model', help='folder for traces and trajectories')
     ap.add_argument('--out', help='also write the report to this file')
+    ap.add_argument('--only', help='only the cases whose name holds this text (e.g. herding-1)')
     args = ap.parse_args()
     if not os.access(args.herd, os.X_OK):
         sys.exit('gpu-model.py: %s: not an executable herd' % args.herd)
@@ -394,6 +403,8 @@ def main():
     table = static_table(args.static)
     results = []
     for case in cases(repo):
+        if args.only and args.only not in case['name']:
+            continue
         commands = trace_step(args.herd, case, args.work)
         pos, dog = positions(args.herd, case, args.work)
         ctx = context(case, pos, dog, commands)

@@ -29,7 +29,9 @@
   X(a_team_gathers_within_kappa_ra_sqrt_n)    \
   X(a_team_drives_within_c_of_the_edge)       \
   X(an_arc_spreads_the_dogs_over_delta)       \
-  X(an_arc_dog_goes_around_the_flock)
+  X(an_arc_dog_goes_around_the_flock)         \
+  X(a_ring_presses_in_along_each_ray)         \
+  X(a_ring_dog_comes_in_while_going_around)
 TESTS(DECLARE_TEST)
 
 static herd_strombom_dog_params params(uint32_t n) {
@@ -233,6 +235,54 @@ static void an_arc_dog_goes_around_the_flock(void) {
   float near_slot[2] = {50 + 30 * cosf(a), 50 + 30 * sinf(a)};
   aim = herd_strombom_dog_aim(&one, &o, 0, near_slot);
   CHECK(fabsf(aim.point[0] - 66) < 1e-3f && fabsf(aim.point[1] - 50) < 1e-3f);
+}
+
+static herd_strombom_dog_params ring(uint32_t dogs, float delta_deg) {
+  herd_strombom_dog_params p = arc(dogs, delta_deg);
+  p.team = HERD_DOG_TEAM_RING, p.dog_radius_m = 65.0f;
+  return p;
+}
+
+/* dogs.team = ring, Delta = 240 degrees, 5 dogs: at -120, -60, 0, 60 and 120 degrees from +x
+ * about G (in sectors 5, 6, 0, 1, 2), each heading in along its ray to r_s / 2 = 32.5 m inside
+ * the farthest sheep of that sector, or to r_a = 2 m from G where that is nearer (a sector
+ * whose farthest sheep is within r_s / 2: the dog walks in until the paper's stop rule holds
+ * it); from anywhere on its ray, however far out, so asked in any order. */
+static void a_ring_presses_in_along_each_ray(void) {
+  const float dist[HERD_SECTORS] = {30, 100, 14, 16, 18, 90, 60, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  o.steering_count = 5;
+  herd_strombom_dog_params five = ring(5, 240.0f);
+  const float want_deg[5] = {-120, -60, 0, 60, 120}, want_r[5] = {57.5f, 27.5f, 2, 67.5f, 2};
+  for (int i = 4; i >= 0; --i) {
+    o.nearest[i].dist_m = 30; /* none waits */
+    float a = want_deg[i] * 0.0174532925f, c = cosf(a), s = sinf(a);
+    const float from[2] = {50 + 300 * c, 50 + 300 * s};
+    herd_dog_aim aim = herd_strombom_dog_aim(&five, &o, (uint32_t)i, from);
+    float want[2] = {50 + want_r[i] * c, 50 + want_r[i] * s};
+    CHECK_MSG(
+        aim.mode == HERD_MODE_DRIVE && fabsf(aim.point[0] - want[0]) < 1e-3f && fabsf(aim.point[1] - want[1]) < 1e-3f,
+        "dog %d: mode %d at (%g, %g), want (%g, %g)", i, aim.mode, (double)aim.point[0], (double)aim.point[1],
+        (double)want[0], (double)want[1]);
+  }
+  o.nearest[2].dist_m = 5; /* a sheep within 3 r_a: the paper's dog stands still */
+  CHECK(herd_strombom_dog_aim(&five, &o, 2, dog_at).mode == HERD_MODE_WAIT);
+}
+
+/* A ring dog 400 m out on the far side from its ray (+x) goes around the flock a twelfth of a
+ * turn at a time on the circle m r_a beyond the edge there (30 + 6 m), coming in as it goes, where
+ * an arc's dog keeps to its own wider circle. */
+static void a_ring_dog_comes_in_while_going_around(void) {
+  const float dist[HERD_SECTORS] = {30, 12, 14, 16, 18, 20, 22, 24};
+  herd_observation o = sectored(dist, 10.0f);
+  herd_strombom_dog_params one = ring(1, 270.0f);
+  float a = 150.0f * 0.0174532925f, b = 120.0f * 0.0174532925f, far[2] = {50 + 400 * cosf(a), 50 + 400 * sinf(a)};
+  herd_dog_aim aim = herd_strombom_dog_aim(&one, &o, 0, far);
+  CHECK_MSG(fabsf(aim.point[0] - (50 + 36 * cosf(b))) < 1e-3f && fabsf(aim.point[1] - (50 + 36 * sinf(b))) < 1e-3f,
+            "(%g, %g)", (double)aim.point[0], (double)aim.point[1]);
+  one.team = HERD_DOG_TEAM_ARC;
+  aim = herd_strombom_dog_aim(&one, &o, 0, far);
+  CHECK(fabsf(aim.point[0] - (50 + 400 * cosf(b))) < 1e-2f && fabsf(aim.point[1] - (50 + 400 * sinf(b))) < 1e-2f);
 }
 
 static void waits_while_a_sheep_is_within_3_ra(void) {

@@ -193,9 +193,9 @@ check "... and one stopped before a sweep began starts that sweep afresh" eval \
 
 run experiment massive-herding --quick --seeds 1 --sheep 100 --quiet --out "$tmp/massive"
 check "massive-herding runs a sweep per strategy and flock size" eval '[ "$rc" -eq 0 ] && [ -s "$tmp/massive/success.png" ] &&
-  [ "$(cd "$tmp/massive" && ls -d */100 | tr "\n" " ")" = "arc/100 lien/100 sectors/100 strombom/100 within-reach/100 " ]'
+  [ "$(cd "$tmp/massive" && ls -d */100 | tr "\n" " ")" = "arc/100 lien/100 ring/100 sectors/100 strombom/100 within-reach/100 " ]'
 check "... each with its own steering agents" eval \
-  'grep -q "team.*arc" "$tmp/massive/arc/100/sweep.json" && grep -q "gathered.*within_reach" "$tmp/massive/within-reach/100/sweep.json" &&
+  'grep -q "team.*arc" "$tmp/massive/arc/100/sweep.json" && grep -q "team.*ring" "$tmp/massive/ring/100/sweep.json" && grep -q "gathered.*within_reach" "$tmp/massive/within-reach/100/sweep.json" &&
    grep -q "strategy.*shepherd" "$tmp/massive/lien/100/sweep.json" && grep -q "\"agents\[0\].count\"" "$tmp/massive/lien/100/sweep.json"'
 # The report's rows for the team by sectors (2 and 4 dogs, 1 seed) against that sweep's runs.csv.
 check "... and its table counts each sweep's runs" eval '

@@ -693,6 +693,7 @@ static const massive_strategy massive_strategies[] = {
     {"within-reach", "Strömbom's dog, `dogs.gathered = within_reach`", NULL, ", \"gathered\": \"within_reach\""},
     {"sectors", "a team by sectors (`dogs.team = sectors`)", "dogs.count", ", \"team\": \"sectors\""},
     {"arc", "an arc (`dogs.team = arc`, Pierson & Schwager)", "dogs.count", ", \"team\": \"arc\""},
+    {"ring", "a ring (`dogs.team = ring`, Δ = 270°)", "dogs.count", ", \"team\": \"ring\", \"arc_deg\": 270"},
     {"lien", "Lien's shepherds", "agents[0].count", NULL},
 };
 #define MASSIVE_STRATEGY_COUNT (sizeof massive_strategies / sizeof massive_strategies[0])

@@ -25,7 +25,8 @@ typedef enum herd_dog_stop {
 typedef enum herd_dog_team {
   HERD_DOG_TEAM_ALONE = 0, /* "alone": each dog the paper's, all after the one farthest sheep */
   HERD_DOG_TEAM_SECTORS,   /* "sectors": each its own share of the sectors about G [ours] */
-  HERD_DOG_TEAM_ARC        /* "arc": on an arc behind G (Pierson & Schwager 2018, as implemented publicly) */
+  HERD_DOG_TEAM_ARC,       /* "arc": on an arc behind G (Pierson & Schwager 2018, as implemented publicly) */
+  HERD_DOG_TEAM_RING       /* "ring": spread over an arc about G, each pressing in along its ray [ours] */
 } herd_dog_team;
 
 /* When a Strömbom dog counts the flock gathered (dogs.gathered). */
@@ -150,7 +151,7 @@ struct herd_scenario {
     float team_compact;     /* kappa: a team gathers the flock within kappa r_a sqrt(N) of G */
     float team_margin;      /* m: a team's driving dog stands m r_a beyond the flock's back */
     float team_reach_m;     /* c: a team's driving dog stands at most c beyond the flock's back */
-    float arc_deg;          /* Delta: with dogs.team = arc, the arc's angular spread */
+    float arc_deg;          /* Delta: with dogs.team = arc or ring, the dogs' angular spread */
   } dogs;
   struct {
     uint32_t entries;

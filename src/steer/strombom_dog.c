@@ -116,6 +116,24 @@ static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_obser
   return aim;
 }
 
+/* A dog more than a twelfth of a turn about G from its `slot` goes around the flock to it [ours]:
+ * it heads for the point a twelfth of a turn on toward the slot on the circle about G at
+ * `radius` (with `wider`, through itself where that is wider), not through the flock. Otherwise
+ * the slot. */
+static herd_dog_aim around_to(const herd_observation *obs, herd_dog_aim slot, float radius, bool wider,
+                              const float pos[2]) {
+  float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
+  float sx = slot.point[0] - gx, sy = slot.point[1] - gy, dx = pos[0] - gx, dy = pos[1] - gy;
+  float dist = sqrtf(dx * dx + dy * dy);
+  float off = atan2f(dx * sy - dy * sx, dx * sx + dy * sy); /* from the dog to its slot, about G */
+  const float step = HERD_TURN / 12.0f;
+  if (!(fabsf(off) > step) || !(dist > 0.0f)) return slot;
+  float turn = off > 0.0f ? step : -step, c = cosf(turn), s = sinf(turn), r = wider && dist > radius ? dist : radius;
+  slot.point[0] = gx + r * (c * dx - s * dy) / dist;
+  slot.point[1] = gy + r * (s * dx + c * dy) / dist;
+  return slot;
+}
+
 /* dogs.team = arc: Pierson & Schwager's (2018) partial encirclement as public implementations
  * place the dogs, evenly over Delta behind G (docs/models/strombom-team.md); each slot m r_a
  * beyond the flock's edge there [ours]. A dog more than a twelfth of a turn from its slot goes
@@ -124,16 +142,29 @@ static herd_dog_aim team_aim(const herd_strombom_dog_params *p, const herd_obser
 static herd_dog_aim arc_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
                             const float toward[2], const float pos[2]) {
   herd_dog_aim slot = drive_point(p, obs, toward, spread_turn(p, dog_index, p->arc_rad), 0.0f);
+  float sx = slot.point[0] - (float)obs->centroid[0], sy = slot.point[1] - (float)obs->centroid[1];
+  return around_to(obs, slot, sqrtf(sx * sx + sy * sy), true, pos);
+}
+
+/* dogs.team = ring [ours]: the dogs spread evenly over Delta about G like the arc's, but each
+ * walks in along its own ray toward G and stands where the paper's rule stops it (a sheep
+ * within 3 r_a): the dogs follow the flock's edge wherever it is, and the sheep within r_s of
+ * them are pushed in toward G and out of the open side toward where the flock is driven. It
+ * goes around the flock to its ray as the arc's dogs do, but on the circle m r_a beyond the
+ * edge there however far out it is (coming in while it goes around). */
+static herd_dog_aim ring_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
+                             const float toward[2], const float pos[2]) {
+  herd_dog_aim edge = drive_point(p, obs, toward, spread_turn(p, dog_index, p->arc_rad), 0.0f);
   float gx = (float)obs->centroid[0], gy = (float)obs->centroid[1];
-  float sx = slot.point[0] - gx, sy = slot.point[1] - gy, dx = pos[0] - gx, dy = pos[1] - gy;
-  float dist = sqrtf(dx * dx + dy * dy), radius = sqrtf(sx * sx + sy * sy);
-  float off = atan2f(dx * sy - dy * sx, dx * sx + dy * sy); /* from the dog to its slot, about G */
-  const float step = HERD_TURN / 12.0f;
-  if (!(fabsf(off) > step) || !(dist > 0.0f)) return slot;
-  float turn = off > 0.0f ? step : -step, c = cosf(turn), s = sinf(turn), r = dist > radius ? dist : radius;
-  slot.point[0] = gx + r * (c * dx - s * dy) / dist;
-  slot.point[1] = gy + r * (s * dx + c * dy) / dist;
-  return slot;
+  float sx = edge.point[0] - gx, sy = edge.point[1] - gy, radius = sqrtf(sx * sx + sy * sy);
+  /* no deeper than r_s / 2 inside the farthest sheep of the sector there: a dog that walks on
+   * into the flock cleaves it, the sheep beside its path fleeing sideways beyond its reach */
+  float r_a = p->repulsion_radius_m, depth = radius - p->team_margin * r_a - 0.5f * p->dog_radius_m;
+  if (!(depth > r_a)) depth = r_a;
+  herd_dog_aim slot = edge;
+  slot.point[0] = gx + (radius > 0.0f ? depth * sx / radius : 0.0f);
+  slot.point[1] = gy + (radius > 0.0f ? depth * sy / radius : 0.0f);
+  return around_to(obs, slot, radius, false, pos);
 }
 
 herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd_observation *obs, uint32_t dog_index,
@@ -151,6 +182,7 @@ herd_dog_aim herd_strombom_dog_aim(const herd_strombom_dog_params *p, const herd
   float toward[2] = {p->target_m[0], p->target_m[1]};    /* where the flock is driven */
   if (route) herd_strombom_dog_waypoint(p, obs, toward); /* [ours] the next waypoint, not T */
   if (p->team == HERD_DOG_TEAM_ARC) return arc_aim(p, obs, dog_index, toward, pos);
+  if (p->team == HERD_DOG_TEAM_RING) return ring_aim(p, obs, dog_index, toward, pos);
   if (p->team == HERD_DOG_TEAM_SECTORS) {
     float compact = p->team_compact * r_a * sqrtf(n);
     return team_aim(p, obs, dog_index, toward, compact < gathered ? compact : gathered);
