@@ -232,8 +232,8 @@ static void food_must_lie_in_the_world_and_fit_the_steering(void) {
   check_refused((const char *[]){"food.points_m=[[61, 20, 15]]"}, 1,
                 "food.points_m[0][0]: 61 is outside the world (allowed: 0 to 60)");
   check_refused((const char *[]){"food.points_m=[[30, 30, 15]]"}, 1, "food.points_m[0]: inside obstacles.spheres[0]");
-  check_refused((const char *[]){"agents[0].strategy=pursuer", "agents[0].count=12"}, 2,
-                "food.points_m: 6 particles with 12 other steering agents make 18");
+  check_refused((const char *[]){"agents[0].strategy=pursuer", "agents[0].count=60"}, 2,
+                "food.points_m: 6 particles with 60 other steering agents make 66");
   herd_scenario sc;
   herd_error err;
   CHECK(scenario_load(NULL, (const char *[]){"food.points_m=[[1, 1]]"}, 1, &sc, &err) == HERD_E_INPUT);
