@@ -262,13 +262,15 @@ HERD_INLINE herd_nearest herd_nearest_add(herd_nearest best, const herd_grid *g,
 
 /* First pass: the agent (its word) against the nearest entries `near` (an lvalue array, in any
  * address space) of the steer_count <= HERD_REDUCE_STEERING steering agents in `steer`
- * (HERD_STEER_FLOATS each). Removed agents take no part. The loop is bounded by the constant
- * too, so that a compiler may unroll it and keep private entries in registers. */
+ * (HERD_STEER_FLOATS each), where it takes part (herd_near_takes_part: removed agents never,
+ * sated ones not for food). The loop is bounded by the constant too, so that a compiler may
+ * unroll it and keep private entries in registers. */
 #define HERD_PARTIAL_ADD_NEAR(near, g, steer, steer_count, pos, word)                   \
   do {                                                                                  \
     if (!herd_agent_removed(word))                                                      \
       for (herd_u32 d_ = 0; d_ < (steer_count) && d_ < HERD_REDUCE_STEERING; ++d_) {    \
         herd_u32 at_ = HERD_STEER_FLOATS * d_;                                          \
+        if (!herd_near_takes_part((word), (herd_u32)(steer)[at_ + 3u])) continue;       \
         herd_vec3 s_ = herd_v3((steer)[at_], (steer)[at_ + 1u], (steer)[at_ + 2u]);     \
         (near)[d_] = herd_nearest_add((near)[d_], (g), s_, (pos), herd_agent_id(word)); \
       }                                                                                 \

@@ -1,7 +1,8 @@
 /* The fish school of Ban, Ning & Tu (2008) (kernels/models/fish.h, docs/models/fish.md): the
  * escape turn as read from eqs. 17-19, a shark kept at a distance by escape (against the same
  * seeds with escape off), foraging that brings the school onto the food (against sated fish),
- * a meal resetting hunger, food validation, and the backends agreeing. */
+ * a meal resetting hunger, sated fish leaving food uneaten, food validation, and the backends
+ * agreeing. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
   X(escape_keeps_the_shark_away_in_every_seed)       \
   X(foraging_brings_the_school_onto_the_food)        \
   X(a_meal_resets_hunger)                            \
+  X(a_sated_school_leaves_the_food_it_swims_through) \
   X(food_must_lie_in_the_world_and_fit_the_steering) \
   X(backends_agree_with_shark_food_and_reef)
 TESTS(DECLARE_TEST)
@@ -123,6 +125,19 @@ static void escape_keeps_the_shark_away_in_every_seed(void) {
 
 /* ---- Food ------------------------------------------------------------------------------------ */
 
+/* The distance from fish i of f to steering agent a, the short way through the wrapping world;
+ * INFINITY when a is not a food particle left uneaten. */
+static double distance_to_food(const herd_sim *sim, const flock_copy *f, uint32_t i, const herd_steering_state *a) {
+  if (a->strategy != HERD_STRATEGY_FOOD || a->mode == HERD_MODE_EATEN) return INFINITY;
+  double s = 0;
+  for (int k = 0; k < 3; ++k) {
+    double x = fabs(f->pos[3 * i + k] - a->pos[k]), size = herd_sim_scenario(sim)->world.size_m[k];
+    x = fmin(x, size - x); /* the world wraps */
+    s += x * x;
+  }
+  return sqrt(s);
+}
+
 /* The mean over fish of the distance to the nearest food particle not yet eaten; -1 when all
  * are gone. */
 static double mean_distance_to_food(herd_sim *sim) {
@@ -131,17 +146,8 @@ static double mean_distance_to_food(herd_sim *sim) {
   bool any = false;
   for (uint32_t i = 0; i < f.n; ++i) {
     double best = INFINITY;
-    for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
-      const herd_steering_state *a = herd_sim_steering(sim, d);
-      if (a->strategy != HERD_STRATEGY_FOOD || a->mode == HERD_MODE_EATEN) continue;
-      double s = 0;
-      for (int k = 0; k < 3; ++k) {
-        double x = fabs(f.pos[3 * i + k] - a->pos[k]), size = herd_sim_scenario(sim)->world.size_m[k];
-        x = fmin(x, size - x); /* the world wraps */
-        s += x * x;
-      }
-      best = fmin(best, sqrt(s));
-    }
+    for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
+      best = fmin(best, distance_to_food(sim, &f, i, herd_sim_steering(sim, d)));
     any = any || isfinite(best);
     sum += best;
   }
@@ -219,6 +225,65 @@ static void a_meal_resets_hunger(void) {
   }
   CHECK_MSG(meals >= 3, "only %u meals seen", meals);
   herd_sim_destroy(sim);
+}
+
+/* Food particles not yet eaten with a fish within `radius` of them, by brute force. */
+static uint32_t food_within_reach(herd_sim *sim, double radius) {
+  flock_copy f = read_flock(sim);
+  uint32_t n = 0;
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    bool near = false;
+    for (uint32_t i = 0; i < f.n && !near; ++i)
+      near = distance_to_food(sim, &f, i, herd_sim_steering(sim, d)) <= radius;
+    n += near;
+  }
+  free_flock(&f);
+  return n;
+}
+
+/* 18 particles strewn through the box the school starts in (fish-foraging.json without its
+ * reefs), 1 m to eat. Sated (H0 = 0: H reaches beta = 0.5 only after ~750 steps), the school
+ * swims through them for 300 steps, fish end steps within reach of particles, and not one is
+ * eaten, every fish is flagged sated and no fish is the food's nearest; hungry (H0 = 1), the
+ * same school eats at least half of them in the same 300 steps. */
+#define STREWN                                                                                                   \
+  "food.points_m=[[6, 6, 12], [10.5, 6, 12], [15, 6, 12], [6, 10.5, 12], [10.5, 10.5, 12], [15, 10.5, 12], [6, " \
+  "15, 12], [10.5, 15, 12], [15, 15, 12], [6, 6, 18], [10.5, 6, 18], [15, 6, 18], [6, 10.5, 18], [10.5, 10.5, "  \
+  "18], [15, 10.5, 18], [6, 15, 18], [10.5, 15, 18], [15, 15, 18]]"
+static uint32_t eaten_in_300_steps(bool hungry, uint32_t *reached) {
+  const char *sets[] = {STREWN, "obstacles.spheres=[]", "food.eat_radius_m=1",
+                        hungry ? "fish.initial_hunger=1" : "fish.initial_hunger=0"};
+  herd_scenario sc = shipped("fish-foraging.json", sets, 4);
+  herd_sim *sim = sim_start(&sc, 2);
+  herd_error err;
+  uint8_t *flags = malloc(sc.flock.count);
+  CHECK(flags != NULL);
+  *reached = 0;
+  for (int t = 1; t <= 300 && herd_sim_step(sim, &err) == HERD_OK; ++t) {
+    *reached += food_within_reach(sim, sc.food.eat_radius_m);
+    CHECK(herd_sim_read_flags(sim, flags, &err) == HERD_OK);
+    uint32_t sated = 0;
+    for (uint32_t i = 0; i < sc.flock.count; ++i) sated += (flags[i] & HERD_FLAG_SATED) != 0;
+    /* Hungry, only those that ate are sated (for ~750 steps); sated, all of them. */
+    CHECK_MSG(hungry ? sated <= food_eaten(sim) : sated == sc.flock.count, "step %d: %u of %u fish flagged sated", t,
+              sated, sc.flock.count);
+    for (uint32_t d = 0; !hungry && d < herd_sim_steering_count(sim); ++d)
+      if (herd_sim_steering(sim, d)->mode != HERD_MODE_EATEN)
+        CHECK(isinf(herd_sim_observation(sim)->nearest[d].dist_m)); /* no fish is hungry */
+  }
+  uint32_t eaten = food_eaten(sim);
+  printf("  %s: %u of 18 eaten; a fish ended a step within reach of an uneaten particle %u times\n",
+         hungry ? "hungry" : "sated", eaten, *reached);
+  free(flags);
+  herd_sim_destroy(sim);
+  return eaten;
+}
+
+static void a_sated_school_leaves_the_food_it_swims_through(void) {
+  uint32_t reached_sated, reached_hungry;
+  uint32_t sated = eaten_in_300_steps(false, &reached_sated), hungry = eaten_in_300_steps(true, &reached_hungry);
+  CHECK_MSG(sated == 0 && reached_sated > 0, "sated: %u eaten, %u times within reach", sated, reached_sated);
+  CHECK_MSG(hungry >= 9, "hungry: %u of 18 eaten", hungry);
 }
 
 static void check_refused(const char *const *sets, int count, const char *want) {

@@ -23,7 +23,8 @@
   X(removed_sheep_are_nobodys_neighbours)          \
   X(a_delivered_sheep_leaves_for_the_pen)          \
   X(removal_latches_and_counts_as_delivered)       \
-  X(removed_sheep_are_left_out_of_the_reduction)
+  X(removed_sheep_are_left_out_of_the_reduction)   \
+  X(a_sated_agent_is_no_foods_nearest)
 TESTS(DECLARE_TEST)
 
 enum { MAX_SHEEP = 16 };
@@ -340,6 +341,27 @@ static void removed_sheep_are_left_out_of_the_reduction(void) {
   CHECK(c.x == 20 && c.y == 0);
   for (int i = 0; i < 3; ++i) herd_far_add(&p, at[i], vel, words[i], c);
   CHECK(p.far_id == 0u && p.far_d2 == 100); /* the lower id of the two 10 m away */
+}
+
+/* The sated flag is set by its alert for one step, and a sated agent is nobody's nearest for a
+ * food particle (role food or best) while it still is for a threat: the food a sated fish swims
+ * through goes to the hungry one behind it. */
+static void a_sated_agent_is_no_foods_nearest(void) {
+  herd_vec3 goal = herd_v3(0, 0, 0), at = herd_v3(5, 0, 0);
+  herd_u32 sated = after_step(0u, at, at, HERD_ALERT_SATED, goal, -1);
+  CHECK((sated & HERD_AGENT_SATED) && herd_agent_id(sated) == 0u);
+  CHECK(!(after_step(sated, at, at, 0, goal, -1) & HERD_AGENT_SATED)); /* not latched */
+  herd_grid g = {.cell_m = 4, .inv_cell_m = 0.25f, .count = 2, .flock_count = 2, .dims = 2};
+  herd_vec3 pos[2] = {herd_v3(1, 0, 0), herd_v3(3, 0, 0)};
+  herd_u32 words[2] = {0u | HERD_AGENT_SATED, 1u};
+  const float steer[3 * HERD_STEER_FLOATS] = {0, 0, 0, HERD_ROLE_FOOD,      0, 0, 0, 0, /* */
+                                              0, 0, 0, HERD_ROLE_FOOD_BEST, 0, 0, 0, 0, /* */
+                                              0, 0, 0, HERD_ROLE_THREAT,    0, 0, 0, 0};
+  herd_flock_partial p = herd_partial_empty();
+  for (int i = 0; i < 2; ++i) herd_partial_add(&p, &g, pos[i], herd_v3(1, 0, 0), words[i], steer, 3, 0, 1);
+  CHECK(p.near[0].id == 1u && p.near[0].d2 == 9 && p.near[1].id == 1u);
+  CHECK(p.near[2].id == 0u && p.near[2].d2 == 1);
+  CHECK(herd_near_takes_part(words[0], HERD_ROLE_GONE) && !herd_near_takes_part(words[0], HERD_ROLE_FOOD));
 }
 
 int main(void) { TEST_MAIN(TESTS); }

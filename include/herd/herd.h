@@ -536,6 +536,7 @@ size_t herd_sim_memory_bytes(const herd_sim *sim);
 #define HERD_FLAG_REACTED 2u   /* reacted to a steering agent in the last step */
 #define HERD_FLAG_MOVED 4u     /* moved in the last step */
 #define HERD_FLAG_DELIVERED 8u /* has been within the goal radius at some step (latched) */
+#define HERD_FLAG_SATED 16u    /* ignored food in the last step (a fish not hungry enough to eat) */
 
 /* Copies each flock agent's flags (HERD_FLAG_*), ordered by agent id as herd_sim_read_flock:
  * N bytes. */

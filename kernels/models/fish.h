@@ -171,16 +171,24 @@ HERD_INLINE herd_vec3 herd_fish_forage(const herd_fish_params *m, const herd_flo
   return herd_fish_clamp_speed(herd_v3_scale(heading, length / tau), m->min_speed_m_per_s, m->max_speed_m_per_s, dir);
 }
 
-/* After the move: food within food.sense_radius_m becomes the fish's own best find when nearer
- * than the one it has; food within food.eat_radius_m is a meal (hunger 0, no find kept). */
+/* H >= beta, from what the fish has digested (H = H0 + D). */
+HERD_INLINE int herd_fish_hungry(const herd_fish_params *m, float digested) {
+  return m->initial_hunger + digested >= m->hunger_threshold;
+}
+
+/* After the move, for a hungry fish: food within food.sense_radius_m becomes its own best find
+ * when nearer than the one it has; food within food.eat_radius_m is a meal (hunger 0, no find
+ * kept). A sated fish ignores food: it keeps its find, eats nothing and says so
+ * (HERD_ALERT_SATED), so that the food it swims through is not eaten either. */
 HERD_INLINE void herd_fish_remember(const herd_fish_params *m, const herd_flock_view *v, herd_vec3 p, herd_u32 own,
                                     float digested, herd_agent_next *next) {
   const herd_env_info *e = &v->info->env;
   herd_u32 n = v->info->steering_count;
   float own2 = own < n ? herd_v3_len2(herd_world_delta(v->grid, p, herd_steer_pos(v, own))) : INFINITY;
   float sense2 = e->sense_radius_m * e->sense_radius_m, eat2 = e->eat_radius_m * e->eat_radius_m;
-  int ate = 0;
-  for (herd_u32 f = 0; f < n; ++f) {
+  int ate = 0, hungry = herd_fish_hungry(m, digested); /* recomputed: one register less in the step */
+  if (!hungry) next->alert |= HERD_ALERT_SATED;
+  for (herd_u32 f = 0; hungry && f < n; ++f) {
     herd_u32 role = herd_steer_role(v, f);
     if (role != HERD_ROLE_FOOD && role != HERD_ROLE_FOOD_BEST) continue;
     float d2 = herd_v3_len2(herd_world_delta(v->grid, p, herd_steer_pos(v, f)));
@@ -209,7 +217,7 @@ HERD_INLINE herd_agent_next herd_fish_step(const herd_fish_params *m, const herd
   herd_vec3 p = herd_agent_pos(v, self), vel = herd_agent_vel(v, self);
   float speed;
   herd_vec3 dir = herd_fish_dir(vel, &speed);
-  float digested = herd_agent_memory(v, self, 1u), hunger = m->initial_hunger + digested;
+  float digested = herd_agent_memory(v, self, 1u);
   herd_u32 own, best, n = v->info->steering_count;
   herd_fish_finds(v, (herd_u32)herd_agent_memory(v, self, 0u), &own, &best);
 
@@ -229,7 +237,7 @@ HERD_INLINE herd_agent_next herd_fish_step(const herd_fish_params *m, const herd
     next.vel = herd_fish_escape(m, v, self, p, vel, dir, threat.near, crowd.push);
   } else {
     herd_couzin_zones own_zones = zones ? *zones : herd_couzin_neighbours(&z, v, self, p, dir, 1);
-    if (hunger >= m->hunger_threshold && (own < n || best < n))
+    if (herd_fish_hungry(m, digested) && (own < n || best < n))
       next.vel = herd_fish_forage(m, v, self, p, vel, dir, &own, best, own_zones);
     else
       next.vel = herd_fish_school(m, &z, v, self, p, dir, speed, own_zones);
@@ -299,6 +307,13 @@ static inline herd_vec3 herd_fish_initial_velocity(const void *params, herd_rng4
                                                    herd_u32 dims) {
   const herd_fish_params *m = params;
   return herd_v3_scale(herd_couzin_initial_velocity(params, spawn_draw, draw, dims), m->speed_m_per_s);
+}
+
+/* A school that starts sated (H0 < beta) starts flagged so: the first observation's nearest
+ * fish to the food is a hungry one, as every later one is. */
+static inline herd_u32 herd_fish_start_flags(const void *params) {
+  const herd_fish_params *m = params;
+  return m->initial_hunger < m->hunger_threshold ? HERD_AGENT_SATED : 0u;
 }
 
 #endif

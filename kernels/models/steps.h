@@ -30,6 +30,10 @@
  * are the observation's. The others draw none. */
 #define HERD_MARKS_MODELS(X) X(strombom) X(boids) X(couzin)
 
+/* Models whose agents start with flags in their word (host only): X(name). Each brings
+ * herd_<name>_start_flags(params), the HERD_AGENT_* bits every agent starts with. */
+#define HERD_START_FLAGS_MODELS(X) X(fish)
+
 /* Models that explain one agent's update (host only): X(name). Each brings
  * herd_<name>_explain(params, view, sorted index, scratch of HERD_MAX_NEIGHBOURS, out), which
  * evaluates the update's terms with the functions its step uses. The others: "n/a". */

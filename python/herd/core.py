@@ -256,7 +256,7 @@ class Sim:
     Arrays are numpy, shape (N, dims), ordered by agent id, read from the backend at each
     access straight into the new array (no further copy)."""
 
-    FLAG_REMOVED, FLAG_REACTED, FLAG_MOVED, FLAG_DELIVERED = 1, 2, 4, 8
+    FLAG_REMOVED, FLAG_REACTED, FLAG_MOVED, FLAG_DELIVERED, FLAG_SATED = 1, 2, 4, 8, 16
 
     def __init__(self, scenario, backend="cpu", threads=0, device=None, lockstep=False):
         if not isinstance(scenario, Scenario):
@@ -364,7 +364,7 @@ class Sim:
 
     @property
     def flags(self):
-        """Per-agent flags (N,) uint8: FLAG_DELIVERED, FLAG_MOVED, FLAG_REACTED, FLAG_REMOVED."""
+        """Per-agent flags (N,) uint8: FLAG_DELIVERED, FLAG_MOVED, FLAG_REACTED, FLAG_REMOVED, FLAG_SATED."""
         out = np.empty(self.count, dtype=np.uint8)
         err = ffi.new("herd_error *")
         _check(lib.herd_sim_read_flags(self._handle, ffi.cast("uint8_t *", ffi.from_buffer(out)), err), err)

@@ -218,7 +218,8 @@ herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *v
 #define HERD_WANTS_SECTORS(unobserved) (!((unobserved)&HERD_OBSERVE_SECTORS))
 
 /* The agent word of flock agent `id` at an upload (pos in id order): its id, delivered when it
- * starts in the goal. */
+ * starts in the goal, and its model's start flags (herd_model_exec.start_flags). d->env is read:
+ * it must still be there. */
 uint32_t herd_agent_start_word(const herd_backend_desc *d, const float *pos, uint32_t id);
 
 /* ---- Groups: what both backends do alike on the host (src/backend/groups.c) ------------------- */

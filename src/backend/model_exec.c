@@ -21,6 +21,8 @@ static const herd_model_explain_fn explains[EXEC_MODEL_COUNT] = {HERD_EXPLAIN_MO
 #define MARKS_ROW(id) [EXEC_INDEX_##id] = herd_##id##_marks,
 static const herd_model_marks_fn marks[EXEC_MODEL_COUNT] = {HERD_MARKS_MODELS(MARKS_ROW)};
 
+#define START_FLAGS_ROW(id) [EXEC_INDEX_##id] = herd_##id##_start_flags,
+static const herd_model_start_flags_fn start_flags[EXEC_MODEL_COUNT] = {HERD_START_FLAGS_MODELS(START_FLAGS_ROW)};
 #define CAPPED_ROW(id, registers) [EXEC_INDEX_##id] = registers,
 static const uint32_t capped[EXEC_MODEL_COUNT] = {HERD_CAPPED_MODELS(CAPPED_ROW)};
 
@@ -52,6 +54,7 @@ HERD_MODELS(CPU_STEP_ROW)
    .initial_velocity = herd_##id##_initial_velocity, \
    .explain = &explains[EXEC_INDEX_##id],            \
    .marks = &marks[EXEC_INDEX_##id],                 \
+   .start_flags = &start_flags[EXEC_INDEX_##id],     \
    .capped_registers = &capped[EXEC_INDEX_##id]},
 
 static const herd_model_exec rows[] = {HERD_MODELS(EXEC_ROW)};

@@ -26,6 +26,9 @@ typedef struct herd_model_prepass {
 typedef void (*herd_model_explain_fn)(const void *params, const herd_flock_view *v, herd_u32 self,
                                       herd_neighbour *scratch, herd_model_explanation *out);
 
+/* The flags every agent starts with (HERD_START_FLAGS_MODELS). */
+typedef herd_u32 (*herd_model_start_flags_fn)(const void *params);
+
 /* The radii a viewer draws (HERD_MARKS_MODELS); count and delivered are the observation's. */
 typedef void (*herd_model_marks_fn)(const void *params, herd_u32 count, herd_u32 delivered, herd_model_marks_out *out);
 
@@ -45,8 +48,9 @@ typedef struct herd_model_exec {
   int (*reach)(const void *params, herd_u32 count, herd_model_reach *out, char *why, size_t size);
   /* The velocity agent i starts with, from its two spawn draws (position, velocity). */
   herd_vec3 (*initial_velocity)(const void *params, herd_rng4 spawn_draw, herd_rng4 velocity_draw, herd_u32 dims);
-  const herd_model_explain_fn *explain; /* *explain NULL: the model cannot explain an update */
-  const herd_model_marks_fn *marks;     /* *marks NULL: the model draws no radii */
+  const herd_model_explain_fn *explain;         /* *explain NULL: the model cannot explain an update */
+  const herd_model_marks_fn *marks;             /* *marks NULL: the model draws no radii */
+  const herd_model_start_flags_fn *start_flags; /* *start_flags NULL: the agents start with none */
   /* *capped_registers: a GPU builds its step kernels (one-world and batch) with at most this
    * many registers per work-item (HERD_CAPPED_MODELS); 0: without a bound */
   const uint32_t *capped_registers;

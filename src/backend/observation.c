@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "model_exec.h"
 
 /* Defined here, below both backends that call it (herd_stop_between_pieces): in choose.c, which
  * names both backends, it made the backends and the chooser one circle of calls. */
@@ -106,11 +107,11 @@ static float box_d2(const herd_grid *g, const near_box *box, herd_vec3 s) {
   return herd_v3_len2(herd_v3(gap[0], gap[1], gap[2]));
 }
 
-/* Agents [begin, end) against the nearest entry of the steering agent at s. */
+/* Agents [begin, end) against the nearest entry of the steering agent at s (its role, role). */
 static herd_nearest nearest_in(const herd_backend_desc *d, const herd_grid *g, const float *pos, const uint32_t *agent,
-                               uint32_t begin, uint32_t end, herd_vec3 s, herd_nearest best) {
+                               uint32_t begin, uint32_t end, herd_vec3 s, uint32_t role, herd_nearest best) {
   for (uint32_t i = begin; i < end; ++i)
-    if (!herd_agent_removed(agent[i]))
+    if (herd_near_takes_part(agent[i], role))
       best = herd_nearest_add(best, g, s, herd_load_vec(pos, i, d->dims), herd_agent_id(agent[i]));
   return best;
 }
@@ -132,7 +133,7 @@ static void nearest_over_run(const herd_backend_desc *d, const herd_grid *g, con
       uint32_t k = n == 0 ? first : n - 1u;
       if ((n > 0 && k == first) || !(gap[k] <= near[e].d2)) continue;
       uint32_t lo = begin + k * NEAR_PIECE, hi = lo + NEAR_PIECE < end ? lo + NEAR_PIECE : end;
-      near[e] = nearest_in(d, g, pos, agent, lo, hi, s, near[e]);
+      near[e] = nearest_in(d, g, pos, agent, lo, hi, s, (uint32_t)at[3], near[e]);
     }
   }
 }
@@ -180,5 +181,6 @@ herd_flock_partial herd_far_over(uint32_t dims, const float *pos, const float *v
 uint32_t herd_agent_start_word(const herd_backend_desc *d, const float *pos, uint32_t id) {
   herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
   int in_goal = herd_env_in_goal(d->env, &d->env_info, herd_load_vec(pos, id, d->dims), goal, d->goal_radius_m);
-  return id | (in_goal ? HERD_AGENT_DELIVERED : 0u);
+  herd_model_start_flags_fn flags = d->model ? *d->model->start_flags : NULL;
+  return id | (in_goal ? HERD_AGENT_DELIVERED : 0u) | (flags ? flags(d->params) : 0u);
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define AGENT_ID_MASK 0x0fffffffu /* herd_sim_map_state: the id in the agent word's low 28 bits */
+#include "../../kernels/agent.h" /* herd_sim_map_state's agent words: herd_agent_id */
 
 typedef struct mapped {
   const float *pos, *vel;
@@ -30,7 +30,7 @@ static void point_of(const mapped *m, uint32_t i, float out[3]) {
 /* The index in the mapped order of agent `id`; UINT32_MAX when none has it. */
 static uint32_t index_of(const mapped *m, uint32_t id) {
   for (uint32_t i = 0; i < m->count; ++i)
-    if ((m->agent[i] & AGENT_ID_MASK) == id) return i;
+    if ((herd_agent_id(m->agent[i])) == id) return i;
   return UINT32_MAX;
 }
 
@@ -45,7 +45,7 @@ uint32_t inspect_nearest(herd_sim *sim, const herd_camera *cam, int w, int h, do
     point_of(&m, i, p);
     if (!herd_camera_to_pixel(cam, p, w, h, at)) continue;
     double d2 = (at[0] - px) * (at[0] - px) + (at[1] - py) * (at[1] - py);
-    if (d2 <= best) best = d2, found = m.agent[i] & AGENT_ID_MASK;
+    if (d2 <= best) best = d2, found = herd_agent_id(m.agent[i]);
   }
   return found;
 }
@@ -79,7 +79,7 @@ uint32_t inspect_nearest_ids(herd_sim *sim, uint32_t id, uint32_t n, uint32_t *o
     if (at == n && (n == 0 || d >= d2[n - 1])) continue;
     if (at == n) at = n - 1;
     while (at > 0 && d2[at - 1] > d) d2[at] = d2[at - 1], out[at] = out[at - 1], --at;
-    d2[at] = d, out[at] = m.agent[i] & AGENT_ID_MASK;
+    d2[at] = d, out[at] = herd_agent_id(m.agent[i]);
   }
   free(d2);
   return found;
@@ -94,7 +94,7 @@ uint32_t inspect_within_ids(herd_sim *sim, uint32_t id, float radius_m, uint32_t
   for (uint32_t i = 0; i < m.count && found < max; ++i) {
     point_of(&m, i, q);
     float d = (q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]);
-    if (i != self && d < radius_m * radius_m) out[found++] = m.agent[i] & AGENT_ID_MASK;
+    if (i != self && d < radius_m * radius_m) out[found++] = herd_agent_id(m.agent[i]);
   }
   return found;
 }

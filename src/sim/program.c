@@ -9,7 +9,7 @@
 #include "../util/error.h"
 #include "herd/herd.h"
 
-/* The public flags are the agent word's top four bits, shifted down. */
+/* The public flags are the agent word's top four bits, shifted down, and its sated bit. */
 #define FLAG_SHIFT 28
 _Static_assert(HERD_AGENT_REMOVED >> FLAG_SHIFT == HERD_FLAG_REMOVED, "removed flag");
 _Static_assert(HERD_AGENT_ALERT >> FLAG_SHIFT == HERD_FLAG_REACTED, "reacted flag");
@@ -26,7 +26,7 @@ herd_status herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err) 
   for (uint32_t k = 0; k < n; ++k) {
     uint32_t id = agent[k] & HERD_AGENT_ID_MASK;
     if (id >= n) return herd_fail(err, HERD_E_BACKEND, "herd_sim_read_flags: agent id %u out of range", id);
-    flags[id] = (uint8_t)(agent[k] >> FLAG_SHIFT);
+    flags[id] = (uint8_t)((agent[k] >> FLAG_SHIFT) | (agent[k] & HERD_AGENT_SATED ? HERD_FLAG_SATED : 0u));
   }
   return HERD_OK;
 }

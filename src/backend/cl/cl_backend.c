@@ -380,6 +380,7 @@ void herd_cl_destroy(herd_backend *b) {
   free(b->world_boxes);
   free(b->steer_all);
   free(b->host_env);
+  free(b->host_params);
   free(b->totals);
   free(b->group_list);
   free(b->map_slot);
@@ -536,12 +537,9 @@ static herd_status upload_flock(herd_backend *b, const float *pos, const float *
   b->seen_valid = false; /* a new flock: no observation of it yet */
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading the flock");
-  herd_vec3 goal = herd_v3(b->desc.goal_m[0], b->desc.goal_m[1], b->desc.goal_m[2]);
-  for (uint32_t i = 0; i < n; ++i) {
-    int in_goal = herd_env_in_goal(b->host_env, &b->desc.env_info, herd_load_vec(pos, i, b->desc.dims), goal,
-                                   b->desc.goal_radius_m);
-    agent[i] = i | (in_goal ? HERD_AGENT_DELIVERED : 0u);
-  }
+  herd_backend_desc d = b->desc;
+  d.env = b->host_env; /* the user's may be gone */
+  for (uint32_t i = 0; i < n; ++i) agent[i] = herd_agent_start_word(&d, pos, i);
   herd_box_history_start(&b->boxes, pos, b->desc.count, b->desc.dims);
   b->stepped = UINT32_MAX;
   herd_status s = write_state(b, pos, vel, agent, err);

@@ -84,10 +84,11 @@ static herd_status write_world_tables(herd_backend *b, herd_error *err) {
       memcpy(env + b->world[w].env_base, b->world_desc[w].env, b->world_desc[w].env_floats * sizeof *env);
   if (s == HERD_OK)
     s = env ? herd_cl_write_env(b, env, b->desc.env_floats, err) : herd_fail(err, HERD_E_MEMORY, "out of memory");
-  b->host_env = env;
-  for (uint32_t w = 0; w < count; ++w) b->world_desc[w].params = NULL, b->world_desc[w].env = NULL; /* copied */
+  b->host_env = env, b->host_params = params;
+  for (uint32_t w = 0; w < count; ++w) /* copied: the user's may be gone */
+    b->world_desc[w].params = params ? params + w * params_size : NULL, b->world_desc[w].env = NULL;
   b->desc.env = NULL;
-  free(world_of), free(block_world), free(spans), free(params);
+  free(world_of), free(block_world), free(spans);
   return s;
 }
 
@@ -128,12 +129,9 @@ herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, const float *p
   size_t n = d->count, floats = n * b->stride, at = (size_t)b->world[world].begin;
   uint32_t *agent = malloc(n * sizeof *agent);
   if (!agent) return herd_fail(err, HERD_E_MEMORY, "out of memory uploading a world");
-  herd_vec3 goal = herd_v3(d->goal_m[0], d->goal_m[1], d->goal_m[2]);
-  for (uint32_t i = 0; i < n; ++i)
-    agent[i] = i | (herd_env_in_goal(b->host_env + b->world[world].env_base, &d->env_info,
-                                     herd_load_vec(pos, i, d->dims), goal, d->goal_radius_m)
-                        ? HERD_AGENT_DELIVERED
-                        : 0u);
+  herd_backend_desc with_env = *d;
+  with_env.env = b->host_env + b->world[world].env_base; /* the user's may be gone */
+  for (uint32_t i = 0; i < n; ++i) agent[i] = herd_agent_start_word(&with_env, pos, i);
   b->cur = 0;
   herd_box_history_start(&b->world_boxes[world], pos, d->count, d->dims);
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);

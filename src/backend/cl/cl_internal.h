@@ -159,8 +159,9 @@ struct herd_backend {
   uint32_t world_count, total_blocks;
   herd_backend_desc *world_desc;
   herd_world *world;
-  float *steer_all; /* HERD_MAX_STEERING records of HERD_STEER_FLOATS per world */
-  float *host_env;  /* the env array as sent (every world's, end to end): the goal's pen for uploads */
+  float *steer_all;           /* HERD_MAX_STEERING records of HERD_STEER_FLOATS per world */
+  float *host_env;            /* the env array as sent (every world's, end to end): the goal's pen for uploads */
+  unsigned char *host_params; /* every world's parameters as sent: world_desc[w].params points in */
   herd_flock_partial *totals;
   cl_mem worlds, world_of, world_params, block_world, world_totals;
   /* The batch's step in work-groups of one world each (herd_step_batch_*): per group, its world
