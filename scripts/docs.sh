@@ -12,6 +12,9 @@
 #   <!-- docs: COMMAND -->          one or more such lines directly above a ``` block: the
 #                                   block becomes, for each COMMAND, the line "$ COMMAND" and
 #                                   what it prints (standard output, then standard error)
+#   <!-- docs-md: COMMAND -->       above a block that ends with the line <!-- docs-md: end -->:
+#                                   the block becomes what COMMAND prints (standard output), as
+#                                   Markdown (a table, say), not quoted
 #   <!-- docs-picture: COMMAND -->  a command that writes a picture or a video (herd view
 #                                   --screenshot, herd record, a plotting script): the first
 #                                   word under docs/images/ is the file it writes, which the
@@ -45,11 +48,8 @@ docs_files() {
   (cd "$docs_root" && ls README.md docs/*.md docs/*/*.md python/README.md 2>/dev/null)
 }
 
-# docs_output COMMAND: runs COMMAND from the repository root, `herd` being $HERD; prints its
-# standard output then its standard error, each ending in a newline.
-docs_output() {
-  local out err
-  out=$(mktemp) && err=$(mktemp) || return 1
+# docs_run COMMAND: runs COMMAND from the repository root, `herd` being $HERD, in a subshell.
+docs_run() {
   (
     cd "$docs_root" || exit 1
     unset HERD_CL_DEVICE
@@ -57,7 +57,15 @@ docs_output() {
     # shellcheck disable=SC2317 # called by the eval'ed command
     herd() { timeout 600 "$HERD" "$@"; }
     eval "$1"
-  ) >"$out" 2>"$err" </dev/null
+  ) </dev/null
+}
+
+# docs_output COMMAND: docs_run COMMAND; prints its standard output then its standard error,
+# each ending in a newline.
+docs_output() {
+  local out err
+  out=$(mktemp) && err=$(mktemp) || return 1
+  docs_run "$1" >"$out" 2>"$err"
   # shellcheck disable=SC1003 # sed's "append" command, not an escaped quote
   sed -s -e '$a\' "$out" "$err"
   rm -f "$out" "$err"
@@ -66,10 +74,23 @@ docs_output() {
 # docs_render FILE: FILE with every quoted block remade from its commands, on standard output.
 # Returns 1 (after saying where) when a marker is not followed by a ``` block.
 docs_render() {
-  local file=$1 line n=0 skipping=0 indent='' cmd
+  local file=$1 line n=0 skipping=0 markdown=0 indent='' cmd
   local -a cmds=()
   while IFS= read -r line || [ -n "$line" ]; do
     n=$((n + 1))
+    if ((markdown)); then
+      [[ $line == '<!-- docs-md: end -->' ]] && { markdown=0; printf '%s\n' "$line"; }
+      continue
+    fi
+    if [[ $line =~ ^'<!-- docs-md: '(.*)' -->'$ && ${BASH_REMATCH[1]} != end ]]; then
+      printf '%s\n' "$line"
+      docs_run "${BASH_REMATCH[1]}" || {
+        echo "docs.sh: $file:$n: the command failed" >&2
+        return 1
+      }
+      markdown=1
+      continue
+    fi
     if ((skipping)); then
       [[ $line == "$indent"'```' ]] && { skipping=0; printf '%s\n' "$line"; }
       continue
@@ -96,8 +117,8 @@ docs_render() {
     fi
     printf '%s\n' "$line"
   done <"$file"
-  if ((skipping)) || ((${#cmds[@]})); then
-    echo "docs.sh: $file: a quoted block is not closed" >&2
+  if ((skipping)) || ((${#cmds[@]})) || ((markdown)); then
+    echo "docs.sh: $file: a quoted block (or a docs-md block) is not closed" >&2
     return 1
   fi
 }

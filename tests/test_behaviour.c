@@ -255,14 +255,20 @@ static void netlogo_birds_align_in_18_of_20_seeds(void) {
   CHECK(seeds_polarised("netlogo-flocking.json", 0.8, 1500) >= 18);
 }
 
-/* A bird within 1 patch of an enemy flees, and is out of reach again within a few ticks.
- * Approaches within the birds' vision (3 patches) show the enemies did cross the flock. */
-static void netlogo_birds_do_not_linger_next_to_an_enemy(void) {
-  herd_scenario sc = shipped("netlogo-enemies.json", NULL, 0);
+/* Over 1000 ticks of netlogo-enemies.json (with `set`, if any): bird-ticks within vision (3
+ * patches) of an enemy, approaches within 1 patch, and the longest a bird stays within 1 patch. */
+typedef struct enemy_contacts {
+  int seen, close, longest;
+} enemy_contacts;
+
+static enemy_contacts contacts_with_enemies(const char *set) {
+  const char *sets[] = {set};
+  herd_scenario sc = shipped("netlogo-enemies.json", sets, set ? 1 : 0);
   herd_sim *sim = sim_start(&sc, 0);
   herd_error err;
   uint32_t n = sc.flock.count, enemies = herd_sim_steering_count(sim);
-  int *run = calloc((size_t)n * enemies, sizeof *run), longest = 0, close = 0, seen = 0;
+  int *run = calloc((size_t)n * enemies, sizeof *run);
+  enemy_contacts c = {0, 0, 0};
   for (int t = 0; t < 1000; ++t) {
     CHECK(herd_sim_step(sim, &err) == HERD_OK);
     flock_copy f = read_flock(sim);
@@ -274,21 +280,32 @@ static void netlogo_birds_do_not_linger_next_to_an_enemy(void) {
         double d = hypot(dx, dy);
         int *r = &run[(size_t)e * n + i];
         *r = d < 1.0 ? *r + 1 : 0;
-        close += *r == 1;
-        seen += d < 3.0;
-        if (*r > longest) longest = *r;
+        c.close += *r == 1;
+        c.seen += d < 3.0;
+        if (*r > c.longest) c.longest = *r;
       }
     }
     free_flock(&f);
   }
   printf(
-      "  netlogo with 3 enemies, 1000 ticks: %d bird-ticks within vision of an enemy, %d approaches within "
+      "  netlogo with 3 enemies%s%s, 1000 ticks: %d bird-ticks within vision of an enemy, %d approaches within "
       "1 patch, the longest %d ticks\n",
-      seen, close, longest);
-  CHECK(seen > 100);
-  CHECK(longest <= 3);
+      set ? ", " : "", set ? set : "", c.seen, c.close, c.longest);
   free(run);
   herd_sim_destroy(sim);
+  return c;
+}
+
+/* A bird within 1 patch of an enemy flees, and is out of reach again within a few ticks.
+ * Approaches within the birds' vision (3 patches) show the enemies did cross the flock. With
+ * netlogo.flee = none (the control) the birds do not flee: some stay next to an enemy longer. */
+static void netlogo_birds_do_not_linger_next_to_an_enemy(void) {
+  enemy_contacts fleeing = contacts_with_enemies(NULL), ignoring = contacts_with_enemies("netlogo.flee=none");
+  CHECK(fleeing.seen > 100);
+  CHECK(fleeing.longest <= 3);
+  CHECK_MSG(ignoring.longest > 3, "without fleeing the longest stay is %d ticks", ignoring.longest);
+  CHECK_MSG(ignoring.close > 10 * fleeing.close, "approaches within 1 patch: %d fleeing, %d ignoring", fleeing.close,
+            ignoring.close);
 }
 
 int main(void) { TEST_MAIN(TESTS); }

@@ -47,7 +47,7 @@ check "... recorded in sweep.json" grep -q '"@100:sheep.repulsion=0.5"' "$tmp/at
 # against the same run's per-step CSV.
 run sweep --scenario scenarios/couzin-swarm.json --set-at 100:couzin.orientation_band_m=2 --seeds 3 --steps 200 \
   --out "$tmp/late"
-late=$(awk -F, 'NR == 2 { print $(NF - 1), $NF }' <(rows_of "$tmp/late/runs.csv"))
+late=$(awk -F, 'NR == 2 { print $(NF - 3), $(NF - 2) }' <(rows_of "$tmp/late/runs.csv")) # then steering_nearest_m, food_eaten
 run run scenarios/couzin-swarm.json --set-at 100:couzin.orientation_band_m=2 --seed 3 --steps 200 --csv "$tmp/late.csv"
 check "runs.csv's late means are the run's order parameters averaged over steps 151-200" eval '
   awk -F, -v late="$late" '"'"'
@@ -55,7 +55,7 @@ check "runs.csv's late means are the run's order parameters averaged over steps 
     $1 > 150 { p += $col["polarisation"]; m += $col["milling"]; ++n }
     END { split(late, got, " "); d1 = p / n - got[1]; d2 = m / n - got[2]
           exit !(n == 50 && d1 * d1 < 1e-10 && d2 * d2 < 1e-10) }'"'"' <(rows_of "$tmp/late.csv")'
-check "... and their header names them" eval 'rows_of "$tmp/late/runs.csv" | head -n 1 | grep -q ",polarisation_late,milling_late$"'
+check "... and their header names them" eval 'rows_of "$tmp/late/runs.csv" | head -n 1 | grep -q ",polarisation_late,milling_late,steering_nearest_m,food_eaten$"'
 
 # The same runs as `herd run` gives them, one by one.
 read -r seed count neighbours < <(awk -F, 'NR == 20 { print $3, $4, $5 }' <(rows_of "$tmp/a/runs.csv"))
@@ -125,6 +125,17 @@ run sweep "${grid[@]}" --out "$tmp/nothing" --resume
 check "--resume where there is no sweep is refused" eval '[ "$rc" -eq 2 ] && stderr_has "no sweep to resume"'
 run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --force
 check "--force starts afresh" eval '[ "$rc" -eq 0 ] && [ "$(rows_of "$tmp/a/runs.csv" | wc -l)" -eq 3 ]'
+# An older herd's runs.csv: the same sweep without the last four columns (it ended at
+# drive_farthest_m). Finished, it is summarised again; with a run missing, it is refused.
+cut -d, -f1-18 "$tmp/a/runs.csv" >"$tmp/older" && mv "$tmp/older" "$tmp/a/runs.csv"
+rm "$tmp/a/summary.csv"
+run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --resume
+check "--resume of an older herd's finished sweep summarises it again" eval \
+  '[ "$rc" -eq 0 ] && [ -s "$tmp/a/summary.csv" ] && [ "$(rows_of "$tmp/a/runs.csv" | head -1 | tr -cd , | wc -c)" -eq 17 ]'
+sed -i '$d' "$tmp/a/runs.csv"
+run sweep --vary sheep.count=60 --seeds 1-2 --steps 300 --quiet --out "$tmp/a" --resume
+check "... and of an unfinished one is refused" eval \
+  '[ "$rc" -eq 2 ] && stderr_has "written by an older herd, without the last columns this one writes; its 1 of 2 runs"'
 touch "$tmp/file"
 run sweep --seeds 1 --out "$tmp/file"
 check "--out naming a file is refused" eval '[ "$rc" -eq 2 ] && stderr_has "not a folder"'
@@ -165,8 +176,14 @@ run experiment strombom-cohesion --quick --seeds 1-2 --quiet --out "$tmp/cohesio
 check "a quick experiment runs" [ "$rc" -eq 0 ]
 check "... into its sweep folders and a report" eval \
   '[ -s "$tmp/cohesion/driving/runs.csv" ] && [ -s "$tmp/cohesion/grazing/runs.csv" ] && [ -s "$tmp/cohesion/report.md" ]'
-check "... whose report says it is a quick one and gives the fitted exponent" eval \
-  'grep -q "Quick version" "$tmp/cohesion/report.md" && grep -qE "grazing: -?[0-9]+\.[0-9]+ ± [0-9.]+; while driving: -?[0-9]+\.[0-9]+ ± " "$tmp/cohesion/report.md"'
+check "... whose report says it is a quick one and judges the fitted exponents" eval \
+  'grep -q "Quick version" "$tmp/cohesion/report.md" &&
+   grep -qE "^\| its fitted exponent .*\| grazing: -?[0-9]+\.[0-9]+ ± [0-9.]+ \| (reproduced|partly|not reproduced) \|" "$tmp/cohesion/report.md" &&
+   grep -qE "^\| the same while the dog drives .*\| while driving: -?[0-9]+\.[0-9]+ ± [0-9.]+ \| (reproduced|partly|not reproduced) \|" "$tmp/cohesion/report.md"'
+# The grazing verdict's count against runs.csv: runs whose farthest_m / (2 N^(2/3)) is in [0.5, 0.8].
+check "... and counts the grazing runs within 0.5-0.8 f(N) from runs.csv" eval '
+  want=$(awk -F, '"'"'NR > 1 { r = $15 / (2 * $4 ^ (2 / 3)); n++; k += r >= 0.5 && r <= 0.8 } END { print k " of " n " runs" }'"'"' <(rows_of "$tmp/cohesion/grazing/runs.csv"))
+  grep -q "^| a grazing flock.*| $want end with" "$tmp/cohesion/report.md"'
 check "... and a D / f(N) row per N (3), grazing and driving" [ "$(grep -cE '^\| [0-9]+ \| [0-9]+ \| [0-9]+ \| [0-9]' "$tmp/cohesion/report.md")" -eq 6 ]
 run experiment strombom-grid --quick --seeds 1 --quiet --out "$tmp/grid"
 check "the quick grid runs, with a sweep per variant" eval '[ "$rc" -eq 0 ] && [ -s "$tmp/grid/grid.png" ] &&
@@ -215,11 +232,39 @@ check "... the way up to 4 starts at 2 and changes Δr_o at steps 1000 and 2000,
    flat down/3 | grep -q "\"max_steps\":2000,.*\"orientation_band_m\":4},\"schedule\":\[{\"step\":1000,\"path\":\"couzin.orientation_band_m\",\"value\":3}\]"'
 swarm_verdict() { grep "^| a swarm" "$tmp/couzin/report.md" | awk -F"|" '{ gsub(/ /, "", $4); print $4 }'; }
 check "... and, with both runs at Δr_o = 0 a swarm, says so" eval '[ "$(swarm_verdict)" = reproduced ] && grep -q "^| a swarm .*| 2 of 2 runs end as a swarm" "$tmp/couzin/report.md"'
-awk -F, 'BEGIN { OFS = "," } /^#/ || $1 == "run" { print; next } { $(NF - 1) = 0.1; $NF = 0.9; print }' \
+awk -F, 'BEGIN { OFS = "," } /^#/ || $1 == "run" { print; next } { $(NF - 3) = 0.1; $(NF - 2) = 0.9; print }' \
   "$tmp/couzin/states/runs.csv" >"$tmp/edited" && mv "$tmp/edited" "$tmp/couzin/states/runs.csv"
 run experiment couzin-states --quick --seeds 1-2 --quiet --out "$tmp/couzin" --resume
 check "... and a runs.csv that says torus turns the swarm's verdict to not reproduced" eval \
   '[ "$rc" -eq 0 ] && [ "$(swarm_verdict)" = notreproduced ] && grep -q "^| a swarm .*| 0 of 2 runs end as a swarm" "$tmp/couzin/report.md"'
+# fish-school and netlogo-flocking: each verdict from runs.csv. Rewriting the sated runs' food_eaten
+# to 6 (every particle) and resuming turns "a sated fish does not forage" round.
+mkdir -p "$tmp/exps"
+run experiment fish-school --quick --seeds 1-2 --quiet --out "$tmp/exps/fish-school"
+sated_verdict() { grep "^| a sated fish" "$tmp/exps/fish-school/report.md" | awk -F"|" '{ gsub(/ /, "", $4); print $4 }'; }
+check "fish-school runs its escape and foraging sweeps, a control each" eval '[ "$rc" -eq 0 ] &&
+  grep -q "\"fish.escape\"" "$tmp/exps/fish-school/escape/sweep.json" && grep -q "max_steps=700" "$tmp/exps/fish-school/foraging/sweep.json"'
+check "... and finds the sated school eating less in both seeds" eval '[ "$(sated_verdict)" = reproduced ] &&
+  grep -q "^| a sated fish .*| 2 of 2 seeds have the hungry school eat more" "$tmp/exps/fish-school/report.md"'
+awk -F, 'BEGIN { OFS = "," } /^#/ || $1 == "run" { print; next } $2 == 1 { $NF = 6 } { print }' \
+  "$tmp/exps/fish-school/foraging/runs.csv" >"$tmp/edited" && mv "$tmp/edited" "$tmp/exps/fish-school/foraging/runs.csv"
+run experiment fish-school --quick --seeds 1-2 --quiet --out "$tmp/exps/fish-school" --resume
+check "... and a runs.csv where the sated school ate everything turns that verdict to not reproduced" eval \
+  '[ "$rc" -eq 0 ] && [ "$(sated_verdict)" = notreproduced ] && grep -q "^| a sated fish .*| 0 of 2 seeds" "$tmp/exps/fish-school/report.md"'
+run experiment netlogo-flocking --quick --seeds 1-2 --quiet --out "$tmp/exps/netlogo-flocking"
+check "netlogo-flocking judges its claims, one it cannot check" eval '[ "$rc" -eq 0 ] &&
+  grep -qE "^\| flocks form without a leader.*\| [0-2] of 2 runs align" "$tmp/exps/netlogo-flocking/report.md" &&
+  grep -qE "^\| the enemy repels the birds.*\| [0-2] of 2 seeds keep" "$tmp/exps/netlogo-flocking/report.md" &&
+  grep -q "^| a flock, once together, .*| — | cannot be checked |" "$tmp/exps/netlogo-flocking/report.md"'
+run experiment --verdicts "$tmp/exps"
+check "--verdicts collects the reports' verdicts into one table, each row named" eval '[ "$rc" -eq 0 ] &&
+  [ "$(grep -c "^| \`netlogo-flocking\` (--quick) |" "$tmp/out")" -eq 3 ] && [ "$(grep -c "^| \`fish-school\` (--quick) |" "$tmp/out")" -eq 3 ] &&
+  head -1 "$tmp/out" | grep -qx "| experiment | claim (source) | herd | verdict | why |"'
+run experiment --verdicts "$tmp/nothing-here"
+check "--verdicts where there is no report is refused, printing nothing" eval '[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] &&
+  stderr_has "no experiment'"'"'s report there"'
+run experiment fish-school --verdicts "$tmp/exps"
+check "--verdicts with an experiment is refused" eval '[ "$rc" -eq 2 ] && stderr_has "--verdicts: reads the reports of every experiment"'
 run experiment massive-herding --sheep 20
 check "--sheep below the sheep's 50 neighbours is refused" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 20: 20 sheep is out of range (allowed: 51 to 10000000"'
 run experiment massive-herding --sheep 1000,100
@@ -231,5 +276,5 @@ check "--sheep takes integers" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep 1e3:
 run experiment strombom-grid --sheep 100
 check "--sheep belongs to massive-herding" eval '[ "$rc" -eq 2 ] && stderr_has "--sheep: only massive-herding takes flock sizes (not strombom-grid)"'
 run experiment strombom-gird
-check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds, massive-herding, couzin-states)"'
+check "an unknown experiment is refused, naming the known ones" eval '[ "$rc" -eq 2 ] && stderr_has "\"strombom-gird\" is not an experiment (known: strombom-grid, strombom-cohesion, lien-shepherds, massive-herding, couzin-states, netlogo-flocking, fish-school)"'
 finish

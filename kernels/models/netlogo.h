@@ -153,7 +153,8 @@ HERD_INLINE herd_agent_next herd_netlogo_flee_and_fly(const herd_netlogo_params 
                                                       herd_vec3 p, float h) {
   herd_agent_next next;
   next.memory[0] = next.memory[1] = 0.0f; /* none kept; set, as next is copied whole */
-  h = herd_netlogo_flee(m, v, p, h, &next.alert);
+  next.alert = 0;
+  if (m->flee == HERD_NETLOGO_FLEE_FACE_AWAY) h = herd_netlogo_flee(m, v, p, h, &next.alert);
   next.vel = herd_heading_vector(h);
   herd_vec3 step = herd_v3_scale(next.vel, m->speed_patches_per_tick / (float)m->substeps);
   for (herd_u32 k = 0; k < m->substeps; ++k) p = herd_world_wrap(v->grid, herd_v3_add(p, step));

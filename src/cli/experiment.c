@@ -3,6 +3,7 @@
  * herd measured, with its tables and plots (docs/experiments.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "../sweep/stats.h"
 #include "../sweep/sweep.h"
 #include "../util/error.h"
+#include "../util/infile.h"
 #include "../util/outfile.h"
 #include "cli.h"
 #include "experiment.h"
@@ -21,6 +23,7 @@
 static const char experiment_usage[] =
     "usage: herd experiment NAME [OPTIONS]\n"
     "       herd experiment --list\n"
+    "       herd experiment --verdicts DIR\n"
     "\n"
     "Runs a named experiment (sweeps of herd runs) and writes into --out one folder per sweep\n"
     "(as herd sweep writes it) and report.md: the published claim next to the measured result,\n"
@@ -36,6 +39,7 @@ static const char experiment_usage[] =
     "  --quick            a small version (few cells, seeds 1-5) to try it out; the report says so\n"
     "  --sheep LIST       massive-herding: the flock sizes, e.g. 100,1000 (default 100,1000,10000,100000)\n"
     "  --list             the experiments, one a line\n"
+    "  --verdicts DIR     the verdicts of the reports in DIR/NAME/report.md, one Markdown table\n"
     "  -q, --quiet        no progress line or notes (errors only; the files are written)\n"
     "  -h, --help, -V, --version, --   as for herd run\n";
 
@@ -43,6 +47,32 @@ void experiment_sweep_free(experiment_sweep *e) {
   herd_sweep_free(&e->sw);
   free(e->rows), free(e->scratch);
   e->rows = NULL, e->scratch = NULL;
+}
+
+/* The herds that made the runs of this process's sweeps (runs.csv's "# herd:" line), in the
+ * order first seen: the report names them when they are not this herd (--resume of an older
+ * experiment). One experiment runs per process. */
+#define MADE_BY_MAX 8
+static char made_by[MADE_BY_MAX][64];
+static size_t made_by_count;
+
+static void note_made_by(const char *dir) {
+  char path[1200], *line = NULL;
+  size_t size = 0;
+  snprintf(path, sizeof path, "%s/runs.csv", dir);
+  FILE *f = fopen(path, "r");
+  while (f && getline(&line, &size, f) > 0 && line[0] == '#') {
+    if (strncmp(line, "# herd: ", 8) != 0) continue;
+    json_t *herd = json_loads(line + 8, 0, NULL);
+    const char *commit = json_string_value(json_object_get(herd, "commit"));
+    bool seen = !commit;
+    for (size_t k = 0; k < made_by_count && !seen; ++k) seen = strcmp(made_by[k], commit) == 0;
+    if (!seen && made_by_count < MADE_BY_MAX) snprintf(made_by[made_by_count++], sizeof made_by[0], "%s", commit);
+    json_decref(herd);
+    break;
+  }
+  free(line);
+  if (f) fclose(f);
 }
 
 /* Expands e->sw, runs it into OUT/subfolder and reads its runs back. */
@@ -60,6 +90,7 @@ int run_part(experiment_sweep *e, const experiment_opts *o, const char *subfolde
   if (run.resume && stat(spec, &st) != 0) run.resume = false;
   int status = sweep_execute(&e->sw, &run);
   if (status) return status;
+  note_made_by(e->dir);
   e->rows = sweep_read_runs(e->dir, &e->sw, &e->row_count);
   e->scratch = malloc((e->row_count ? e->row_count : 1) * sizeof *e->scratch);
   return e->rows && e->scratch ? 0 : 1;
@@ -111,9 +142,14 @@ int close_report(herd_outfile *out) {
 }
 
 void report_head(FILE *f, const experiment_opts *o, const char *title) {
-  fprintf(f, "# %s\n\n`%s`, herd %s (%s). No number here is edited by hand.%s\n\n", title, o->command, herd_version(),
+  fprintf(f, "# %s\n\n`%s`, herd %s (%s). No number here is edited by hand.%s", title, o->command, herd_version(),
           herd_build_commit(),
           o->quick ? " **Quick version (--quick): few cells and seeds; not the experiment's result.**" : "");
+  bool other = false;
+  for (size_t k = 0; k < made_by_count; ++k) other = other || strcmp(made_by[k], herd_build_commit()) != 0;
+  for (size_t k = 0; other && k < made_by_count; ++k)
+    fprintf(f, "%s%s", k ? ", " : " The runs were made by herd ", made_by[k]);
+  fputs(other ? " (runs.csv of each sweep); this herd wrote the report from them.\n\n" : "\n\n", f);
 }
 
 /* ---- Verdicts ---------------------------------------------------------------------------- */
@@ -126,20 +162,30 @@ const char *experiment_verdict(unsigned hits, unsigned runs) {
 
 void verdict_head(FILE *f) {
   fprintf(f,
-          "Each verdict is computed from the runs: **reproduced** when at least %.0f %% of the runs show what the "
-          "claim says, **partly** from %.0f %%, **not reproduced** below; the interval is the 95 %% Wilson score "
-          "interval of that share.\n\n| claim (source) | herd | verdict | why |\n|---|---|---|---|\n",
+          "Each verdict is computed from the runs: **reproduced** when at least %.0f %% of the runs (or of the "
+          "seeds, cells or comparisons the row counts) show what the claim says, **partly** from %.0f %%, **not "
+          "reproduced** below; the interval is the 95 %% Wilson score interval of that share.\n\n| claim (source) | "
+          "herd | verdict | why |\n|---|---|---|---|\n",
           100 * EXPERIMENT_REPRODUCED, 100 * EXPERIMENT_PARTLY);
 }
 
-void verdict_row(FILE *f, const char *claim, unsigned hits, unsigned runs, const char *what, const char *why) {
+void verdict_row_of(FILE *f, const char *claim, unsigned hits, unsigned total, const char *unit, const char *what,
+                    const char *why) {
   double lo = 0, hi = 1;
-  herd_wilson95(hits, runs, &lo, &hi);
-  if (runs)
-    fprintf(f, "| %s | %u of %u runs %s (%.0f %%; %.0f–%.0f %%) | %s | %s |\n", claim, hits, runs, what,
-            100.0 * hits / runs, 100 * lo, 100 * hi, experiment_verdict(hits, runs), why);
+  herd_wilson95(hits, total, &lo, &hi);
+  if (total)
+    fprintf(f, "| %s | %u of %u %s %s (%.0f %%; %.0f–%.0f %%) | %s | %s |\n", claim, hits, total, unit, what,
+            100.0 * hits / total, 100 * lo, 100 * hi, experiment_verdict(hits, total), why);
   else
-    fprintf(f, "| %s | no runs | %s | %s |\n", claim, experiment_verdict(0, 0), why);
+    fprintf(f, "| %s | no %s | %s | %s |\n", claim, unit, experiment_verdict(0, 0), why);
+}
+
+void verdict_row(FILE *f, const char *claim, unsigned hits, unsigned runs, const char *what, const char *why) {
+  verdict_row_of(f, claim, hits, runs, "runs", what, why);
+}
+
+void verdict_row_judged(FILE *f, const char *claim, const char *figure, const char *verdict, const char *why) {
+  fprintf(f, "| %s | %s | %s | %s |\n", claim, figure, verdict, why);
 }
 
 /* ---- strombom-grid ------------------------------------------------------------------------ */
@@ -182,23 +228,44 @@ static void grid_plot(FILE *gp, const experiment_sweep *e, const char *png, cons
 }
 
 /* The cells above and below the paper's boundary, counted. */
+/* The grid's three regions of n against N: at or above the paper's 0.53 N, the band from
+ * 3 ln N up to it, below 3 ln N. */
+enum { GRID_ABOVE, GRID_BAND, GRID_BELOW, GRID_REGIONS };
+
+static int grid_region(double N, double n) {
+  return n >= 0.53 * N ? GRID_ABOVE : n < 3.0 * log(N) ? GRID_BELOW : GRID_BAND;
+}
+
+/* The verdicts (runs herded above the band, cells neither reliable nor hopeless in it, runs
+ * failed below it) and the regions' cells. */
 static void grid_claims(FILE *f, const experiment_sweep *e) {
-  unsigned above = 0, above_ok = 0, below = 0, below_ok = 0, mid = 0, mid_ok = 0;
+  unsigned cells[GRID_REGIONS] = {0}, reliable[GRID_REGIONS] = {0}, mixed[GRID_REGIONS] = {0};
+  unsigned runs[GRID_REGIONS] = {0}, herded[GRID_REGIONS] = {0};
   for (size_t c = 0; c < e->sw.cell_count; ++c) {
-    double N = cell_value(&e->sw, c, 0), n = cell_value(&e->sw, c, 1);
+    int r = grid_region(cell_value(&e->sw, c, 0), cell_value(&e->sw, c, 1));
     sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
-    bool ok = s.rate >= 0.9;
-    if (n >= 0.53 * N)
-      ++above, above_ok += ok;
-    else if (n < 3.0 * log(N))
-      ++below, below_ok += ok;
-    else
-      ++mid, mid_ok += ok;
+    ++cells[r], reliable[r] += s.rate >= 0.9, mixed[r] += s.successes > 0 && s.rate < 0.9;
+    runs[r] += s.runs, herded[r] += s.successes;
   }
+  fputs("## Claims and verdicts\n\n", f);
+  verdict_head(f);
+  verdict_row(f, "n ≥ 0.53 N: the dog herds the flock (Strömbom et al. 2014, the upper bound 0.53 N as quoted)",
+              herded[GRID_ABOVE], runs[GRID_ABOVE], "herded",
+              "every run of the grid's cells with n ≥ 0.53 N (N = 10–200, 5000 steps)");
+  verdict_row_of(f,
+                 "3 log N ≤ n < 0.53 N: a band where herding is possible but unreliable (the same; read with the "
+                 "natural logarithm)",
+                 mixed[GRID_BAND], cells[GRID_BAND], "cells", "herd in some runs but fewer than 90 %",
+                 "a cell shows the band when 0 < success < 90 %; the others there herd always or never (the "
+                 "regions' table)");
+  verdict_row(f, "n < 3 log N: the dog fails (the same)", runs[GRID_BELOW] - herded[GRID_BELOW], runs[GRID_BELOW],
+              "not herded", "every run of the grid's cells with n < 3 ln N");
   fprintf(f,
+          "\nThe regions' cells, and those that herd in at least 90 %% of their runs:\n\n"
           "| region | cells | cells with success ≥ 90 %% |\n|---|---:|---:|\n| n ≥ 0.53 N | %u | %u |\n"
           "| 3 ln N ≤ n < 0.53 N | %u | %u |\n| n < 3 ln N | %u | %u |\n\n",
-          above, above_ok, mid, mid_ok, below, below_ok);
+          cells[GRID_ABOVE], reliable[GRID_ABOVE], cells[GRID_BAND], reliable[GRID_BAND], cells[GRID_BELOW],
+          reliable[GRID_BELOW]);
 }
 
 static void grid_table(FILE *f, const experiment_sweep *e) {
@@ -376,13 +443,13 @@ static int strombom_grid(const experiment_opts *o) {
             "N = sheep, n = neighbours a sheep is attracted to; %zu cells × %zu seeds. A cell succeeds when "
             "every sheep is delivered before the step limit.\n\n",
             5000u, e.sw.cell_count, e.sw.seed_count);
-    fputs("![success over N and n](grid.png)\n\n## Claims and measurements\n\n", f);
+    grid_claims(f, &e);
+    fputs("![success over N and n](grid.png)\n\n", f);
     fputs(
         "The lines drawn are n = 0.53 N and n = 3 log N, the paper's bounds as quoted to us. Which logarithm the "
-        "paper means could not be confirmed: the regions below use the natural logarithm, and the plot also draws "
+        "paper means could not be confirmed: the regions use the natural logarithm, and the plot also draws "
         "3 log₂ N, the reading of a published reproduction of the figure (docs/models/strombom.md).\n\n",
         f);
-    grid_claims(f, &e);
     variant_section(f, variants);
     beyond_section(f, beyond);
     fputs("## Every cell\n\n", f);
@@ -444,6 +511,53 @@ static herd_line_fit cohesion_table(FILE *f, experiment_sweep *e, double (*value
 static double drive_value(const sweep_run_row *r) { return r->drive_farthest_m; }
 static double final_value(const sweep_run_row *r) { return r->farthest_m; }
 
+/* Runs (with a value) whose D / f(N) lies in [lo, hi]; *runs gets how many have a value. */
+static unsigned cohesion_within(const experiment_sweep *e, double (*value)(const sweep_run_row *), double lo, double hi,
+                                unsigned *runs) {
+  unsigned in = 0;
+  *runs = 0;
+  for (size_t k = 0; k < e->row_count; ++k) {
+    double d = value(&e->rows[k]), ratio = d / (2.0 * pow(cell_value(&e->sw, e->rows[k].cell, 0), 2.0 / 3.0));
+    if (isnan(d)) continue;
+    ++*runs, in += ratio >= lo && ratio <= hi;
+  }
+  return in;
+}
+
+/* A fitted exponent's verdict against the claim's 0.7: reproduced when its 95 % interval
+ * reaches [0.6, 0.8], partly when it reaches 2/3 ± 0.25, else not. */
+static const char *exponent_verdict(herd_line_fit fit) {
+  double lo = fit.slope - fit.slope_half_width, hi = fit.slope + fit.slope_half_width;
+  return hi >= 0.6 && lo <= 0.8                         ? "reproduced"
+         : hi >= 2.0 / 3 - 0.25 && lo <= 2.0 / 3 + 0.25 ? "partly"
+                                                        : "not reproduced";
+}
+
+static void cohesion_claims(FILE *f, const experiment_sweep *graze, const experiment_sweep *drive,
+                            herd_line_fit grazing, herd_line_fit driving) {
+  fputs("## Claims and verdicts\n\n", f);
+  verdict_head(f);
+  unsigned runs, in = cohesion_within(graze, final_value, 0.5, 0.8, &runs);
+  verdict_row(f,
+              "a grazing flock's largest distance from its centre is roughly 0.5–0.8 f(N) (the sheepdog notes, "
+              "seed 002)",
+              in, runs, "end with D / f(N) in [0.5, 0.8]",
+              "D after 1500 steps without a dog, every size; in the model a grazing flock only spreads (above)");
+  in = cohesion_within(drive, drive_value, 0.5, 0.8, &runs);
+  verdict_row(f, "the same, read as the flock the dog drives (ours)", in, runs, "have a mean D / f(N) in [0.5, 0.8]",
+              "D averaged over the steps the dog drives, every size");
+  char figure[160];
+  snprintf(figure, sizeof figure, "grazing: %.3f ± %.3f", grazing.slope, grazing.slope_half_width);
+  verdict_row_judged(f, "its fitted exponent in N is near 0.7, f(N) having 2/3 (the same)", figure,
+                     exponent_verdict(grazing),
+                     "least squares of ln D on ln N over the sizes, 95 % interval; reproduced when it reaches "
+                     "[0.6, 0.8], partly within 2/3 ± 0.25");
+  snprintf(figure, sizeof figure, "while driving: %.3f ± %.3f", driving.slope, driving.slope_half_width);
+  verdict_row_judged(f, "the same while the dog drives (ours)", figure, exponent_verdict(driving),
+                     "the same fit of the mean D while driving");
+  fputc('\n', f);
+}
+
 static int strombom_cohesion(const experiment_opts *o) {
   experiment_sweep drive = {0}, graze = {0};
   herd_error err;
@@ -474,12 +588,7 @@ static int strombom_cohesion(const experiment_opts *o) {
         "never drove are left out).\n\n",
         f);
     herd_line_fit driving = cohesion_table(f, &drive, drive_value);
-    fprintf(f,
-            "## Claims and measurements\n\n| claim (the sheepdog notes, seed 002) | measured |\n|---|---|\n"
-            "| a grazing flock's largest distance from the centre is roughly 0.5–0.8 f(N) | D / f(N), grazing "
-            "table |\n| its fitted exponent in N is near 0.7 (f(N) has 2/3) | grazing: %.3f ± %.3f; while "
-            "driving: %.3f ± %.3f (95 %% intervals; least squares of ln D on ln N over the sizes above) |\n",
-            grazing.slope, grazing.slope_half_width, driving.slope, driving.slope_half_width);
+    cohesion_claims(f, &graze, &drive, grazing, driving);
     status = close_report(&report);
   }
   experiment_sweep_free(&drive);
@@ -598,20 +707,47 @@ static int lien_figure(const experiment_opts *o, const char *name, experiment_sw
   return status ? status : cli_gnuplot(o->out, file, "herd experiment");
 }
 
+/* Of the neighbouring team sizes (k, k + 1 shepherds) at each flock size in both environments,
+ * those where the larger team's median time to herd is shorter; *pairs, how many had runs
+ * herded on both sides. */
+static unsigned lien_faster_pairs(experiment_sweep *sizes, unsigned *pairs) {
+  unsigned faster = 0;
+  *pairs = 0;
+  for (int env = 0; env < 2; ++env) {
+    experiment_sweep *e = &sizes[env];
+    unsigned teams = (unsigned)(e->sw.cell_count / LIEN_LEVELS);
+    for (unsigned level = 0; level < LIEN_LEVELS; ++level)
+      for (unsigned k = 1; k < teams; ++k) {
+        sweep_stats few = sweep_cell_stats(&e->sw, e->rows, e->row_count, lien_cell(e, level, k), e->scratch);
+        sweep_stats more = sweep_cell_stats(&e->sw, e->rows, e->row_count, lien_cell(e, level, k + 1), e->scratch);
+        if (!few.successes || !more.successes) continue;
+        ++*pairs, faster += more.median < few.median;
+      }
+  }
+  return faster;
+}
+
 static void lien_claims(FILE *f, experiment_sweep *sizes) {
   sweep_stats one_farm_10 =
       sweep_cell_stats(&sizes[1].sw, sizes[1].rows, sizes[1].row_count, lien_cell(&sizes[1], 0, 1), sizes[1].scratch);
   size_t per_level = sizes[1].sw.cell_count / LIEN_LEVELS;
-  fputs("## Claims and measurements\n\n| claim (Lien et al. 2004, §7.2) | measured |\n|---|---|\n", f);
-  fprintf(f, "| one shepherd fails 10 members on the farm | 1 shepherd, 10 members, farm: %u/%u herded |\n",
-          one_farm_10.successes, one_farm_10.runs);
+  fputs("## Claims and verdicts\n\n", f);
+  verdict_head(f);
+  verdict_row(f, "one shepherd fails to herd 10 members on the farm (Lien et al. 2004, §7.2)",
+              one_farm_10.runs - one_farm_10.successes, one_farm_10.runs, "not herded",
+              "1 shepherd, 10 members, the farm, 2000 steps");
   if (per_level >= 4) {
     sweep_stats four_farm_40 =
         sweep_cell_stats(&sizes[1].sw, sizes[1].rows, sizes[1].row_count, lien_cell(&sizes[1], 2, 4), sizes[1].scratch);
-    fprintf(f, "| 4 shepherds herd 40 members on the farm | 4 shepherds, 40 members, farm: %u/%u herded |\n",
-            four_farm_40.successes, four_farm_40.runs);
+    verdict_row(f, "4 shepherds herd 40 members on the farm (the same)", four_farm_40.successes, four_farm_40.runs,
+                "herded", "4 shepherds, 40 members, the farm, 2000 steps");
   }
-  fputs("| more shepherds consistently faster as the flock grows | the figures and tables below |\n\n", f);
+  unsigned pairs, faster = lien_faster_pairs(sizes, &pairs);
+  verdict_row_of(f, "more shepherds herd faster, consistently as the flock grows (the same, figure 11)", faster, pairs,
+                 "comparisons", "have the larger team faster",
+                 "k against k + 1 shepherds at each flock size in both environments: the median steps of the runs "
+                 "herded");
+  fputc('\n', f);
 }
 
 static int lien_shepherds(const experiment_opts *o) {
@@ -903,15 +1039,70 @@ static const experiment experiments[] = {
     {"couzin-states",
      "Couzin's four states over the zone widths, their hysteresis, and the readings the paper leaves open",
      couzin_states},
+    {"netlogo-flocking", "NetLogo's flocks forming without a leader, and the birds fleeing the enemies (seed 003)",
+     netlogo_flocking},
+    {"fish-school", "the fish school escaping the shark and foraging when hungry, not when sated (seed 001)",
+     fish_school},
 };
 #define EXPERIMENT_COUNT (sizeof experiments / sizeof experiments[0])
+
+/* The verdict rows of one report (its "## Claims and verdicts" table), each printed with the
+ * experiment's name in front (marked when the report is a --quick one); how many. */
+static unsigned report_verdicts(FILE *in, const char *name) {
+  char *line = NULL;
+  size_t size = 0;
+  unsigned rows = 0;
+  bool quick = false;
+  int at = 0; /* 0: before the section, 1: in it before the table's rule, 2: the rows */
+  while (getline(&line, &size, in) > 0) {
+    if (at == 0) {
+      quick = quick || strstr(line, "**Quick version (--quick)") != NULL;
+      at = strcmp(line, "## Claims and verdicts\n") == 0;
+    } else if (at == 1 && strncmp(line, "## ", 3) == 0)
+      break;
+    else if (at == 1)
+      at = strncmp(line, "|---", 4) == 0 ? 2 : 1;
+    else if (line[0] != '|')
+      break;
+    else
+      printf("| `%s`%s %s", name, quick ? " (--quick)" : "", line), ++rows;
+  }
+  free(line);
+  return rows;
+}
+
+/* DIR/NAME/report.md of experiment k, when it is one to read. */
+static bool report_path(const char *dir, size_t k, char *path, size_t size) {
+  herd_error err;
+  snprintf(path, size, "%s/%s/report.md", dir, experiments[k].name);
+  return herd_input_check(path, "--verdicts", "report", 1u << 26, &err) == HERD_OK;
+}
+
+/* --verdicts DIR: every experiment's verdicts from DIR/NAME/report.md, in the table's order. */
+static int print_verdicts(const char *dir) {
+  char path[1200];
+  unsigned reports = 0;
+  for (size_t k = 0; k < EXPERIMENT_COUNT; ++k) reports += report_path(dir, k, path, sizeof path);
+  if (reports == 0)
+    return cli_fail(EXIT_BAD_INPUT, "--verdicts %s: no experiment's report there (looked for %s/NAME/report.md)",
+                    cli_shown(dir), cli_shown(dir));
+  puts("| experiment | claim (source) | herd | verdict | why |\n|---|---|---|---|---|");
+  for (size_t k = 0; k < EXPERIMENT_COUNT; ++k) {
+    FILE *in = report_path(dir, k, path, sizeof path) ? fopen(path, "r") : NULL;
+    if (!in) continue;
+    if (report_verdicts(in, experiments[k].name) == 0)
+      fprintf(stderr, "herd: note: %s has no verdicts (an older herd's report)\n", cli_shown(path));
+    fclose(in);
+  }
+  return 0;
+}
 
 static int list_experiments(void) {
   for (size_t k = 0; k < EXPERIMENT_COUNT; ++k) printf("%-20s %s\n", experiments[k].name, experiments[k].what);
   return 0;
 }
 
-enum { OPT_LIST = OPT_COMMAND_FIRST, OPT_QUICK, OPT_SEEDS, OPT_BATCH, OPT_RESUME, OPT_FORCE, OPT_SHEEP };
+enum { OPT_LIST = OPT_COMMAND_FIRST, OPT_QUICK, OPT_SEEDS, OPT_BATCH, OPT_RESUME, OPT_FORCE, OPT_SHEEP, OPT_VERDICTS };
 
 static const struct option experiment_own_options[] = {
     {"list", no_argument, NULL, OPT_LIST},
@@ -922,6 +1113,7 @@ static const struct option experiment_own_options[] = {
     {"resume", no_argument, NULL, OPT_RESUME},
     {"force", no_argument, NULL, OPT_FORCE},
     {"sheep", required_argument, NULL, OPT_SHEEP},
+    {"verdicts", required_argument, NULL, OPT_VERDICTS},
     {0, 0, 0, 0},
 };
 
@@ -980,6 +1172,7 @@ static int take_experiment(void *ctx, int code, const char *typed, const char *v
     case OPT_RESUME: o->run.resume = true; return CLI_GO_ON;
     case OPT_FORCE: o->run.force = true; return CLI_GO_ON;
     case OPT_SHEEP: return parse_sheep(o, typed, value) ? EXIT_BAD_INPUT : CLI_GO_ON;
+    case OPT_VERDICTS: o->verdicts = value; return CLI_GO_ON;
   }
   return backend_args_option(&o->backend, code, typed, value);
 }
@@ -997,6 +1190,10 @@ static int parse_experiment(int argc, char **argv, experiment_opts *o) {
     return cli_fail(EXIT_BAD_INPUT, "--list: lists every experiment; give it without one (given %s)",
                     cli_shown(o->name));
   if (o->list) return list_experiments();
+  if (o->verdicts && o->name)
+    return cli_fail(EXIT_BAD_INPUT, "--verdicts: reads the reports of every experiment; give it without one (given %s)",
+                    cli_shown(o->name));
+  if (o->verdicts) return print_verdicts(o->verdicts);
   return -1;
 }
 

@@ -14,6 +14,7 @@
 
 typedef struct experiment_opts {
   const char *name, *seeds;
+  const char *verdicts;                 /* --verdicts DIR */
   unsigned sheep[EXPERIMENT_MAX_SHEEP]; /* --sheep (massive-herding): the flock sizes */
   size_t sheep_count;
   char out[1024];
@@ -53,7 +54,8 @@ int ensure_folder(const char *path);
 FILE *open_report(const experiment_opts *o, const char *name, herd_outfile *out);
 int close_report(herd_outfile *out);
 
-/* The report's title and the line naming the command and the herd that made it. */
+/* The report's title and the line naming the command and the herd that made it, and the herds
+ * that made its runs where they are others (called after run_part). */
 void report_head(FILE *f, const experiment_opts *o, const char *title);
 
 /* ---- Verdicts --------------------------------------------------------------------------------- */
@@ -69,8 +71,15 @@ const char *experiment_verdict(unsigned hits, unsigned runs);
  * its 95 % Wilson interval | verdict | why. */
 void verdict_head(FILE *f);
 void verdict_row(FILE *f, const char *claim, unsigned hits, unsigned runs, const char *what, const char *why);
+/* The same over other units than runs ("cells", "comparisons"): hits of total. */
+void verdict_row_of(FILE *f, const char *claim, unsigned hits, unsigned total, const char *unit, const char *what,
+                    const char *why);
+/* A row whose figure is not a share (a fitted exponent): its text and the verdict judged. */
+void verdict_row_judged(FILE *f, const char *claim, const char *figure, const char *verdict, const char *why);
 
 /* Experiments of their own files. */
 int couzin_states(const experiment_opts *o);
+int netlogo_flocking(const experiment_opts *o); /* experiment_schools.c */
+int fish_school(const experiment_opts *o);
 
 #endif

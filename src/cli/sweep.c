@@ -210,13 +210,16 @@ static int parse_sweep(int argc, char **argv, sweep_opts *o) {
 
 /* What a run's row needs besides its end: how often the first steering agent's mode changes
  * (a dog switching between collecting and driving), the mean distance of the farthest agent
- * from the centroid over the steps it drives, and the mean order parameters late in the run. */
+ * from the centroid over the steps it drives, the mean order parameters late in the run, and
+ * the mean distance from the steering agents (food left out) to the flock agent nearest them. */
 typedef struct run_tracker {
   int mode; /* -1: no steering agent */
   uint32_t mode_changes, driving;
   double drive_farthest;
   uint32_t late_from, late_steps; /* steps after late_from are averaged */
   double late_polarisation, late_milling;
+  uint32_t near_steps;
+  double steering_nearest;
   double started_s;
   bool ended;
 } run_tracker;
@@ -247,6 +250,22 @@ static void track_step(run_tracker *t, const herd_sim *sim) {
   if (now == HERD_MODE_DRIVE) ++t->driving, t->drive_farthest += o->farthest_dist_m;
   if (herd_sim_step_index(sim) > t->late_from)
     ++t->late_steps, t->late_polarisation += o->polarisation, t->late_milling += o->milling;
+  double nearest = INFINITY;
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d)
+    if (herd_sim_steering(sim, d)->strategy != HERD_STRATEGY_FOOD && o->nearest[d].dist_m < nearest)
+      nearest = o->nearest[d].dist_m;
+  if (isfinite(nearest)) ++t->near_steps, t->steering_nearest += nearest;
+}
+
+/* Food particles eaten by now; NaN when the scenario has none. */
+static double food_eaten(const herd_sim *sim) {
+  uint32_t food = 0, eaten = 0;
+  for (uint32_t d = 0; d < herd_sim_steering_count(sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(sim, d);
+    food += a->strategy == HERD_STRATEGY_FOOD;
+    eaten += a->strategy == HERD_STRATEGY_FOOD && a->mode == HERD_MODE_EATEN;
+  }
+  return food ? eaten : NAN;
 }
 
 /* The row of a run that has ended. */
@@ -259,6 +278,8 @@ static sweep_result track_result(const run_tracker *t, const herd_sim *sim) {
                         .drive_farthest_m = t->driving ? t->drive_farthest / t->driving : NAN,
                         .late_polarisation = t->late_steps ? t->late_polarisation / t->late_steps : NAN,
                         .late_milling = t->late_steps ? t->late_milling / t->late_steps : NAN,
+                        .steering_nearest_m = t->near_steps ? t->steering_nearest / t->near_steps : NAN,
+                        .food_eaten = food_eaten(sim),
                         .wall_s = herd_clock_s() - t->started_s};
 }
 

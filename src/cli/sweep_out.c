@@ -23,10 +23,24 @@
 #define SWEEP_MAX_RUNS_CSV_BYTES (1ull << 30)
 
 /* Columns of runs.csv after the varied fields. */
-static const char *const run_columns[] = {
-    "outcome",           "steps",       "wall_s",     "count",        "delivered", "in_goal",      "centroid_x",
-    "centroid_y",        "centroid_z",  "farthest_m", "polarisation", "milling",   "mode_changes", "drive_farthest_m",
-    "polarisation_late", "milling_late"};
+static const char *const run_columns[] = {"outcome",
+                                          "steps",
+                                          "wall_s",
+                                          "count",
+                                          "delivered",
+                                          "in_goal",
+                                          "centroid_x",
+                                          "centroid_y",
+                                          "centroid_z",
+                                          "farthest_m",
+                                          "polarisation",
+                                          "milling",
+                                          "mode_changes",
+                                          "drive_farthest_m",
+                                          "polarisation_late",
+                                          "milling_late",
+                                          "steering_nearest_m",
+                                          "food_eaten"};
 enum {
   COL_OUTCOME,
   COL_STEPS,
@@ -44,9 +58,15 @@ enum {
   COL_DRIVE_FARTHEST,
   COL_LATE_POLARISATION,
   COL_LATE_MILLING,
+  COL_STEERING_NEAREST,
+  COL_FOOD_EATEN,
   RUN_COLUMNS
 };
 _Static_assert(RUN_COLUMNS == sizeof run_columns / sizeof run_columns[0], "a name per column");
+/* Older herds wrote fewer columns, the last ones added since missing: the oldest layout read
+ * ends at drive_farthest_m. A complete sweep of an older layout is summarised (its missing
+ * columns empty); one with runs left cannot be resumed (its rows would differ). */
+#define OLDEST_RUN_COLUMNS COL_LATE_POLARISATION
 
 /* Columns before the varied fields: run, cell, seed. */
 #define LEAD_COLUMNS 3
@@ -124,10 +144,11 @@ int sweep_write_run(sweep_writer *w, size_t r, const sweep_result *x) {
     csv_value(f, sw->vary[v].values[herd_sweep_value_index(sw, cell, v)]);
   }
   const herd_observation *o = &x->obs;
-  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u,%s,%s,%s\n", outcome_word(x->outcome), x->steps,
-          x->wall_s, o->count, o->delivered, o->in_goal, o->centroid[0], o->centroid[1], o->centroid[2],
+  fprintf(f, ",%s,%u,%.4f,%u,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%u,%s,%s,%s,%s,%s\n", outcome_word(x->outcome),
+          x->steps, x->wall_s, o->count, o->delivered, o->in_goal, o->centroid[0], o->centroid[1], o->centroid[2],
           (double)o->farthest_dist_m, (double)o->polarisation, (double)o->milling, x->mode_changes,
-          number(x->drive_farthest_m, "%.6g"), number(x->late_polarisation, "%.6f"), number(x->late_milling, "%.6f"));
+          number(x->drive_farthest_m, "%.6g"), number(x->late_polarisation, "%.6f"), number(x->late_milling, "%.6f"),
+          number(x->steering_nearest_m, "%.6g"), number(x->food_eaten, "%.0f"));
   if (fflush(f) != 0 || ferror(f))
     return cli_fail(1, "%s/runs.csv: write failed: %s", cli_shown(w->dir), strerror(errno));
   return 0;
@@ -246,12 +267,24 @@ static int check_same_sweep(sweep_writer *w) {
                       cli_shown(path));
   const char *commit = old ? json_string_value(json_object_get(json_object_get(old, "herd"), "commit")) : NULL;
   if (status == 0 && commit && !(w->resumed_from = strdup(commit))) status = cli_fail(1, "out of memory");
-  if (status == 0 && commit && strcmp(commit, herd_build_commit()) != 0)
+  if (status == 0 && commit && strcmp(commit, herd_build_commit()) != 0 && !w->run->quiet)
     fprintf(stderr, "herd: note: the rows already in runs.csv came from herd %s; this is %s\n", cli_shown(commit),
             herd_build_commit());
   json_decref(old);
   json_decref(mine);
   return status;
+}
+
+/* True when `line` is `header` with some of the columns after OLDEST_RUN_COLUMNS left out: an
+ * older herd's runs.csv of the same sweep. */
+static bool older_header(const char *line, const char *header) {
+  size_t n = strlen(line);
+  if (n < 2 || line[n - 1] != '\n' || strncmp(line, header, n - 1) != 0 || header[n - 1] != ',') return false;
+  for (int c = OLDEST_RUN_COLUMNS - 1; c < RUN_COLUMNS - 1; ++c) { /* it ends at one of these columns */
+    size_t len = strlen(run_columns[c]);
+    if (len + 1 < n && line[n - 2 - len] == ',' && strncmp(line + n - 1 - len, run_columns[c], len) == 0) return true;
+  }
+  return false;
 }
 
 /* Keeps the whole rows of runs.csv that are runs 0, 1, 2, ... in order (a killed sweep may
@@ -272,7 +305,8 @@ static int keep_whole_rows(sweep_writer *w, const char *path, size_t *kept) {
   int status = 0;
   long keep = 0, comments = 0; /* the provenance lines before the header stay */
   while ((got = getline(&line, &size, f)) > 0 && line[0] == '#') comments += got;
-  if (got < 0 || strcmp(line, header) != 0)
+  bool older = got > 0 && strcmp(line, header) != 0 && older_header(line, header);
+  if (got < 0 || (strcmp(line, header) != 0 && !older))
     status = cli_fail(EXIT_BAD_INPUT, "--resume: %s: its header is not this sweep's; start afresh with --force",
                       cli_shown(path));
   for (keep = comments + (got > 0 ? got : 0), *kept = 0; status == 0 && (got = getline(&line, &size, f)) > 0; ++*kept) {
@@ -281,6 +315,12 @@ static int keep_whole_rows(sweep_writer *w, const char *path, size_t *kept) {
     if (line[got - 1] != '\n' || *end != ',' || run != *kept) break;
     keep += got;
   }
+  size_t total = herd_sweep_run_count(w->sw);
+  if (status == 0 && older && *kept < total)
+    status = cli_fail(EXIT_BAD_INPUT,
+                      "--resume: %s: written by an older herd, without the last columns this one writes; its %zu of "
+                      "%zu runs can be summarised but not added to: start afresh with --force",
+                      cli_shown(path), *kept, total);
   if (status == 0 && (fflush(f) != 0 || ftruncate(fileno(f), keep) != 0))
     status = cli_fail(1, "%s: cannot cut the unfinished row: %s", cli_shown(path), strerror(errno));
   free(line);
@@ -378,7 +418,9 @@ sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *co
       header = false;
       continue;
     }
-    if (sweep_split_csv(line, fields, want + 1) != want) break;
+    int got = sweep_split_csv(line, fields, want + 1);
+    if (got < lead + OLDEST_RUN_COLUMNS || got > want) break;
+    for (; got < want; ++got) fields[got] = ""; /* an older herd's layout: the later columns empty */
     rows[n].cell = strtoull(fields[1], NULL, 10);
     rows[n].succeeded = strcmp(fields[lead + COL_OUTCOME], "succeeded") == 0;
     rows[n].steps = strtod(fields[lead + COL_STEPS], NULL);
@@ -388,6 +430,8 @@ sweep_run_row *sweep_read_runs(const char *dir, const herd_sweep *sw, size_t *co
     rows[n].drive_farthest_m = optional_number(fields[lead + COL_DRIVE_FARTHEST]);
     rows[n].late_polarisation = optional_number(fields[lead + COL_LATE_POLARISATION]);
     rows[n].late_milling = optional_number(fields[lead + COL_LATE_MILLING]);
+    rows[n].steering_nearest_m = optional_number(fields[lead + COL_STEERING_NEAREST]);
+    rows[n].food_eaten = optional_number(fields[lead + COL_FOOD_EATEN]);
     double agents = strtod(fields[lead + COL_COUNT], NULL);
     rows[n].delivered_fraction = agents > 0 ? strtod(fields[lead + COL_DELIVERED], NULL) / agents : NAN;
     ++n;

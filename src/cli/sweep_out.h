@@ -19,6 +19,8 @@ typedef struct sweep_result {
   uint32_t mode_changes;                  /* of the first steering agent: collect <-> drive for a dog */
   double drive_farthest_m;                /* mean farthest agent from G while it drives; NaN if it never did */
   double late_polarisation, late_milling; /* means over the run's late steps (docs/sweep.md); NaN: none */
+  double steering_nearest_m; /* mean over steps of the flock's distance from the steering agents; NaN: none */
+  double food_eaten;         /* food particles eaten by the end; NaN: the scenario has none */
 } sweep_result;
 
 typedef struct sweep_run_opts sweep_run_opts;
@@ -56,6 +58,7 @@ typedef struct sweep_run_row {
   double steps, farthest_m, polarisation, mode_changes, drive_farthest_m; /* NaN where runs.csv has none */
   double delivered_fraction;                                              /* delivered / count at the run's end */
   double late_polarisation, late_milling;                                 /* NaN where runs.csv has none */
+  double steering_nearest_m, food_eaten;                                  /* NaN where runs.csv has none */
 } sweep_run_row;
 
 /* Every run in DIR/runs.csv (all of the sweep's runs, or NULL after a message). */
