@@ -227,7 +227,7 @@ docs_main() {
       docs_check_file "$file" || status=1
       continue
     fi
-    if ((text)) && grep -q '<!-- docs: ' "$file"; then
+    if ((text)) && grep -qE '<!-- docs(-md)?: ' "$file"; then
       now=$(mktemp "$file.part-XXXXXX") || return 1
       if docs_render "$file" >"$now"; then
         # Only what varies between runs differs: the page stays as it is.
