@@ -366,6 +366,78 @@ static int run_beyond(const experiment_opts *o, experiment_sweep *parts) {
   return run_variant_set(o, "beyond", beyond_variants, BEYOND_VARIANT_COUNT, ns, neighbours, cells, parts);
 }
 
+/* What moves the band between failure and success (docs/models/strombom.md#the-band): the
+ * parameters the paper's figure fixes, one changed at a time. */
+static const grid_variant band_variants[] = {
+    {"default", "default", NULL},
+    {"noise-0", "no noise (e = 0)", "sheep.noise=0"},
+    {"noise-0.6", "e = 0.6", "sheep.noise=0.6"},
+    {"graze-0", "no grazing (p = 0)", "sheep.graze_probability=0"},
+    {"graze-0.2", "p = 0.2", "sheep.graze_probability=0.2"},
+    {"start-anywhere", "spawned anywhere in the field", "sheep.spawn.from=[0,0]"},
+    {"dog-1", "the dog at δ_s = 1 m/step", "dogs.speed_m_per_step=1"},
+    {"dog-3", "the dog at δ_s = 3 m/step", "dogs.speed_m_per_step=3"},
+};
+#define BAND_VARIANT_COUNT (sizeof band_variants / sizeof band_variants[0])
+#define BAND_FRACTIONS 8
+
+/* N = 50 and 100, n = f N (rounded) for f = 0.1 ... 0.6 across the band; quick: N = 50 and three
+ * fractions. */
+static size_t band_cells(bool quick, unsigned *ns, unsigned *neighbours) {
+  static const double fractions[BAND_FRACTIONS] = {0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.53, 0.6};
+  static const size_t quick_pick[] = {1, 3, 6};
+  size_t count = 0;
+  for (unsigned N = 50; N <= (quick ? 50u : 100u); N += 50)
+    for (size_t k = 0; k < (quick ? 3u : BAND_FRACTIONS); ++k)
+      ns[count] = N, neighbours[count++] = (unsigned)lround(fractions[quick ? quick_pick[k] : k] * N);
+  return count;
+}
+
+static int run_band(const experiment_opts *o, experiment_sweep *parts) {
+  unsigned ns[2 * BAND_FRACTIONS], neighbours[2 * BAND_FRACTIONS];
+  size_t cells = band_cells(o->quick, ns, neighbours);
+  return run_variant_set(o, "band", band_variants, BAND_VARIANT_COUNT, ns, neighbours, cells, parts);
+}
+
+/* One variant's band at flock size N: n / N up to which every cell herds in at most 10 % of its
+ * runs (*fails), and from which every cell herds in at least 90 % (*herds); NaN where none. */
+static void band_edges(experiment_sweep *e, double N, double *fails, double *herds) {
+  *fails = *herds = NAN;
+  bool failing = true;
+  for (size_t c = 0; c < e->sw.cell_count; ++c) {
+    if (cell_value(&e->sw, c, 0) != N) continue;
+    sweep_stats s = sweep_cell_stats(&e->sw, e->rows, e->row_count, c, e->scratch);
+    double f = cell_value(&e->sw, c, 1) / N;
+    failing = failing && s.rate <= 0.1;
+    if (failing) *fails = f;
+    if (s.rate >= 0.9 && isnan(*herds)) *herds = f;
+    if (s.rate < 0.9) *herds = NAN;
+  }
+}
+
+static void band_section(FILE *f, experiment_sweep *parts) {
+  fputs(
+      "## What moves the band\n\nThe paper's band lies between n = 3 log N and 0.53 N (n / N = 0.23–0.53 at N = "
+      "50, 0.14–0.53 at N = 100, natural log). Each row changes one parameter the paper's figure keeps fixed; "
+      "the cells are N = 50 and 100 with n / N = 0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.53, 0.6, and each gives n / N up "
+      "to which every cell herds in at most 10 % of its runs, and from which every cell herds in at least 90 % "
+      "(– where none; --quick: N = 50, n / N = 0.2, 0.4, 0.53). The runs are in `band/FOLDER/`.\n\n| variant | N = 50: "
+      "fails up to | N = 50: herds from | "
+      "N = 100: fails up to | N = 100: herds from |\n|---|---:|---:|---:|---:|\n",
+      f);
+  for (size_t v = 0; v < BAND_VARIANT_COUNT; ++v) {
+    fprintf(f, "| %s |", band_variants[v].title);
+    for (double N = 50; N <= 100; N += 50) {
+      double fails, herds;
+      band_edges(&parts[v], N, &fails, &herds);
+      fprintf(f, isnan(fails) ? " – |" : " %.2f |", fails);
+      fprintf(f, isnan(herds) ? " – |" : " %.2f |", herds);
+    }
+    fputc('\n', f);
+  }
+  fputc('\n', f);
+}
+
 /* One row per cell, one column per variant: runs herded / runs, and median steps of those. */
 static void variant_table(FILE *f, experiment_sweep *parts, const grid_variant *variants, size_t count) {
   fputs("| N | n |", f);
@@ -432,6 +504,9 @@ static int strombom_grid(const experiment_opts *o) {
   experiment_sweep beyond[BEYOND_VARIANT_COUNT];
   memset(beyond, 0, sizeof beyond);
   if (status == 0) status = run_beyond(o, beyond);
+  experiment_sweep band[BAND_VARIANT_COUNT];
+  memset(band, 0, sizeof band);
+  if (status == 0) status = run_band(o, band);
   herd_outfile report, plot;
   FILE *f = status == 0 ? open_report(o, "report.md", &report) : NULL;
   FILE *gp = f ? open_report(o, "grid.gp", &plot) : NULL;
@@ -452,6 +527,7 @@ static int strombom_grid(const experiment_opts *o) {
         f);
     variant_section(f, variants);
     beyond_section(f, beyond);
+    band_section(f, band);
     fputs("## Every cell\n\n", f);
     grid_table(f, &e);
     fputs("set terminal pngcairo size 900,700 noenhanced\nset grid\n", gp);
@@ -464,6 +540,7 @@ static int strombom_grid(const experiment_opts *o) {
   experiment_sweep_free(&e);
   for (size_t v = 0; v < GRID_VARIANT_COUNT; ++v) experiment_sweep_free(&variants[v]);
   for (size_t v = 0; v < BEYOND_VARIANT_COUNT; ++v) experiment_sweep_free(&beyond[v]);
+  for (size_t v = 0; v < BAND_VARIANT_COUNT; ++v) experiment_sweep_free(&band[v]);
   return status;
 }
 
