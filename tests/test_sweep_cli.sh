@@ -201,6 +201,15 @@ check "... and a beyond pair: the paper's dog and dogs.gathered = within_reach" 
   '[ "$(ls "$tmp/grid/beyond" | tr "\n" " ")" = "default within-reach " ] &&
    grep -q "\"dogs.gathered=within_reach\"" "$tmp/grid/beyond/within-reach/sweep.json" &&
    [ "$(sed -n "/^## Beyond/,/^## Every/p" "$tmp/grid/report.md" | grep -cE "^\| [0-9]+ \| [0-9]+ \| [0-9]/1")" -eq 4 ]'
+# The band table's default row against band/default/runs.csv (N = 50; one seed: each cell herds
+# or not): n / N up to which every cell fails, and from which every cell herds.
+check "... and a band sweep per parameter, its edges counted from runs.csv" eval '
+  [ "$(ls "$tmp/grid/band" | wc -l)" -eq 8 ] &&
+  want=$(awk -F, '"'"'NR > 1 { f = sprintf("%.2f", $5 / $4); ok = $6 == "succeeded"
+      if (!ok && !herding_broken) fails = f; if (ok) herding_broken = 1
+      if (ok && herds == "") herds = f; if (!ok) herds = "" }
+    END { print (fails == "" ? "–" : fails) " | " (herds == "" ? "–" : herds) }'"'"' <(rows_of "$tmp/grid/band/default/runs.csv")) &&
+  sed -n "/^## What moves the band/,/^## Every/p" "$tmp/grid/report.md" | grep -q "^| default | $want | – | – |$"'
 run experiment strombom-grid --quick --seeds 1 --quiet --out "$tmp/grid" --resume
 check "an experiment resumed runs nothing again" eval '[ "$rc" -eq 0 ] && grep -q "earlier_rows_by" "$tmp/grid/beyond/default/sweep.json"'
 rm -rf "$tmp/grid/beyond"

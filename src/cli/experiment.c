@@ -804,6 +804,60 @@ static unsigned lien_faster_pairs(experiment_sweep *sizes, unsigned *pairs) {
   return faster;
 }
 
+/* What moves the trend of time against team size (docs/models/lien-shepherds.md#flock-model):
+ * the shepherds' speed and the sheep's reaction radius, one at a time; the default is the
+ * figure-11 sweeps themselves. */
+static const experiment_variant lien_trend_variants[] = {
+    {"speed-1", "shepherds at 1 m/step", "agents[0].speed_m_per_step=1"},
+    {"speed-3", "shepherds at 3 m/step", "agents[0].speed_m_per_step=3"},
+    {"reach-30", "the sheep react within r_s = 30 m", "sheep.dog_radius_m=30"},
+    {"reach-65", "the sheep react within r_s = 65 m (Strömbom's)", "sheep.dog_radius_m=65"},
+};
+#define LIEN_TREND_COUNT (sizeof lien_trend_variants / sizeof lien_trend_variants[0])
+
+/* The figure-11 sweeps again in both environments with each variant's field, into
+ * OUT/trend/FOLDER-ENV. */
+static int lien_trend_run(const experiment_opts *o, const lien_env *envs, experiment_sweep (*trend)[2]) {
+  char folder[128], path[1100];
+  snprintf(path, sizeof path, "%s/trend", o->out);
+  int status = ensure_folder(path);
+  for (size_t v = 0; v < LIEN_TREND_COUNT && status == 0; ++v)
+    for (int env = 0; env < 2 && status == 0; ++env) {
+      herd_error err;
+      if (lien_sweep(&trend[v][env], &envs[env], true, o->quick, &err) != HERD_OK ||
+          herd_sweep_add_set(&trend[v][env].sw, lien_trend_variants[v].set, &err) != HERD_OK)
+        return cli_error(&err);
+      snprintf(folder, sizeof folder, "trend/%s-%s", lien_trend_variants[v].folder, envs[env].folder);
+      status = run_part(&trend[v][env], o, folder);
+    }
+  return status;
+}
+
+static unsigned lien_faster_pairs(experiment_sweep *sizes, unsigned *pairs);
+
+/* One row per variant: the comparisons of k against k + 1 shepherds where the larger team is
+ * faster, and the runs herded. */
+static void lien_trend_row(FILE *f, const char *title, experiment_sweep *sizes) {
+  unsigned pairs, faster = lien_faster_pairs(sizes, &pairs), runs = 0, herded = 0;
+  for (int env = 0; env < 2; ++env)
+    for (size_t k = 0; k < sizes[env].row_count; ++k) ++runs, herded += sizes[env].rows[k].succeeded;
+  fprintf(f, "| %s | %u of %u | %u of %u |\n", title, faster, pairs, herded, runs);
+}
+
+static void lien_trend_section(FILE *f, experiment_sweep *sizes, experiment_sweep (*trend)[2]) {
+  fputs(
+      "## What moves the trend\n\nThe flock-size sweeps (figure 11) again with one field changed: the shepherds' "
+      "speed (the report's is not in the text we have; 1.5 m/step here) and the sheep's reaction radius (the "
+      "report's flock reacts locally; 20 m here, docs/models/lien-shepherds.md#flock-model). Faster: of the "
+      "comparisons of k against k + 1 shepherds at each flock size in both environments, those where the "
+      "larger team's median time is shorter. The runs are in `trend/FOLDER-ENV/`.\n\n| variant | larger team "
+      "faster | runs herded |\n|---|---:|---:|\n",
+      f);
+  lien_trend_row(f, "default (1.5 m/step, r_s = 20 m)", sizes);
+  for (size_t v = 0; v < LIEN_TREND_COUNT; ++v) lien_trend_row(f, lien_trend_variants[v].title, trend[v]);
+  fputc('\n', f);
+}
+
 static void lien_claims(FILE *f, experiment_sweep *sizes) {
   sweep_stats one_farm_10 =
       sweep_cell_stats(&sizes[1].sw, sizes[1].rows, sizes[1].row_count, lien_cell(&sizes[1], 0, 1), sizes[1].scratch);
@@ -849,6 +903,9 @@ static int lien_shepherds(const experiment_opts *o) {
     snprintf(folder, sizeof folder, "separation-%s", envs[env].folder);
     if (status == 0) status = run_part(&separations[env], o, folder);
   }
+  experiment_sweep trend[LIEN_TREND_COUNT][2];
+  memset(trend, 0, sizeof trend);
+  if (status == 0) status = lien_trend_run(o, envs, trend);
   if (status == 0) status = lien_figure(o, "size", sizes, envs, "number of flock members", lien_sizes);
   if (status == 0)
     status = lien_figure(o, "separation", separations, envs, "separation tendency (rho_a x)", lien_separations);
@@ -876,9 +933,12 @@ static int lien_shepherds(const experiment_opts *o) {
     lien_table(f, &separations[0], "separation", lien_separations);
     fputs("### Farm\n\n", f);
     lien_table(f, &separations[1], "separation", lien_separations);
+    lien_trend_section(f, sizes, trend);
     status = close_report(&report);
   }
   for (int env = 0; env < 2; ++env) experiment_sweep_free(&sizes[env]), experiment_sweep_free(&separations[env]);
+  for (size_t v = 0; v < LIEN_TREND_COUNT; ++v)
+    experiment_sweep_free(&trend[v][0]), experiment_sweep_free(&trend[v][1]);
   return status;
 }
 
