@@ -169,13 +169,20 @@ static uint32_t food_eaten(const herd_sim *sim) {
 #define PATCH                                                                                                      \
   "food.points_m=[[27.5, 27.5, 15], [28.5, 27.5, 15], [27.5, 28.5, 15], [28.5, 28.5, 15], [28, 28, 13], [28, 28, " \
   "17], [26.5, 28, 15], [29.5, 28, 15], [28, 26.5, 15], [28, 29.5, 15], [27.5, 27.5, 17], [28.5, 28.5, 13]]"
-static double closest_approach_to_food(int seed, bool hungry) {
+/* fish-foraging.json without its reefs, with the food `points` eaten within `eat`, for `seed`,
+ * hungry (H0 = 1) or sated (H0 = 0), started on two threads. */
+static herd_sim *foraging_start(const char *points, const char *eat, int seed, bool hungry, herd_scenario *sc) {
   char seed_set[32];
   snprintf(seed_set, sizeof seed_set, "seed=%d", seed);
-  const char *sets[] = {PATCH, "obstacles.spheres=[]", "food.eat_radius_m=0.05", seed_set,
+  const char *sets[] = {points, "obstacles.spheres=[]", eat, seed_set,
                         hungry ? "fish.initial_hunger=1" : "fish.initial_hunger=0"};
-  herd_scenario sc = shipped("fish-foraging.json", sets, 5);
-  herd_sim *sim = sim_start(&sc, 2);
+  *sc = shipped("fish-foraging.json", sets, 5);
+  return sim_start(sc, 2);
+}
+
+static double closest_approach_to_food(int seed, bool hungry) {
+  herd_scenario sc;
+  herd_sim *sim = foraging_start(PATCH, "food.eat_radius_m=0.05", seed, hungry, &sc);
   herd_error err;
   double closest = INFINITY;
   for (int t = 1; t <= 600 && herd_sim_step(sim, &err) == HERD_OK; ++t) {
@@ -251,12 +258,8 @@ static uint32_t food_within_reach(herd_sim *sim, double radius) {
   "15, 12], [10.5, 15, 12], [15, 15, 12], [6, 6, 18], [10.5, 6, 18], [15, 6, 18], [6, 10.5, 18], [10.5, 10.5, "  \
   "18], [15, 10.5, 18], [6, 15, 18], [10.5, 15, 18], [15, 15, 18]]"
 static uint32_t eaten_in_300_steps(int seed, bool hungry, uint32_t *reached) {
-  char seed_set[32];
-  snprintf(seed_set, sizeof seed_set, "seed=%d", seed);
-  const char *sets[] = {STREWN, "obstacles.spheres=[]", "food.eat_radius_m=1", seed_set,
-                        hungry ? "fish.initial_hunger=1" : "fish.initial_hunger=0"};
-  herd_scenario sc = shipped("fish-foraging.json", sets, 5);
-  herd_sim *sim = sim_start(&sc, 2);
+  herd_scenario sc;
+  herd_sim *sim = foraging_start(STREWN, "food.eat_radius_m=1", seed, hungry, &sc);
   herd_error err;
   uint8_t *flags = malloc(sc.flock.count);
   CHECK(flags != NULL);
