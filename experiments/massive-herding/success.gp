@@ -7,7 +7,7 @@ set ylabel 'runs herded'
 set yrange [-0.05:1.05]
 set key outside right
 set title 'herding success over flock size'
-plot '-' using 1:2 with linespoints lw 2 pointtype 4 title 'strombom, 1 dog', '-' using 1:2 with linespoints lw 2 pointtype 5 title 'within-reach, 1 dog', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 16 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 16 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'lien, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'lien, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'lien, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'lien, 16 dogs'
+plot '-' using 1:2 with linespoints lw 2 pointtype 4 title 'strombom, 1 dog', '-' using 1:2 with linespoints lw 2 pointtype 5 title 'within-reach, 1 dog', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 6 title 'sectors, 16 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 7 title 'arc, 16 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'ring, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'ring, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'ring, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 8 title 'ring, 16 dogs', '-' using 1:2 with linespoints lw 2 pointtype 9 title 'lien, 2 dogs', '-' using 1:2 with linespoints lw 2 pointtype 9 title 'lien, 4 dogs', '-' using 1:2 with linespoints lw 2 pointtype 9 title 'lien, 8 dogs', '-' using 1:2 with linespoints lw 2 pointtype 9 title 'lien, 16 dogs'
 100 1.0000
 1000 0.0000
 e
@@ -36,6 +36,18 @@ e
 1000 0.0000
 e
 100 0.3500
+1000 0.0000
+e
+100 0.0000
+1000 0.0000
+e
+100 0.0000
+1000 0.0000
+e
+100 0.0500
+1000 0.0000
+e
+100 0.3000
 1000 0.0000
 e
 100 1.0000

@@ -1,0 +1,25 @@
+set terminal pngcairo size 900,600 noenhanced
+set grid
+set key outside right
+set output 'success.png.part'
+set title 'success rate'
+set xlabel 'dogs.count'
+set xrange [1.16:16.84]
+set ylabel 'success rate (95 % Wilson interval)'
+set yrange [-0.05:1.05]
+plot '-' using 1:2:3:4 with yerrorlines title 'success'
+2 0.000000 0.000000 0.161125
+4 0.000000 0.000000 0.161125
+8 0.050000 0.008881 0.236131
+16 0.300000 0.145477 0.518973
+e
+set output 'steps.png.part'
+set title 'steps to success: median and quartiles'
+set autoscale y
+set ylabel 'steps (successful runs)'
+set xlabel 'dogs.count'
+set xrange [1.16:16.84]
+plot '-' using 1:2:3:4 with yerrorlines title 'all'
+8 6498.0 6498.0 6498.0
+16 202.5 190.2 219.2
+e
