@@ -39,16 +39,19 @@ mapfile -t pages < <(docs_files)
 # ---- Every quoted block is what its commands print ---------------------------------------
 blocks=0
 for page in "${pages[@]}"; do
-  n=$(grep -c '^ *<!-- docs: ' "$page")
+  n=$(grep -cE '^ *<!-- docs(-md)?: ' "$page")
   [ "$n" -gt 0 ] || continue
   blocks=$((blocks + n))
   check "$page: every quoted block is what its command prints" docs_check_file "$page"
 done
 # The README's default run and the --help and error examples at least.
 check "at least 8 quoted commands ($blocks found)" test "$blocks" -ge 8
-# A marker that is not exactly `<!-- docs: COMMAND -->` or `<!-- docs-picture: COMMAND -->`
-# would be skipped silently.
-malformed() { grep -nE '^ *<!-- *docs' "${pages[@]}" | grep -vE ':[0-9]+: *<!-- docs(-picture)?: .+ -->$'; }
+# A Markdown block (docs-md) is remade too: one whose table was edited by hand differs.
+sed 's/| reproduced |/| not reproduced |/' docs/experiments.md >"$tmp/experiments.md"
+check "a docs-md block edited by hand is caught" fails "$tmp/out" docs_check_file "$tmp/experiments.md"
+# A marker that is not exactly `<!-- docs: COMMAND -->`, `<!-- docs-picture: COMMAND -->` or
+# `<!-- docs-md: COMMAND -->` would be skipped silently.
+malformed() { grep -nE '^ *<!-- *docs' "${pages[@]}" | grep -vE ':[0-9]+: *<!-- docs(-picture|-md)?: .+ -->$'; }
 well_formed() { ! malformed; }
 check "every docs marker is well formed" well_formed
 

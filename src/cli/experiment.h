@@ -1,6 +1,6 @@
-/* `herd experiment`'s shared pieces (src/cli/experiment.c): an experiment's options, its sweeps
+/* `herd experiment`'s shared pieces (src/cli/experiment_parts.c): an experiment's options, its sweeps
  * and report files, and the verdict beside each claim. Each experiment of its own file
- * (experiment_couzin.c) uses these. */
+ * (experiment_couzin.c, experiment_schools.c) and experiment.c use these. */
 #ifndef HERD_CLI_EXPERIMENT_H
 #define HERD_CLI_EXPERIMENT_H
 #include <stdbool.h>
