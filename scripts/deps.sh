@@ -31,6 +31,10 @@ packages=(
   python3-numpy     # its arrays
   python3-pytest    # its tests
   python3-matplotlib  # its example figure
+  python3-venv      # the wheel's test installs it into a fresh venv (test_wheel)
+  python3-pip       # pip wheel / pip install --no-index of the package
+  python3-setuptools  # builds the wheel without network (--no-build-isolation)
+  python3-wheel     # the same
   libopenmpi-dev    # herd run --mpi, herd sweep --mpi: one flock or a sweep over MPI ranks
   openmpi-bin       # mpirun, which the MPI tests start
   clang-14          # the OpenCL programs compiled for GPUs (test_gpu_compile: nvptx64, amdgcn)

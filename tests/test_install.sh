@@ -102,4 +102,19 @@ LD_LIBRARY_PATH=$prefix/lib check_example "pkg-config" "$tmp/pc_basic"
 check "pkg-config --static names herd's own dependencies" eval \
   'pkg-config --static --libs herd | grep -q -- -ljansson'
 
+# The Python package installed with it: imported from the prefix with no $HERD_LIB, it loads the
+# installed libherd.so.1 (named by the _installed.py the install wrote) and runs as herd run does.
+site=$prefix/lib/python$(/usr/bin/python3 -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')/dist-packages
+check "cmake --install puts the Python package under lib/python3.X/dist-packages" eval \
+  '[ -f "$site/herd/__init__.py" ] && grep -qF "$prefix/lib/libherd.so.1" "$site/herd/_installed.py"'
+(cd "$tmp" && env -u HERD_LIB PYTHONPATH="$site" /usr/bin/python3 -c '
+import herd
+sim = herd.Sim(herd.Scenario.default().update({"sheep.count": 30, "sheep.neighbours": 20}))
+print(herd.lib_path, sim.run(), sim.step_index)') >"$tmp/out" 2>"$tmp/err"
+rc=$?
+"$HERD" run --set sheep.count=30 --set sheep.neighbours=20 >"$tmp/cli" 2>&1
+check "... which imports with no HERD_LIB, loads the installed library and herds as herd run does" eval \
+  '[ "$rc" -eq 0 ] && [ "$(cut -d" " -f1 "$tmp/out")" = "$prefix/lib/libherd.so.1" ] &&
+   [ "$(cut -d" " -f3 "$tmp/out")" = "$(awk "/^steps:/ { print \$2 }" "$tmp/cli")" ]'
+
 finish

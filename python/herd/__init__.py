@@ -8,7 +8,18 @@
 
 The library is found through $HERD_LIB, next to this package, or where herd is installed."""
 
-from ._lib import lib_path
-from .core import HerdError, HerdIndexError, HerdInputError, Scenario, Sim, sweep, version
+import importlib.util as _util
+import sys as _sys
+
+_missing = [name for name in ("cffi", "numpy") if _util.find_spec(name) is None]
+if _missing:
+    raise ImportError(
+        f"herd needs {' and '.join(_missing)}, which this Python ({_sys.executable}) lacks: on Debian use "
+        "/usr/bin/python3 with python3-cffi and python3-numpy (scripts/deps.sh installs them), or a venv made "
+        "with --system-site-packages (python/README.md)"
+    )
+
+from ._lib import lib_path  # noqa: E402
+from .core import HerdError, HerdIndexError, HerdInputError, Scenario, Sim, sweep, version  # noqa: E402
 
 __all__ = ["HerdError", "HerdIndexError", "HerdInputError", "Scenario", "Sim", "sweep", "version", "lib_path"]

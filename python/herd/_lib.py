@@ -161,7 +161,8 @@ ffi.cdef(CDEF)
 
 
 def _candidates():
-    """Where libherd.so may be: $HERD_LIB, next to the package, then the system's search."""
+    """Where libherd.so may be: $HERD_LIB, next to the package (a wheel carries it there), where
+    cmake --install put it (_installed.py, written by the install), then the system's search."""
     if os.environ.get("HERD_LIB"):
         yield os.environ["HERD_LIB"]
         return
@@ -169,6 +170,12 @@ def _candidates():
     for name in ("libherd.so", "libherd.so.1"):
         if (here / name).exists():
             yield str(here / name)
+    try:
+        from ._installed import LIBRARY
+    except ImportError:
+        LIBRARY = None
+    if LIBRARY:
+        yield LIBRARY
     found = ctypes.util.find_library("herd")
     yield found or "libherd.so.1"
 
