@@ -358,9 +358,29 @@ class Sim:
         return self._read_flock(True)
 
     @property
-    def headings(self):
-        """Velocities (unit headings for Strömbom's and NetLogo's models), (N, dims) float32."""
+    def velocities(self):
+        """Velocities as the model keeps them, (N, dims) float32, by agent id: per step for
+        Strömbom's and NetLogo's models (unit headings there), in m/s for boids, Couzin's zones
+        and the fish (herd_sim_read_flock)."""
         return self._read_flock(False)
+
+    @property
+    def headings(self):
+        """Unit headings, (N, dims) float32, by agent id: velocity / |velocity|, 0 where an agent
+        stands still, computed in float32 as the HDF5 trajectories' /headings are (the same bits)."""
+        v = self._read_flock(False)
+        length2 = v[:, 0] * v[:, 0]
+        for k in range(1, v.shape[1]):
+            length2 += v[:, k] * v[:, k]
+        scale = np.ones_like(length2)
+        moving = length2 > 0
+        scale[moving] = np.float32(1) / np.sqrt(length2[moving])
+        return v * scale[:, None]
+
+    @property
+    def ids(self):
+        """The agent ids, (N,) uint32: row i of every array here is agent i."""
+        return np.arange(self.count, dtype=np.uint32)
 
     @property
     def flags(self):

@@ -45,6 +45,37 @@ def test_headings_are_unit_vectors():
     assert np.allclose(np.linalg.norm(sim.headings, axis=1), 1.0, atol=1e-4)
 
 
+@pytest.mark.parametrize("name", ["strombom2014", "boids2d", "boids3d", "netlogo-flocking", "couzin-torus",
+                                  "fish-shark"])
+def test_headings_are_unit_velocities_for_every_model(root, name):
+    """Boids, Couzin's fish and the fish school keep speeds other than 1: headings are still unit
+    vectors along the velocities, which stay available as velocities."""
+    sc = herd.Scenario.load(root / "scenarios" / f"{name}.json")
+    sim = herd.Sim(sc, threads=1)
+    sim.step(3)
+    v, h = sim.velocities.astype(np.float64), sim.headings.astype(np.float64)
+    speed = np.linalg.norm(v, axis=1)
+    assert h.shape == v.shape == (sc.count, sc.dims) and sim.ids.tolist() == list(range(sc.count))
+    assert np.allclose(np.linalg.norm(h[speed > 0], axis=1), 1.0, atol=1e-6)
+    assert np.allclose(h[speed > 0], v[speed > 0] / speed[speed > 0, None], atol=1e-6)
+
+
+def test_headings_are_the_trajectories_headings_to_the_bit(herd_cli, root, tmp_path):
+    """Boids (speeds of 3-6 m/s): the package's headings after 20 steps are the HDF5 file's last
+    /headings frame of the same run, bit for bit."""
+    h5py = pytest.importorskip("h5py")
+    out = tmp_path / "run.h5"
+    subprocess.run([herd_cli, "run", str(root / "scenarios" / "boids2d.json"), "-s", "20", "-q", "--set",
+                    "output.trajectories.every_steps=20", "--trajectories", str(out)], check=True)
+    sim = herd.Sim(herd.Scenario.load(root / "scenarios" / "boids2d.json"), threads=1)
+    sim.step(20)
+    with h5py.File(out, "r") as f:
+        assert f["steps"][-1] == 20
+        frame = f["headings"][-1]
+    assert np.array_equal(sim.headings, frame)
+    assert not np.allclose(np.linalg.norm(sim.velocities, axis=1), 1.0)  # what headings used to be
+
+
 def test_a_3d_scenario_gives_three_columns(root):
     sc = herd.Scenario.load(root / "scenarios" / "boids3d.json")
     assert sc.dims == 3
