@@ -359,9 +359,9 @@ class Sim:
 
     @property
     def velocities(self):
-        """Velocities as the model keeps them, (N, dims) float32, by agent id: per step for
-        Strömbom's and NetLogo's models (unit headings there), in m/s for boids, Couzin's zones
-        and the fish (herd_sim_read_flock)."""
+        """Velocities as the model keeps them, (N, dims) float32, by agent id: unit headings for
+        Strömbom's and NetLogo's models, m per step for boids, m/s for Couzin's zones and the
+        fish (herd_sim_read_flock)."""
         return self._read_flock(False)
 
     @property
