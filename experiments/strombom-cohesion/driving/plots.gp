@@ -17,7 +17,7 @@ splot '-' using 1:2:3 with points pointtype 5 pointsize 2.5 palette notitle
 50 49 1.000000
 75 50 1.000000
 100 50 1.000000
-150 50 0.000000
+150 50 0.050000
 200 50 0.000000
 300 50 0.000000
 e
@@ -32,16 +32,17 @@ set ylabel 'steps (successful runs)'
 set xlabel 'sheep.count'
 set xrange [3.2:316.8]
 plot '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 19', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 29', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 49', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 50', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 50', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 50', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 50', '-' using 1:2:3:4 with yerrorlines title 'sheep.neighbours = 50'
-20 558.0 522.5 592.2
+20 570.0 523.5 595.5
 e
-30 567.0 545.0 613.2
+30 569.5 532.5 595.8
 e
-50 573.0 544.5 634.0
+50 573.0 542.2 623.8
 e
-75 661.0 622.0 683.2
+75 653.0 630.2 677.0
 e
-100 656.0 628.8 703.2
+100 658.0 617.0 689.5
 e
+150 1580.0 1580.0 1580.0
 e
 e
 e
