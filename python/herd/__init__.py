@@ -20,6 +20,17 @@ if _missing:
     )
 
 from ._lib import lib_path  # noqa: E402
-from .core import HerdError, HerdIndexError, HerdInputError, Scenario, Sim, sweep, version  # noqa: E402
+from .core import (  # noqa: E402
+    HerdError,
+    HerdIndexError,
+    HerdInputError,
+    HerdIOError,
+    Scenario,
+    Sim,
+    checkpoint_scenario,
+    sweep,
+    version,
+)
 
-__all__ = ["HerdError", "HerdIndexError", "HerdInputError", "Scenario", "Sim", "sweep", "version", "lib_path"]
+__all__ = ["HerdError", "HerdIndexError", "HerdInputError", "HerdIOError", "Scenario", "Sim", "checkpoint_scenario",
+           "sweep", "version", "lib_path"]

@@ -152,9 +152,23 @@ const char *herd_sim_backend(const herd_sim *sim);
 const char *herd_sim_device(const herd_sim *sim);
 int herd_sim_set_param(herd_sim *sim, const char *path, double value, herd_error *err);
 uint32_t herd_sim_schedule_made(const herd_sim *sim);
+
+typedef struct herd_profile {
+  double seconds[9];
+  uint64_t calls[9];
+  uint64_t kernels;
+  uint64_t waits;
+} herd_profile;
+const char *herd_stage_name(int stage);
+int herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
+int herd_sim_checkpoint(herd_sim *sim, const char *path, bool force, herd_error *err);
+int herd_checkpoint_scenario(const char *path, herd_scenario **out, uint32_t *step, herd_error *err);
+int herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err);
 """
 
-CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error")
+CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error",
+                   "herd_profile")
+STAGE_COUNT = 9  # herd_stage's HERD_STAGE_COUNT: herd_profile's size is checked at import
 
 ffi = cffi.FFI()
 ffi.cdef(CDEF)

@@ -9,9 +9,10 @@ import time
 
 import numpy as np
 
-from ._lib import ffi, lib
+from ._lib import STAGE_COUNT, ffi, lib
 
 HERD_E_INPUT = 2
+HERD_E_IO = 3
 UINT32_MAX = 0xFFFFFFFF
 FLOAT_MAX = float(np.finfo(np.float32).max)
 
@@ -29,6 +30,10 @@ class HerdInputError(HerdError, ValueError):
     that is not finite or has the wrong number of coordinates)."""
 
 
+class HerdIOError(HerdError, OSError):
+    """A file could not be read or written (herd's HERD_E_IO): also an OSError."""
+
+
 class HerdIndexError(HerdInputError, IndexError):
     """An index past the end (a steering agent the simulation does not have): also an
     IndexError, and a HerdInputError as herd reports it (HERD_E_INPUT)."""
@@ -38,6 +43,8 @@ def _error(status, message, index=False):
     """The exception for herd's `status` and `message`: HerdIndexError where the input refused
     was an index (`index`), HerdInputError for other input, HerdError for the rest. Every
     error the package raises for herd goes through here."""
+    if status == HERD_E_IO:
+        return HerdIOError(status, message)
     if status != HERD_E_INPUT:
         return HerdError(status, message)
     return (HerdIndexError if index else HerdInputError)(status, message)
@@ -138,6 +145,17 @@ class Scenario:
             lib.herd_scenario_schedule_entry(self._sc, k, step, path, value)
             entries.append((int(step[0]), ffi.string(path[0]).decode(), float(value[0])))
         return entries
+
+    @classmethod
+    def _of_handle(cls, handle, origin):
+        """A Scenario over a herd_scenario the library made (freed with the object); its source
+        is its own JSON, named `origin`."""
+        made = cls.__new__(cls)
+        text = lib.herd_scenario_to_json(handle)
+        made._path, made._text, made._origin, made._sets = None, ffi.string(text).decode(), origin, []
+        lib.free(text)
+        made._sc = ffi.gc(handle, lib.herd_scenario_free)
+        return made
 
     def copy(self):
         """A scenario of its own with the same source and overrides (herd_scenario_copy)."""
@@ -258,11 +276,11 @@ class Sim:
 
     FLAG_REMOVED, FLAG_REACTED, FLAG_MOVED, FLAG_DELIVERED, FLAG_SATED = 1, 2, 4, 8, 16
 
-    def __init__(self, scenario, backend="cpu", threads=0, device=None, lockstep=False):
+    def __init__(self, scenario, backend="cpu", threads=0, device=None, lockstep=False, profile=False, _resume=None):
         if not isinstance(scenario, Scenario):
             raise TypeError("herd.Sim needs a herd.Scenario")
         self.scenario = scenario.copy()  # later set()s on the caller's do not reach a running sim
-        self._keep = [ffi.new("char[]", backend.encode())]
+        self._keep = [ffi.new("char[]", backend.encode()) if backend is not None else ffi.NULL]
         device_text = ffi.NULL
         if device is not None:
             self._keep.append(ffi.new("char[]", str(device).encode()))
@@ -275,14 +293,46 @@ class Sim:
                 "backend": self._keep[0],
                 "device": device_text,
                 "lockstep": bool(lockstep),
+                "profile": bool(profile),
             },
         )
         out = ffi.new("herd_sim **")
         err = ffi.new("herd_error *")
-        _check(lib.herd_sim_create(desc, out, err), err)
+        if _resume is None:
+            _check(lib.herd_sim_create(desc, out, err), err)
+        else:
+            _check(lib.herd_sim_resume(desc, os.fsencode(_resume), out, err), err)
         self._sim = ffi.gc(out[0], lib.herd_sim_destroy)
         self.dims = self.scenario.dims
         self.count = self.scenario.count
+
+    @classmethod
+    def resume(cls, path, backend=None, threads=0, device=None, max_steps=None, profile=False):
+        """A simulation going on from the checkpoint at `path` (Sim.checkpoint, herd run
+        --checkpoint), bit for bit as the one that wrote it would have: on its backend unless
+        `backend` names it (another is refused), with `max_steps` changed if given (nothing else
+        may change). HerdInputError for a file that is not a whole herd checkpoint."""
+        scenario, _ = checkpoint_scenario(path)
+        if max_steps is not None:
+            scenario.set("max_steps", max_steps)
+        return cls(scenario, backend=backend, threads=threads, device=device, profile=profile, _resume=path)
+
+    def checkpoint(self, path, force=False):
+        """Writes the whole state after the last step to `path` (a temporary name, renamed once
+        complete); an existing file is replaced only with `force` (else HerdIOError)."""
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_checkpoint(self._handle, os.fsencode(path), bool(force), err), err)
+
+    @property
+    def profile(self):
+        """Seconds and calls per stage so far ({stage: (seconds, calls)}), with "kernels" and
+        "waits" (OpenCL); all zero unless the Sim was made with profile=True."""
+        out = ffi.new("herd_profile *")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_sim_profile(self._handle, out, err), err)
+        stages = {ffi.string(lib.herd_stage_name(k)).decode(): (out.seconds[k], int(out.calls[k]))
+                  for k in range(STAGE_COUNT)}
+        return {**stages, "kernels": int(out.kernels), "waits": int(out.waits)}
 
     def close(self):
         """Frees the simulation now (else when it is garbage)."""
@@ -521,3 +571,12 @@ def sweep(scenario, vary=None, seeds=range(1, 11), steps=None, backend="cpu", th
                 )
             rows.append(row)
     return rows
+
+
+def checkpoint_scenario(path):
+    """The scenario a checkpoint holds and the step it was written after: (Scenario, step)."""
+    out = ffi.new("herd_scenario **")
+    step = ffi.new("uint32_t *")
+    err = ffi.new("herd_error *")
+    _check(lib.herd_checkpoint_scenario(os.fsencode(path), out, step, err), err)
+    return Scenario._of_handle(out[0], f"checkpoint {os.fspath(path)}"), int(step[0])

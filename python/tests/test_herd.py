@@ -322,3 +322,52 @@ def test_the_readme_walkthrough_runs(herd_cli, root, tmp_path):
     assert n == [2, 20] and rate[0] < rate[1]  # too few neighbours do not herd (Strömbom et al.)
     frames = json.load(open(tmp_path / "run.json"))["steps"] // 10 + 1
     assert len(spread) == frames  # a frame every 10 steps, step 0 included
+
+
+def test_a_checkpoint_resumes_bit_for_bit(tmp_path):
+    """Checkpoint after 150 steps, resume, and run to step 400: the same bits as the run that
+    never stopped; the checkpoint's scenario and step come back with it."""
+    sc = small()
+    whole = herd.Sim(sc, threads=1)
+    whole.step(400)
+    first = herd.Sim(sc, threads=1)
+    first.step(150)
+    first.checkpoint(tmp_path / "at150.ckpt")
+    scenario, step = herd.checkpoint_scenario(tmp_path / "at150.ckpt")
+    assert step == 150 and scenario.count == sc.count and scenario.get("sheep.neighbours") == sc.get("sheep.neighbours")
+    resumed = herd.Sim.resume(tmp_path / "at150.ckpt", threads=1)
+    assert resumed.step_index == 150
+    resumed.step(250)
+    assert np.array_equal(resumed.positions, whole.positions) and np.array_equal(resumed.headings, whole.headings)
+
+
+def test_checkpoint_errors_say_what_and_where(tmp_path):
+    """herd's own classes: what the user gave wrong (a file that exists, a folder that does not,
+    a file that is not a checkpoint) is a HerdInputError, a ValueError; a write the system refuses
+    is a HerdIOError, an OSError. Each message names the file."""
+    sim = herd.Sim(small(), threads=1)
+    sim.step(2)
+    sim.checkpoint(tmp_path / "a.ckpt")
+    with pytest.raises(ValueError, match="a.ckpt: file exists"):
+        sim.checkpoint(tmp_path / "a.ckpt")
+    sim.checkpoint(tmp_path / "a.ckpt", force=True)
+    with pytest.raises(ValueError, match="does not exist"):
+        sim.checkpoint(tmp_path / "no-such-folder" / "a.ckpt")
+    (tmp_path / "bad.ckpt").write_bytes(b"not a checkpoint at all")
+    with pytest.raises(herd.HerdInputError, match="bad.ckpt"):
+        herd.checkpoint_scenario(tmp_path / "bad.ckpt")
+    with pytest.raises(ValueError, match="missing.ckpt"):
+        herd.Sim.resume(tmp_path / "missing.ckpt")
+    with pytest.raises(OSError) as caught:
+        sim.checkpoint("/proc/a.ckpt")  # a folder no file can be made in
+    assert isinstance(caught.value, herd.HerdIOError) and "/proc/a.ckpt" in str(caught.value)
+
+
+def test_the_profile_counts_each_stage_only_when_asked():
+    profiled = herd.Sim(small(), threads=1, profile=True)
+    profiled.step(25)
+    p = profiled.profile
+    assert p["step"][1] == 25 and p["step"][0] > 0 and p["steer"][1] == 25
+    plain = herd.Sim(small(), threads=1)
+    plain.step(25)
+    assert all(v == (0.0, 0) for k, v in plain.profile.items() if k not in ("kernels", "waits"))

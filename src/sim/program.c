@@ -62,6 +62,7 @@ size_t herd_sizeof(const char *type) {
       {"herd_steering_state", sizeof(herd_steering_state)},
       {"herd_sim_desc", sizeof(herd_sim_desc)},
       {"herd_error", sizeof(herd_error)},
+      {"herd_profile", sizeof(herd_profile)},
   };
   for (size_t k = 0; type && k < sizeof types / sizeof types[0]; ++k)
     if (strcmp(type, types[k].name) == 0) return types[k].size;
