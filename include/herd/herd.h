@@ -397,6 +397,11 @@ const char *herd_steering_mode_name(herd_steering_mode mode);
  * Either pointer may be NULL. */
 herd_status herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_error *err);
 
+/* The flock's unit headings, ordered by agent id: velocity / |velocity| computed in float (0
+ * where an agent stands still), world.dims floats per agent; the HDF5 trajectories' /headings
+ * are these, bit for bit. */
+herd_status herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err);
+
 /* The backend running the flock ("cpu" or "opencl") and its device, in words. */
 const char *herd_sim_backend(const herd_sim *sim);
 const char *herd_sim_device(const herd_sim *sim);

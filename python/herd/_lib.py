@@ -144,6 +144,7 @@ const herd_observation *herd_sim_observation(const herd_sim *sim);
 uint32_t herd_sim_steering_count(const herd_sim *sim);
 const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);
 int herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_error *err);
+int herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err);
 int herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err);
 int herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim, herd_error *err);
 int herd_sim_release(herd_sim *sim, uint32_t index, herd_error *err);

@@ -394,38 +394,30 @@ class Sim:
     def device(self):
         return _text(lib.herd_sim_device(self._handle))
 
-    def _read_flock(self, positions):
+    def _read_rows(self, read):
+        """(N, dims) float32 filled by read(pointer, err), a herd_sim_read_* call."""
         out = np.empty((self.count, self.dims), dtype=np.float32)
-        pointer = ffi.cast("float *", ffi.from_buffer(out))
         err = ffi.new("herd_error *")
-        pos, vel = (pointer, ffi.NULL) if positions else (ffi.NULL, pointer)
-        _check(lib.herd_sim_read_flock(self._handle, pos, vel, err), err)
+        _check(read(ffi.cast("float *", ffi.from_buffer(out)), err), err)
         return out
 
     @property
     def positions(self):
         """Positions in metres, (N, dims) float32, by agent id."""
-        return self._read_flock(True)
+        return self._read_rows(lambda out, err: lib.herd_sim_read_flock(self._handle, out, ffi.NULL, err))
 
     @property
     def velocities(self):
         """Velocities as the model keeps them, (N, dims) float32, by agent id: unit headings for
         Strömbom's and NetLogo's models, m per step for boids, m/s for Couzin's zones and the
         fish (herd_sim_read_flock)."""
-        return self._read_flock(False)
+        return self._read_rows(lambda out, err: lib.herd_sim_read_flock(self._handle, ffi.NULL, out, err))
 
     @property
     def headings(self):
         """Unit headings, (N, dims) float32, by agent id: velocity / |velocity|, 0 where an agent
-        stands still, computed in float32 as the HDF5 trajectories' /headings are (the same bits)."""
-        v = self._read_flock(False)
-        length2 = v[:, 0] * v[:, 0]
-        for k in range(1, v.shape[1]):
-            length2 += v[:, k] * v[:, k]
-        scale = np.ones_like(length2)
-        moving = length2 > 0
-        scale[moving] = np.float32(1) / np.sqrt(length2[moving])
-        return v * scale[:, None]
+        stands still (herd_sim_read_headings: the HDF5 trajectories' /headings, bit for bit)."""
+        return self._read_rows(lambda out, err: lib.herd_sim_read_headings(self._handle, out, err))
 
     @property
     def ids(self):

@@ -163,25 +163,21 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
 
 /* ---- Frames -------------------------------------------------------------------------- */
 
-/* The picked agents' rows of `all` into t->pick, headings as unit vectors. */
-static const float *pick_rows(traj_out *t, const float *all, bool unit) {
-  for (uint32_t a = 0; a < t->agents; ++a) {
-    const float *src = all + (size_t)t->ids[a] * t->dims;
-    float *dst = t->pick + (size_t)a * t->dims, len2 = 0.0f;
-    for (uint32_t k = 0; k < t->dims; ++k) len2 += src[k] * src[k];
-    float scale = unit && len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
-    for (uint32_t k = 0; k < t->dims; ++k) dst[k] = src[k] * scale;
-  }
+/* The picked agents' rows of `all` into t->pick. */
+static const float *pick_rows(traj_out *t, const float *all) {
+  for (uint32_t a = 0; a < t->agents; ++a)
+    memcpy(t->pick + (size_t)a * t->dims, all + (size_t)t->ids[a] * t->dims, t->dims * sizeof *all);
   return t->pick;
 }
 
-/* Appends a frame of the picked agents' positions and headings. */
+/* Appends a frame of the picked agents' positions and unit headings. */
 static herd_status write_frame(traj_out *t, herd_sim *sim, uint32_t step, herd_error *err) {
-  herd_status s = herd_sim_read_flock(sim, t->pos, t->vel, err);
+  herd_status s = herd_sim_read_flock(sim, t->pos, NULL, err);
+  if (s == HERD_OK) s = herd_sim_read_headings(sim, t->vel, err);
   if (s != HERD_OK) return s;
   hsize_t count[3] = {1, t->agents, t->dims}, one[1] = {1};
-  if (!h5u_append(t->positions, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->pos, false)) ||
-      !h5u_append(t->headings, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->vel, true)) ||
+  if (!h5u_append(t->positions, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->pos)) ||
+      !h5u_append(t->headings, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->vel)) ||
       !h5u_append(t->steps, 1, one, t->frames, H5T_NATIVE_UINT32, &step))
     return h5_fail(t, "write a frame", err);
   ++t->frames;

@@ -1,6 +1,7 @@
 /* The functions herd.h offers programs beyond stepping: the agents' flags
  * in id order, a run of many steps, names and struct sizes for foreign-function interfaces.
  * Built on the public API only, apart from the agent word's layout (kernels/agent.h). */
+#include <math.h>
 #include <string.h>
 
 #include "../../kernels/agent.h"
@@ -27,6 +28,20 @@ herd_status herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err) 
     uint32_t id = agent[k] & HERD_AGENT_ID_MASK;
     if (id >= n) return herd_fail(err, HERD_E_BACKEND, "herd_sim_read_flags: agent id %u out of range", id);
     flags[id] = (uint8_t)((agent[k] >> FLAG_SHIFT) | (agent[k] & HERD_AGENT_SATED ? HERD_FLAG_SATED : 0u));
+  }
+  return HERD_OK;
+}
+
+herd_status herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err) {
+  herd_status st = herd_sim_read_flock(sim, NULL, headings, err);
+  if (st != HERD_OK) return st;
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  uint32_t dims = sc->world.dims;
+  for (uint32_t i = 0; i < sc->flock.count; ++i) { /* in float, as the trajectories have always been written */
+    float *v = headings + (size_t)i * dims, len2 = 0.0f;
+    for (uint32_t k = 0; k < dims; ++k) len2 += v[k] * v[k];
+    float scale = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
+    for (uint32_t k = 0; k < dims; ++k) v[k] *= scale;
   }
   return HERD_OK;
 }
