@@ -31,6 +31,7 @@ packages=(
   python3-numpy     # its arrays
   python3-pytest    # its tests
   python3-matplotlib  # its example figure
+  python3-pandas    # herd.sweep returns a data frame where pandas is installed
   python3-venv      # the wheel's test installs it into a fresh venv (test_wheel)
   python3-pip       # pip wheel / pip install --no-index of the package
   python3-setuptools  # builds the wheel without network (--no-build-isolation)

@@ -531,6 +531,25 @@ const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
 /* World w's flock, as herd_sim_read_flock gives it. */
 herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
 
+/* What a run that has ended gives: herd sweep's row of it (runs.csv, docs/sweep.md). */
+typedef struct herd_run_result {
+  herd_outcome outcome;
+  uint32_t steps;
+  double wall_s;                          /* from its batch's start to the step it ended at */
+  herd_observation obs;                   /* after its last step */
+  uint32_t dims;                          /* its world.dims */
+  uint32_t mode_changes;                  /* of its first steering agent: collect <-> drive for a dog */
+  double drive_farthest_m;                /* mean farthest agent from G while it drives; NaN if it never did */
+  double late_polarisation, late_milling; /* means over the run's late steps (docs/sweep.md); NaN: none */
+  double steering_nearest_m; /* mean over steps of the flock's distance from the steering agents; NaN: none */
+  double food_eaten;         /* food particles eaten by the end; NaN: the scenario has none */
+} herd_run_result;
+
+/* Runs descs' scenarios (one model, one world.dims; as herd_batch_create takes them) to their
+ * ends as one batch and fills results[w] with world w's figures. HERD_E_INTERRUPTED when the
+ * stop flag is raised: results are then those of the runs that had ended. */
+herd_status herd_batch_run(const herd_sim_desc *descs, uint32_t count, herd_run_result *results, herd_error *err);
+
 /* Bytes allocated for agent and grid data, for memory reports. */
 size_t herd_sim_memory_bytes(const herd_sim *sim);
 

@@ -41,8 +41,9 @@ else:
     count, neighbours, seeds, steps = 100, [5, 10, 20, 30, 35, 40, 45, 50, 70, 99], range(1, 21), None
 base = herd.Scenario.default().update({"sheep.count": count, "sheep.neighbours": neighbours[0]})
 
-# %% Run it: herd.sweep gives one row per run, the columns of herd sweep's runs.csv.
-rows = herd.sweep(base, vary={"sheep.neighbours": neighbours}, seeds=seeds, steps=steps, threads=1)
+# %% Run it: herd.sweep gives one row per run, the columns of herd sweep's runs.csv, its runs side
+# by side on every core (frame=False: a list of dicts; a pandas DataFrame otherwise).
+rows = herd.sweep(base, vary={"sheep.neighbours": neighbours}, seeds=seeds, steps=steps, frame=False)
 
 
 # %% Success rate per n, with its 95 % Wilson interval (as herd sweep's summary).

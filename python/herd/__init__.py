@@ -28,9 +28,9 @@ from .core import (  # noqa: E402
     Scenario,
     Sim,
     checkpoint_scenario,
-    sweep,
     version,
 )
+from ._sweeps import sweep  # noqa: E402
 
 __all__ = ["HerdError", "HerdIndexError", "HerdInputError", "HerdIOError", "Scenario", "Sim", "checkpoint_scenario",
            "sweep", "version", "lib_path"]

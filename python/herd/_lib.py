@@ -144,6 +144,19 @@ const herd_observation *herd_sim_observation(const herd_sim *sim);
 uint32_t herd_sim_steering_count(const herd_sim *sim);
 const herd_steering_state *herd_sim_steering(const herd_sim *sim, uint32_t index);
 int herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_error *err);
+typedef struct herd_run_result {
+  int outcome;
+  uint32_t steps;
+  double wall_s;
+  herd_observation obs;
+  uint32_t dims;
+  uint32_t mode_changes;
+  double drive_farthest_m;
+  double late_polarisation, late_milling;
+  double steering_nearest_m;
+  double food_eaten;
+} herd_run_result;
+int herd_batch_run(const herd_sim_desc *descs, uint32_t count, herd_run_result *results, herd_error *err);
 int herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err);
 int herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err);
 int herd_sim_steer(herd_sim *sim, uint32_t index, const float *aim, herd_error *err);
@@ -168,7 +181,7 @@ int herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out,
 """
 
 CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error",
-                   "herd_profile")
+                   "herd_profile", "herd_run_result")
 STAGE_COUNT = 9  # herd_stage's HERD_STAGE_COUNT: herd_profile's size is checked at import
 
 ffi = cffi.FFI()

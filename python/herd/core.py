@@ -1,11 +1,9 @@
 """Scenarios, simulations and sweeps over libherd.so (docs/library.md, python/README.md)."""
 
-import itertools
 import json
 import math
 import operator
 import os
-import time
 
 import numpy as np
 
@@ -515,54 +513,6 @@ class Sim:
     def schedule_made(self):
         """How many of the scenario's schedule entries the run has made so far."""
         return int(lib.herd_sim_schedule_made(self._handle))
-
-
-def _cells(vary):
-    """The varied fields' values crossed, the last fastest (as herd sweep)."""
-    paths = list(vary)
-    return paths, list(itertools.product(*(list(vary[p]) for p in paths)))
-
-
-def sweep(scenario, vary=None, seeds=range(1, 11), steps=None, backend="cpu", threads=0):
-    """Runs every cell of `vary` ({path: [values]}, crossed, the last fastest) for every seed
-    and returns one dict per run, in herd sweep's order and with runs.csv's columns: run,
-    cell, seed, each varied path, outcome, steps, wall_s, count, delivered, in_goal,
-    centroid_x/y/z, farthest_m, polarisation, milling. `steps` caps each run (max_steps)."""
-    if isinstance(scenario, str):
-        scenario = Scenario.load(scenario)
-    paths, cells = _cells(vary or {})
-    seeds = list(seeds)
-    rows = []
-    for cell, values in enumerate(cells):
-        for seed in seeds:
-            cell_sets = dict(zip(paths, values))
-            cell_sets["seed"] = int(seed)
-            if steps is not None:
-                cell_sets["max_steps"] = int(steps)
-            sc = scenario.copy().update(cell_sets)
-            started = time.perf_counter()
-            with Sim(sc, backend=backend, threads=threads) as sim:
-                outcome = sim.run()
-                o = sim.observation
-                centroid = tuple(o["centroid"]) + (0.0,) * (3 - len(o["centroid"]))
-                row = {"run": len(rows), "cell": cell, "seed": int(seed)}
-                row.update(zip(paths, values))
-                row.update(
-                    outcome=outcome,
-                    steps=sim.step_index,
-                    wall_s=time.perf_counter() - started,
-                    count=o["count"],
-                    delivered=o["delivered"],
-                    in_goal=o["in_goal"],
-                    centroid_x=centroid[0],
-                    centroid_y=centroid[1],
-                    centroid_z=centroid[2],
-                    farthest_m=o["farthest_m"],
-                    polarisation=o["polarisation"],
-                    milling=o["milling"],
-                )
-            rows.append(row)
-    return rows
 
 
 def checkpoint_scenario(path):

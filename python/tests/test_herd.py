@@ -2,6 +2,7 @@
 
 import csv
 import json
+import math
 import re
 import subprocess
 import sys
@@ -253,22 +254,76 @@ def test_step_counts_must_be_whole_and_positive():
     assert sim.step_index == 0
 
 
-def test_sweep_rows_equal_herd_sweeps(herd_cli, tmp_path):
-    out = tmp_path / "sweep"
-    subprocess.run(
-        [herd_cli, "sweep", "--vary", "sheep.count=30,60", "--vary", "sheep.neighbours=10,20", "--seeds", "1-3",
-         "--steps", "1500", "--quiet", "--out", str(out)],
-        capture_output=True, check=True,
-    )
+def cli_sweep_rows(herd_cli, out, *args):
+    subprocess.run([herd_cli, "sweep", *args, "--quiet", "--out", str(out)], capture_output=True, check=True)
     with open(out / "runs.csv", newline="") as f:
-        want = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    got = herd.sweep(herd.Scenario.default(), vary={"sheep.count": [30, 60], "sheep.neighbours": [10, 20]},
-                     seeds=range(1, 4), steps=1500)
-    assert len(got) == len(want) == 12
-    keys = ("run", "cell", "seed", "sheep.count", "sheep.neighbours", "outcome", "steps", "delivered", "in_goal")
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def half_last_digit(text):
+    """Half a unit of the last digit a number was written with: how far rounding it moved."""
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5001 * 10.0 ** (int(exponent or 0) - decimals)
+
+
+def assert_rows_equal(got, want, varied):
+    """Every column of runs.csv but the wall time: whole numbers and words as written, the rest
+    to the digits the CSV keeps, NaN where it has an empty field."""
+    assert len(got) == len(want)
+    words = ("run", "cell", "seed", *varied, "outcome", "steps", "count", "delivered", "in_goal", "mode_changes")
     for g, w in zip(got, want):
-        assert {k: str(g[k]) for k in keys} == {k: w[k] for k in keys}
-        assert g["polarisation"] == pytest.approx(float(w["polarisation"]), abs=1e-6)
+        assert list(g) == list(w), "the columns, in runs.csv's order"
+        assert {k: str(g[k]) for k in words} == {k: w[k] for k in words}
+        for k in herd._sweeps.RUN_COLUMNS[3:]:
+            if k in words:
+                continue
+            if w[k] == "":
+                assert math.isnan(g[k]), k
+            else:
+                assert abs(g[k] - float(w[k])) <= half_last_digit(w[k]), (k, g[k], w[k])
+
+
+def test_sweep_rows_equal_herd_sweeps(herd_cli, tmp_path):
+    """Side by side (the CPU's default) and batched, every column as herd sweep writes it: the
+    dog's mode changes and farthest distance while driving included."""
+    want = cli_sweep_rows(herd_cli, tmp_path / "sweep", "--vary", "sheep.count=30,60", "--vary",
+                          "sheep.neighbours=10,20", "--seeds", "1-3", "--steps", "1500")
+    assert any(w["drive_farthest_m"] for w in want) and any(int(w["mode_changes"]) > 1 for w in want)
+    vary = {"sheep.count": [30, 60], "sheep.neighbours": [10, 20]}
+    side = herd.sweep(herd.Scenario.default(), vary=vary, seeds=range(1, 4), steps=1500, threads=2, frame=False)
+    assert_rows_equal(side, want, vary)
+    batched = herd.sweep(herd.Scenario.default(), vary=vary, seeds=range(1, 4), steps=1500, batch=5, frame=False)
+    assert_rows_equal(batched, want, vary)
+
+
+def test_sweep_of_a_school_with_food(herd_cli, root, tmp_path):
+    """The fish's food eaten and the late order parameters, as herd sweep writes them."""
+    scenario = root / "scenarios" / "fish-foraging.json"
+    want = cli_sweep_rows(herd_cli, tmp_path / "fish", "--scenario", str(scenario), "--vary", "fish.count=40,60", "--seeds", "1-2",
+                          "--steps", "300")
+    assert all(w["food_eaten"] != "" and w["polarisation_late"] != "" for w in want)
+    got = herd.sweep(str(scenario), vary={"fish.count": [40, 60]}, seeds=[1, 2], steps=300, frame=False)
+    assert_rows_equal(got, want, ["fish.count"])
+
+
+def test_sweep_gives_a_data_frame():
+    pandas = pytest.importorskip("pandas")
+    base = herd.Scenario.default().update({"sheep.count": 20, "sheep.neighbours": 3})
+    runs = herd.sweep(base, vary={"sheep.neighbours": [3, 19]}, seeds=[1, 2], steps=400)
+    assert isinstance(runs, pandas.DataFrame)
+    assert list(runs.columns[:4]) == ["run", "cell", "seed", "sheep.neighbours"]
+    assert list(runs["run"]) == [0, 1, 2, 3] and list(runs["sheep.neighbours"]) == [3, 3, 19, 19]
+    assert set(runs["outcome"]) <= {"succeeded", "step_limit"}
+
+
+def test_sweep_refuses_bad_input():
+    with pytest.raises(ValueError, match=r"herd\.sweep: batch = 0 is not allowed \(allowed: an integer from 1 to 4096\)"):
+        herd.sweep(herd.Scenario.default(), batch=0)
+    with pytest.raises(ValueError, match="no seeds"):
+        herd.sweep(herd.Scenario.default(), seeds=[])
+    with pytest.raises(ValueError, match="sheep.neighbours"):  # checked before any run
+        herd.sweep(herd.Scenario.default(), vary={"sheep.neighbours": [5, -1]}, seeds=[1])
 
 
 def test_opencl_when_there_is_a_device():

@@ -9,19 +9,8 @@
 #include "../sweep/sweep.h"
 #include "herd/herd.h"
 
-/* What one run gives. */
-typedef struct sweep_result {
-  herd_outcome outcome;
-  uint32_t steps;
-  double wall_s;
-  herd_observation obs;
-  uint32_t dims;
-  uint32_t mode_changes;                  /* of the first steering agent: collect <-> drive for a dog */
-  double drive_farthest_m;                /* mean farthest agent from G while it drives; NaN if it never did */
-  double late_polarisation, late_milling; /* means over the run's late steps (docs/sweep.md); NaN: none */
-  double steering_nearest_m; /* mean over steps of the flock's distance from the steering agents; NaN: none */
-  double food_eaten;         /* food particles eaten by the end; NaN: the scenario has none */
-} sweep_result;
+/* What one run gives (herd.h). */
+typedef herd_run_result sweep_result;
 
 typedef struct sweep_run_opts sweep_run_opts;
 

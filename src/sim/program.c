@@ -78,6 +78,7 @@ size_t herd_sizeof(const char *type) {
       {"herd_sim_desc", sizeof(herd_sim_desc)},
       {"herd_error", sizeof(herd_error)},
       {"herd_profile", sizeof(herd_profile)},
+      {"herd_run_result", sizeof(herd_run_result)},
   };
   for (size_t k = 0; type && k < sizeof types / sizeof types[0]; ++k)
     if (strcmp(type, types[k].name) == 0) return types[k].size;
