@@ -1,7 +1,8 @@
 /* Batches of worlds (herd_backend_ops.create_batch, and herd_batch over it): each world of a
  * batch runs bit for bit as it does alone on the same backend, on the CPU and on OpenCL, for
  * worlds of different sizes (one over a reduction block), parameters, seeds and steering
- * agents, and a world that finishes early keeps its state. */
+ * agents, and a world that finishes early keeps its state; worlds restarted between steps run
+ * as new simulations while the others go on, and steered worlds as steered simulations. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,10 @@
   X(strombom_batch_worlds_run_as_alone) \
   X(a_batch_refuses_mixed_models)       \
   X(sim_batches_run_as_herd_sim_alone)  \
-  X(sim_batch_refuses_mixed_worlds)
+  X(sim_batch_refuses_mixed_worlds)     \
+  X(restarted_worlds_run_as_new_sims)   \
+  X(a_restart_refuses_another_layout)   \
+  X(steered_batch_worlds_run_as_steered_sims)
 TESTS(DECLARE_TEST)
 
 enum { WORLDS = 3, STEPS = 6, FINISHED_AFTER = 3 };
@@ -89,7 +93,8 @@ static void check_batch(const herd_backend_ops *ops, const char *model, const vo
     CHECK(ops->upload(alone[w], c[w].pos, c[w].vel, &err) == HERD_OK);
   }
   CHECK_MSG(ops->create_batch(descs, WORLDS, &batch, &err) == HERD_OK, "%s", err.message);
-  for (uint32_t w = 0; w < WORLDS; ++w) CHECK(ops->upload_world(batch, w, c[w].pos, c[w].vel, &err) == HERD_OK);
+  for (uint32_t w = 0; w < WORLDS; ++w)
+    CHECK(ops->upload_world(batch, w, c[w].desc.seed, c[w].pos, c[w].vel, &err) == HERD_OK);
   herd_observation one[WORLDS], all[WORLDS], frozen;
   herd_world_input in[WORLDS];
   for (uint32_t w = 0; w < WORLDS; ++w) {
@@ -276,3 +281,124 @@ static void sim_batch_refuses_mixed_worlds(void) {
 }
 
 int main(void) { TEST_MAIN(TESTS); }
+
+/* ---- Restarts and steering: what a learning environment does to a batch ----------------------- */
+
+/* Runs `alone` to its end and checks world w of the batch ended as it did. */
+static void check_world_as_alone(const herd_batch *batch, uint32_t w, const herd_sim_desc *desc, const char *what) {
+  herd_sim *alone;
+  herd_error err;
+  CHECK_MSG(herd_sim_create(desc, &alone, &err) == HERD_OK, "%s", err.message);
+  while (herd_sim_outcome(alone) == HERD_RUNNING) CHECK(herd_sim_step(alone, &err) == HERD_OK);
+  const herd_sim *in_batch = herd_batch_world(batch, w);
+  CHECK_MSG(herd_sim_outcome(in_batch) == herd_sim_outcome(alone) &&
+                herd_sim_step_index(in_batch) == herd_sim_step_index(alone),
+            "%s world %u: step %u in the batch, %u alone", what, w, herd_sim_step_index(in_batch),
+            herd_sim_step_index(alone));
+  CHECK_MSG(same_obs(herd_sim_observation(in_batch), herd_sim_observation(alone)) && same_steering(in_batch, alone),
+            "%s world %u: the observation or the dogs differ", what, w);
+  herd_sim_destroy(alone);
+}
+
+static void check_restarts(const char *backend) {
+  herd_scenario sc[SIM_WORLDS], again[2];
+  herd_sim_desc descs[SIM_WORLDS];
+  herd_error err;
+  for (uint32_t w = 0; w < SIM_WORLDS; ++w) {
+    sc[w] = scenario_with(strombom_worlds[w], 4);
+    descs[w] = (herd_sim_desc){.scenario = &sc[w], .threads = 2, .backend = backend};
+  }
+  herd_batch *batch;
+  CHECK_MSG(herd_batch_create(descs, SIM_WORLDS, &batch, &err) == HERD_OK, "%s", err.message);
+  for (int s = 0; s < 40; ++s) CHECK(herd_batch_step(batch, &err) == HERD_OK);
+  /* World 1 mid-run with a new seed and step limit; world 3 (which succeeded at step 0) anew
+   * with another spawn area's seed: both as new simulations of those scenarios. */
+  again[0] = sc[1], again[0].seed = 99, again[0].max_steps = 300;
+  again[1] = sc[3], again[1].seed = 12345678901ull;
+  const uint32_t worlds[2] = {1, 3};
+  const herd_scenario *const restart[2] = {&again[0], &again[1]};
+  CHECK_MSG(herd_batch_restart(batch, worlds, restart, 2, &err) == HERD_OK, "%s", err.message);
+  CHECK(herd_sim_step_index(herd_batch_world(batch, 1)) == 0 && herd_sim_step_index(herd_batch_world(batch, 0)) == 40);
+  uint32_t steps = 0;
+  while (herd_batch_running(batch) && steps++ < 6000) CHECK(herd_batch_step(batch, &err) == HERD_OK);
+  herd_sim_desc d1 = descs[1], d3 = descs[3];
+  d1.scenario = &again[0], d3.scenario = &again[1];
+  check_world_as_alone(batch, 1, &d1, backend);
+  check_world_as_alone(batch, 3, &d3, backend);
+  for (uint32_t w = 0; w < SIM_WORLDS; ++w) /* the others went on as if nothing had happened */
+    if (w != 1 && w != 3) check_world_as_alone(batch, w, &descs[w], backend);
+  herd_batch_destroy(batch);
+}
+
+static void restarted_worlds_run_as_new_sims(void) {
+  check_restarts("cpu");
+  if (have_opencl()) check_restarts("opencl");
+}
+
+static void a_restart_refuses_another_layout(void) {
+  herd_scenario sc[2] = {scenario_with(strombom_worlds[0], 4), scenario_with(strombom_worlds[1], 4)};
+  herd_sim_desc descs[2] = {{.scenario = &sc[0]}, {.scenario = &sc[1]}};
+  herd_batch *batch;
+  herd_error err;
+  CHECK(herd_batch_create(descs, 2, &batch, &err) == HERD_OK);
+  CHECK(herd_batch_step(batch, &err) == HERD_OK);
+  herd_scenario other = sc[0];
+  other.flock.count = 41, other.seed = 5;
+  const uint32_t w0[2] = {0, 0}, w1 = 1, w7 = 7;
+  herd_scenario reseeded = sc[1];
+  reseeded.seed = 8, reseeded.max_steps = 77;
+  const herd_scenario *const both[2] = {&sc[0], &other}, *const one[1] = {&other}, *const fine[1] = {&reseeded};
+  CHECK(herd_batch_restart(batch, &w1, fine, 1, &err) == HERD_OK);
+  CHECK(herd_batch_restart(batch, w0, one, 1, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "world 0: the flock's count differs from the scenario the world was made with"), "%s",
+            err.message);
+  CHECK(herd_batch_restart(batch, w0, both, 2, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "world 0 given twice"), "%s", err.message);
+  CHECK(herd_batch_restart(batch, &w7, one, 1, &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "no world 7 (the batch has 2)"), "%s", err.message);
+  CHECK(herd_sim_step_index(herd_batch_world(batch, 0)) == 1); /* nothing changed */
+  herd_batch_destroy(batch);
+}
+
+/* Two worlds whose dogs the program steers each step, against two simulations steered alike. */
+static void check_steered(const char *backend) {
+  herd_scenario sc[2] = {scenario_with(strombom_worlds[0], 4), scenario_with(strombom_worlds[4], 4)};
+  herd_sim_desc descs[2] = {{.scenario = &sc[0], .backend = backend}, {.scenario = &sc[1], .backend = backend}};
+  herd_batch *batch;
+  herd_sim *alone[2];
+  herd_error err;
+  CHECK_MSG(herd_batch_create(descs, 2, &batch, &err) == HERD_OK, "%s", err.message);
+  for (int w = 0; w < 2; ++w) CHECK(herd_sim_create(&descs[w], &alone[w], &err) == HERD_OK);
+  const uint32_t agents[1] = {0};
+  for (int s = 0; s < 60; ++s) {
+    float aims[2][2] = {{10.0f + s, 200.0f - 2.0f * s}, {150.0f, 5.0f + s}};
+    CHECK_MSG(herd_batch_steer(batch, agents, 1, &aims[0][0], &err) == HERD_OK, "%s", err.message);
+    for (int w = 0; w < 2; ++w) CHECK(herd_sim_steer(alone[w], 0, aims[w], &err) == HERD_OK);
+    CHECK(herd_batch_step(batch, &err) == HERD_OK);
+    for (int w = 0; w < 2; ++w) CHECK(herd_sim_step(alone[w], &err) == HERD_OK);
+  }
+  herd_observation obs[2];
+  herd_steering_state dogs[2 * HERD_MAX_STEERING];
+  uint32_t steps[2], outcomes[2];
+  herd_batch_read_worlds(batch, obs, dogs, steps, outcomes);
+  for (int w = 0; w < 2; ++w) {
+    CHECK_MSG(same_obs(&obs[w], herd_sim_observation(alone[w])) && steps[w] == 60 && outcomes[w] == HERD_RUNNING,
+              "%s world %d: the steered world differs from the steered simulation", backend, w);
+    CHECK(memcmp(&dogs[w * HERD_MAX_STEERING], herd_sim_steering(alone[w], 0), sizeof dogs[0]) == 0);
+    CHECK(dogs[w * HERD_MAX_STEERING].mode == HERD_MODE_MANUAL); /* under the program's control */
+  }
+  float bad[2][2] = {{1, 2}, {3, NAN}};
+  CHECK(herd_batch_steer(batch, agents, 1, &bad[0][0], &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "world 1, steering agent 0: aim: its aim[1] (y) = nan is not a finite number"), "%s",
+            err.message);
+  const uint32_t past[1] = {2}; /* world 1 has two dogs, world 0 one */
+  CHECK(herd_batch_steer(batch, past, 1, &bad[0][0], &err) == HERD_E_INPUT);
+  CHECK_MSG(strstr(err.message, "world 0, steering agent 2:"), "%s", err.message);
+  for (int w = 0; w < 2; ++w) herd_sim_destroy(alone[w]);
+  herd_batch_destroy(batch);
+}
+
+static void steered_batch_worlds_run_as_steered_sims(void) {
+  check_steered("cpu");
+  if (have_opencl()) check_steered("opencl");
+}

@@ -531,6 +531,29 @@ const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
 /* World w's flock, as herd_sim_read_flock gives it. */
 herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, float *vel, herd_error *err);
 
+/* World worlds[k] starts again from step 0 as herd_sim_create would start scenarios[k], bit
+ * for bit (its flock placed anew, its steering agents at their start and under their
+ * strategies, its parameters the scenario's), while the other worlds keep their state; its
+ * observation is the new start's. A scenario may differ from the one its world was made with
+ * in its seed, max_steps, schedule and the parameters herd_sim_set_param changes; its flock's
+ * count, world, target, obstacles, path, food and steering agents are laid out in the batch's
+ * backend and must stay (HERD_E_INPUT, naming the first that differs). Every world is
+ * checked before any restarts. For a learning environment's reset of the worlds that ended. */
+herd_status herd_batch_restart(herd_batch *batch, const uint32_t *worlds, const herd_scenario *const *scenarios,
+                               uint32_t count, herd_error *err);
+
+/* From the next step on, steering agent agents[j] of every world w heads for the point at
+ * aims[(w * agent_count + j) * dims] (world.dims finite numbers), as herd_sim_steer takes it.
+ * Every index and aim is checked before any is taken. */
+herd_status herd_batch_steer(herd_batch *batch, const uint32_t *agents, uint32_t agent_count, const float *aims,
+                             herd_error *err);
+
+/* Every world's state now, w in order, into whichever arrays are not NULL: its observation,
+ * its HERD_MAX_STEERING steering agent slots (steering[w * HERD_MAX_STEERING + d]; those past
+ * herd_sim_steering_count unset), its step index and its herd_outcome. */
+void herd_batch_read_worlds(const herd_batch *batch, herd_observation *obs, herd_steering_state *steering,
+                            uint32_t *steps, uint32_t *outcomes);
+
 /* What a run that has ended gives: herd sweep's row of it (runs.csv, docs/sweep.md). */
 typedef struct herd_run_result {
   herd_outcome outcome;

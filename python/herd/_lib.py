@@ -156,6 +156,18 @@ typedef struct herd_run_result {
   double steering_nearest_m;
   double food_eaten;
 } herd_run_result;
+typedef struct herd_batch herd_batch;
+int herd_batch_create(const herd_sim_desc *descs, uint32_t count, herd_batch **out, herd_error *err);
+void herd_batch_destroy(herd_batch *batch);
+int herd_batch_step(herd_batch *batch, herd_error *err);
+uint32_t herd_batch_running(const herd_batch *batch);
+const herd_sim *herd_batch_world(const herd_batch *batch, uint32_t w);
+int herd_batch_restart(herd_batch *batch, const uint32_t *worlds, const herd_scenario *const *scenarios,
+                       uint32_t count, herd_error *err);
+int herd_batch_steer(herd_batch *batch, const uint32_t *agents, uint32_t agent_count, const float *aims,
+                     herd_error *err);
+void herd_batch_read_worlds(const herd_batch *batch, herd_observation *obs, herd_steering_state *steering,
+                            uint32_t *steps, uint32_t *outcomes);
 int herd_batch_run(const herd_sim_desc *descs, uint32_t count, herd_run_result *results, herd_error *err);
 int herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err);
 int herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err);

@@ -165,7 +165,10 @@ typedef struct herd_backend_ops {
    * A batch backend takes only the ops below, plus memory_bytes, profile, device_name and
    * destroy. */
   herd_status (*create_batch)(const herd_backend_desc *descs, uint32_t count, herd_backend **out, herd_error *err);
-  herd_status (*upload_world)(herd_backend *b, uint32_t world, const float *pos, const float *vel, herd_error *err);
+  /* World `world` starts a run of `seed` (its step 0) with this flock, in id order: at the
+   * batch's creation, or again between its steps (herd_batch_restart) while the others go on. */
+  herd_status (*upload_world)(herd_backend *b, uint32_t world, uint64_t seed, const float *pos, const float *vel,
+                              herd_error *err);
   /* One step of every world whose in[w].active is set (the others keep their state), then
    * the reduction of every world into obs[w]. */
   herd_status (*step_batch)(herd_backend *b, const herd_world_input *in, herd_error *err);

@@ -180,7 +180,7 @@ static herd_status place_flock(herd_sim *s, herd_error *err) {
     herd_store_vec(pos, i, dims, p);
     herd_store_vec(vel, i, dims, s->exec->initial_velocity(sc->params.bytes, a, b, dims));
   }
-  herd_status st = s->in_batch ? s->ops->upload_world(s->backend, s->world, pos, vel, err)
+  herd_status st = s->in_batch ? s->ops->upload_world(s->backend, s->world, sc->seed, pos, vel, err)
                                : s->ops->upload(s->backend, pos, vel, err);
   free(pos);
   free(vel);
@@ -730,13 +730,17 @@ bool herd_sim_update_terms(const herd_sim *s, herd_update_terms *out) {
   return s->ops->update_terms && !s->in_batch && s->ops->update_terms(s->backend, out);
 }
 
+/* Steering agent `index` heads for `aim` (checked) from the next step on. */
+static void take_aim(herd_sim *s, uint32_t index, const float *aim) {
+  s->manual[index] = true;
+  for (uint32_t k = 0; k < 3; ++k) s->manual_aim[index][k] = k < s->sc.world.dims ? aim[k] : 0.0f;
+}
+
 herd_status herd_sim_steer(herd_sim *s, uint32_t index, const float *aim, herd_error *err) {
   herd_status st = check_steering_index(s, "herd_sim_steer", index, err);
   if (st == HERD_OK) st = check_point(s, "herd_sim_steer", "aim", aim, err);
-  if (st != HERD_OK) return st;
-  s->manual[index] = true;
-  for (uint32_t k = 0; k < 3; ++k) s->manual_aim[index][k] = k < s->sc.world.dims ? aim[k] : 0.0f;
-  return HERD_OK;
+  if (st == HERD_OK) take_aim(s, index, aim);
+  return st;
 }
 
 herd_status herd_sim_release(herd_sim *s, uint32_t index, herd_error *err) {
@@ -1018,4 +1022,107 @@ herd_status herd_batch_read_flock(herd_batch *b, uint32_t w, float *pos, float *
   if (w >= b->count)
     return herd_fail(err, HERD_E_INPUT, "herd_batch_read_flock: no world %u (the batch has %u)", w, b->count);
   return herd_sim_read_flock(b->worlds[w], pos, vel, err);
+}
+
+/* What of a restarted world's scenario must be as the batch's backend laid the world out
+ * (backend_desc): "" when all is, else the first that differs. */
+static const char *layout_differs(const herd_sim *was, const herd_sim *now) {
+  const herd_scenario *a = &was->sc, *b = &now->sc;
+  if (a->model != b->model || a->world.dims != b->world.dims) return "the model or world.dims";
+  if (a->flock.count != b->flock.count) return "the flock's count";
+  if (memcmp(a->world.size_m, b->world.size_m, sizeof a->world.size_m) != 0 ||
+      memcmp(a->world.wrap, b->world.wrap, sizeof a->world.wrap) != 0)
+    return "world.size_m or world.wrap";
+  if (a->target.goal_radius_m != b->target.goal_radius_m ||
+      memcmp(a->target.position_m, b->target.position_m, sizeof a->target.position_m) != 0)
+    return "the target";
+  if (was->steering_count != now->steering_count) return "the number of steering agents";
+  if (was->groups_on != now->groups_on) return "groups.observe";
+  if (was->env_floats != now->env_floats || memcmp(&was->env_info, &now->env_info, sizeof was->env_info) != 0 ||
+      (was->env_floats && memcmp(was->env, now->env, was->env_floats * sizeof *was->env) != 0))
+    return "the obstacles, the path or the food";
+  return "";
+}
+
+/* The new simulation of world w's restart, checked against the batch's layout of the world. */
+static herd_status restart_sim(const herd_batch *b, uint32_t w, const herd_scenario *sc, herd_sim **out,
+                               herd_error *err) {
+  if (w >= b->count)
+    return herd_fail(err, HERD_E_INPUT, "herd_batch_restart: no world %u (the batch has %u)", w, b->count);
+  herd_sim_desc desc = {.scenario = sc, .stop = b->stop};
+  herd_error why;
+  herd_status st = sim_new(&desc, out, &why);
+  if (st != HERD_OK) return herd_fail(err, st, "herd_batch_restart: world %u: %s", w, why.message);
+  const char *differs = layout_differs(b->worlds[w], *out);
+  if (!*differs) return HERD_OK;
+  herd_sim_destroy(*out);
+  *out = NULL;
+  return herd_fail(err, HERD_E_INPUT,
+                   "herd_batch_restart: world %u: %s differs from the scenario the world was made with; a restart may "
+                   "change the seed, max_steps, the schedule and the parameters herd_sim_set_param changes",
+                   w, differs);
+}
+
+/* World w becomes `fresh`, its flock placed in the batch's backend. */
+static herd_status restart_world(herd_batch *b, uint32_t w, herd_sim *fresh, herd_error *err) {
+  herd_sim *was = b->worlds[w];
+  fresh->in_batch = true, fresh->world = w, fresh->ops = b->ops, fresh->backend = b->backend;
+  memcpy(fresh->backend_note, was->backend_note, sizeof fresh->backend_note);
+  b->worlds[w] = fresh;
+  herd_sim_destroy(was);
+  herd_status st = b->ops->set_world_params(b->backend, w, fresh->sc.params.bytes, err);
+  if (st == HERD_OK) st = place_flock(fresh, err);
+  b->in[w] = (herd_world_input){.steer = steering_input(fresh), .groups = fresh->groups_on ? &fresh->groups : NULL};
+  return st;
+}
+
+herd_status herd_batch_restart(herd_batch *b, const uint32_t *worlds, const herd_scenario *const *scenarios, uint32_t n,
+                               herd_error *err) {
+  if (n && (!worlds || !scenarios)) return herd_fail(err, HERD_E_INPUT, "herd_batch_restart: no worlds given (NULL)");
+  herd_sim **fresh = calloc(n ? n : 1, sizeof *fresh);
+  if (!fresh) return herd_fail(err, HERD_E_MEMORY, "out of memory restarting %u worlds", n);
+  herd_status st = HERD_OK; /* every world checked before any changes */
+  for (uint32_t k = 0; k < n && st == HERD_OK; ++k) {
+    for (uint32_t j = 0; j < k && st == HERD_OK; ++j)
+      if (worlds[j] == worlds[k])
+        st = herd_fail(err, HERD_E_INPUT, "herd_batch_restart: world %u given twice", worlds[k]);
+    if (st == HERD_OK) st = restart_sim(b, worlds[k], scenarios[k], &fresh[k], err);
+  }
+  for (uint32_t k = 0; k < n && st == HERD_OK; ++k) st = restart_world(b, worlds[k], fresh[k], err), fresh[k] = NULL;
+  for (uint32_t k = 0; k < n; ++k) herd_sim_destroy(fresh[k]);
+  free(fresh);
+  /* The first observations (the others' are made again from the same state: the same) */
+  if (st == HERD_OK && n) st = b->ops->reduce_batch(b->backend, b->in, b->obs, err);
+  for (uint32_t k = 0; k < n && st == HERD_OK; ++k) take_first_observation(b->worlds[worlds[k]], &b->obs[worlds[k]]);
+  return st;
+}
+
+herd_status herd_batch_steer(herd_batch *b, const uint32_t *agents, uint32_t agent_count, const float *aims,
+                             herd_error *err) {
+  if (agent_count && (!agents || !aims))
+    return herd_fail(err, HERD_E_INPUT, "herd_batch_steer: no agents or aims given (NULL)");
+  uint32_t dims = b->worlds[0]->sc.world.dims;
+  for (uint32_t w = 0; w < b->count; ++w) /* every aim checked before any is taken */
+    for (uint32_t j = 0; j < agent_count; ++j) {
+      herd_error why;
+      herd_status st = check_steering_index(b->worlds[w], "herd_batch_steer", agents[j], &why);
+      if (st == HERD_OK)
+        st = check_point(b->worlds[w], "aim", "its aim", aims + ((size_t)w * agent_count + j) * dims, &why);
+      if (st != HERD_OK) return herd_fail(err, st, "world %u, steering agent %u: %s", w, agents[j], why.message);
+    }
+  for (uint32_t w = 0; w < b->count; ++w)
+    for (uint32_t j = 0; j < agent_count; ++j)
+      take_aim(b->worlds[w], agents[j], aims + ((size_t)w * agent_count + j) * dims);
+  return HERD_OK;
+}
+
+void herd_batch_read_worlds(const herd_batch *b, herd_observation *obs, herd_steering_state *steering, uint32_t *steps,
+                            uint32_t *outcomes) {
+  for (uint32_t w = 0; w < b->count; ++w) {
+    const herd_sim *s = b->worlds[w];
+    if (obs) obs[w] = s->obs;
+    if (steering) memcpy(steering + (size_t)w * HERD_MAX_STEERING, s->steering, sizeof s->steering);
+    if (steps) steps[w] = s->step;
+    if (outcomes) outcomes[w] = (uint32_t)s->outcome;
+  }
 }

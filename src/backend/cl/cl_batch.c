@@ -124,7 +124,11 @@ herd_status herd_cl_create_batch(const herd_backend_desc *descs, uint32_t count,
   return HERD_OK;
 }
 
-herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, const float *pos, const float *vel, herd_error *err) {
+/* Into the buffers the next step reads (b->cur), whether the batch has stepped or not: the
+ * other worlds' agents there stay as they are. */
+herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, uint64_t seed, const float *pos, const float *vel,
+                                 herd_error *err) {
+  b->world_desc[world].seed = seed;
   const herd_backend_desc *d = &b->world_desc[world];
   size_t n = d->count, floats = n * b->stride, at = (size_t)b->world[world].begin;
   uint32_t *agent = malloc(n * sizeof *agent);
@@ -132,16 +136,15 @@ herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, const float *p
   herd_backend_desc with_env = *d;
   with_env.env = b->host_env + b->world[world].env_base; /* the user's may be gone */
   for (uint32_t i = 0; i < n; ++i) agent[i] = herd_agent_start_word(&with_env, pos, i);
-  b->cur = 0;
   herd_box_history_start(&b->world_boxes[world], pos, d->count, d->dims);
   size_t fbytes = sizeof(float), ubytes = sizeof(uint32_t);
-  cl_int rc =
-      clEnqueueWriteBuffer(b->queue, b->pos[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, pos, 0, NULL, NULL);
+  cl_int rc = clEnqueueWriteBuffer(b->queue, b->pos[b->cur], BLOCKING, at * b->stride * fbytes, floats * fbytes, pos, 0,
+                                   NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->vel[0], BLOCKING, at * b->stride * fbytes, floats * fbytes, vel, 0, NULL,
-                              NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->vel[b->cur], BLOCKING, at * b->stride * fbytes, floats * fbytes, vel, 0,
+                              NULL, NULL);
   if (rc == CL_SUCCESS)
-    rc = clEnqueueWriteBuffer(b->queue, b->agent[0], BLOCKING, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
+    rc = clEnqueueWriteBuffer(b->queue, b->agent[b->cur], BLOCKING, at * ubytes, n * ubytes, agent, 0, NULL, NULL);
   free(agent);
   return rc == CL_SUCCESS ? HERD_OK : herd_cl_fail(b, err, "clEnqueueWriteBuffer(world)", rc);
 }

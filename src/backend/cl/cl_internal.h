@@ -298,7 +298,8 @@ herd_status herd_cl_map_groups(herd_backend *b, const uint32_t **slot, herd_erro
 /* ---- cl_batch.c ------------------------------------------------------------------------- */
 
 herd_status herd_cl_create_batch(const herd_backend_desc *descs, uint32_t count, herd_backend **out, herd_error *err);
-herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, const float *pos, const float *vel, herd_error *err);
+herd_status herd_cl_upload_world(herd_backend *b, uint32_t world, uint64_t seed, const float *pos, const float *vel,
+                                 herd_error *err);
 herd_status herd_cl_read_world(herd_backend *b, uint32_t world, float *pos, float *vel, herd_error *err);
 herd_status herd_cl_set_world_params(herd_backend *b, uint32_t world, const void *params, herd_error *err);
 herd_status herd_cl_step_batch(herd_backend *b, const herd_world_input *in, herd_error *err);

@@ -654,8 +654,9 @@ static herd_status cpu_create_batch(const herd_backend_desc *descs, uint32_t cou
   return HERD_OK;
 }
 
-static herd_status cpu_upload_world(herd_backend *b, uint32_t world, const float *pos, const float *vel,
+static herd_status cpu_upload_world(herd_backend *b, uint32_t world, uint64_t seed, const float *pos, const float *vel,
                                     herd_error *err) {
+  b->worlds[world]->desc.seed = seed;
   return cpu_upload(b->worlds[world], pos, vel, err);
 }
 
