@@ -31,6 +31,7 @@ from .core import (  # noqa: E402
     version,
 )
 from ._sweeps import sweep  # noqa: E402
+from ._vecenv import VecEnv  # noqa: E402
 
 __all__ = ["HerdError", "HerdIndexError", "HerdInputError", "HerdIOError", "Scenario", "Sim", "checkpoint_scenario",
-           "sweep", "version", "lib_path"]
+           "sweep", "version", "lib_path", "VecEnv"]
