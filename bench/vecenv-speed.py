@@ -7,7 +7,7 @@ dog the controller steers toward a fixed point, so no run ends) are stepped for 
 (the worlds in parallel over every core) and on OpenCL (every world in one launch of each
 kernel), and K herd.Sim objects each given sim.steer() and sim.step() per step in a Python
 loop. Each figure is the median over --rounds rounds (the configurations take turns) of the
-wall time per step of all K worlds, after one warm-up step; world-steps/s = K / that time.
+wall time per step of all K worlds over steps 2 to 51 (the first a warm-up); world-steps/s = K / that time.
 
 usage: HERD_LIB=build/libherd.so /usr/bin/python3 bench/vecenv-speed.py [--sheep N] [--ks 1,64,1024]
        [--rounds R] [--no-opencl] [--out FILE.md]"""
@@ -26,9 +26,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
 import herd  # noqa: E402
 
 
-def steps_for(k):
-    """Enough steps for a steady figure in a few seconds a configuration."""
-    return max(10, min(400, 40000 // k))
+STEPS = 50  # every configuration times the same steps 2-51 of the same runs: a flock's cost changes as it spreads
 
 
 def time_vecenv(scenario, k, backend):
@@ -36,11 +34,10 @@ def time_vecenv(scenario, k, backend):
     env.reset(seed=1)
     aims = np.full(env.action_shape, 60.0)
     env.step(aims)  # warm-up (OpenCL: the kernels' first launch)
-    steps = steps_for(k)
     started = time.perf_counter()
-    for _ in range(steps):
+    for _ in range(STEPS):
         env.step(aims)
-    elapsed = (time.perf_counter() - started) / steps
+    elapsed = (time.perf_counter() - started) / STEPS
     env.close()
     return elapsed
 
@@ -51,13 +48,12 @@ def time_python_loop(scenario, k):
     for sim in sims:
         sim.steer(0, aim)
         sim.step()
-    steps = max(5, steps_for(k) // 4)
     started = time.perf_counter()
-    for _ in range(steps):
+    for _ in range(STEPS):
         for sim in sims:
             sim.steer(0, aim)
             sim.step()
-    elapsed = (time.perf_counter() - started) / steps
+    elapsed = (time.perf_counter() - started) / STEPS
     for sim in sims:
         sim.close()
     return elapsed
@@ -85,7 +81,8 @@ def main():
         for k in ks:
             for name, run in configs:
                 seconds[(name, k)].append(run(k))
-    lines = [f"K worlds of {args.sheep} sheep (every one reacting each step) and one steered dog; median of {args.rounds} rounds; "
+    command = "HERD_LIB=build/libherd.so /usr/bin/python3 bench/vecenv-speed.py " + " ".join(sys.argv[1:])
+    lines = [f"`{command.strip()}`", "", f"K worlds of {args.sheep} sheep (every one reacting each step) and one steered dog; median of {args.rounds} rounds; "
              f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}); herd {herd.version()}",
              "", "| configuration | K | ms per step (all K worlds) | world-steps/s | vs the Python loop |",
              "|---|---:|---:|---:|---:|"]

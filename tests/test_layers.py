@@ -33,6 +33,7 @@ CASES = [
     ("src/backend/groups.c", "src/sim/goal.h", "backend below sim"),
     ("src/sweep/stats.c", "src/core/scenario_fields.h", "sweep sees util and herd.h only"),
     ("src/render/camera.c", "src/core/output.h", "render sees util and herd.h only"),
+    ("src/record/provenance.c", "src/sim/sim_state.h", "record sees util and herd.h only"),
     ("src/cli/summary.c", "src/sim/sim_state.h", "the program sees util, sweep, render and herd.h only"),
     ("src/cli/options.c", "src/backend/backend.h", "the program sees util, sweep, render and herd.h only"),
 ]

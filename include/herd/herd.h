@@ -401,6 +401,9 @@ herd_status herd_sim_read_flock(herd_sim *sim, float *pos, float *vel, herd_erro
  * where an agent stands still), world.dims floats per agent; the HDF5 trajectories' /headings
  * are these, bit for bit. */
 herd_status herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err);
+/* The same in place on `count` velocities as herd_sim_read_flock gives them (one read of the
+ * flock for both positions and headings: under MPI each read is a gather of every rank). */
+void herd_headings_of_velocities(float *rows, uint32_t count, uint32_t dims);
 
 /* The backend running the flock ("cpu" or "opencl") and its device, in words. */
 const char *herd_sim_backend(const herd_sim *sim);

@@ -189,11 +189,25 @@ const char *herd_stage_name(int stage);
 int herd_sim_profile(herd_sim *sim, herd_profile *out, herd_error *err);
 int herd_sim_checkpoint(herd_sim *sim, const char *path, bool force, herd_error *err);
 int herd_checkpoint_scenario(const char *path, herd_scenario **out, uint32_t *step, herd_error *err);
+typedef struct herd_trajectories herd_trajectories;
+int herd_trajectories_open(herd_sim *sim, const char *option, const char *path, bool force, const char *command,
+                           herd_trajectories **out, herd_error *err);
+int herd_trajectories_step(herd_trajectories *t, herd_sim *sim, herd_error *err);
+int herd_trajectories_close(herd_trajectories *t, bool commit, herd_error *err);
+typedef struct herd_update_terms {
+  uint32_t id;
+  uint32_t step;
+  bool moved;
+  uint32_t count;
+  struct { const char *name; float weight; float dir[3]; } term[8];
+} herd_update_terms;
+int herd_sim_explain(herd_sim *sim, uint32_t id, herd_error *err);
+bool herd_sim_update_terms(const herd_sim *sim, herd_update_terms *out);
 int herd_sim_resume(const herd_sim_desc *desc, const char *path, herd_sim **out, herd_error *err);
 """
 
 CHECKED_STRUCTS = ("herd_scenario_info", "herd_observation", "herd_steering_state", "herd_sim_desc", "herd_error",
-                   "herd_profile", "herd_run_result")
+                   "herd_profile", "herd_run_result", "herd_update_terms")
 STAGE_COUNT = 9  # herd_stage's HERD_STAGE_COUNT: herd_profile's size is checked at import
 
 ffi = cffi.FFI()

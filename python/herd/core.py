@@ -4,6 +4,8 @@ import json
 import math
 import operator
 import os
+import shlex
+import sys
 
 import numpy as np
 
@@ -301,6 +303,7 @@ class Sim:
         else:
             _check(lib.herd_sim_resume(desc, os.fsencode(_resume), out, err), err)
         self._sim = ffi.gc(out[0], lib.herd_sim_destroy)
+        self._recording = None
         self.dims = self.scenario.dims
         self.count = self.scenario.count
 
@@ -332,16 +335,76 @@ class Sim:
                   for k in range(STAGE_COUNT)}
         return {**stages, "kernels": int(out.kernels), "waits": int(out.waits)}
 
+    def record(self, path, force=False):
+        """Writes the run's trajectories to the HDF5 file `path` as `herd run --trajectories`
+        does (the same writer: docs/output.md): from the step the Sim is at, after every step,
+        the frames and time series the scenario's output section asks for, with the run's
+        provenance (its command: this Python's command line). The file is written under a
+        temporary name and appears at `path` at stop_recording() or close(); an existing file
+        is replaced only with `force` (HerdInputError, before anything is written)."""
+        if self._recording is not None:
+            raise _error(HERD_E_INPUT, "herd.Sim.record: already recording (stop_recording() first)")
+        command = shlex.join([os.path.basename(sys.executable or "python3")] + sys.argv)
+        out = ffi.new("herd_trajectories **")
+        err = ffi.new("herd_error *")
+        _check(lib.herd_trajectories_open(self._handle, b"herd.Sim.record", os.fsencode(path), bool(force),
+                                          command.encode("utf-8", "replace"), out, err), err)
+        # collected unclosed (the Sim dropped): the file is abandoned, nothing left at its path
+        self._recording = ffi.gc(out[0], lambda t: lib.herd_trajectories_close(t, False, ffi.NULL))
+        try:
+            _check(lib.herd_trajectories_step(self._recording, self._handle, err), err)  # the step it is at
+        except HerdError:
+            self.stop_recording(keep=False)
+            raise
+
+    def stop_recording(self, keep=True):
+        """Closes the trajectory file: renamed to its path (keep), or removed (keep=False)."""
+        if self._recording is None:
+            return
+        recording, self._recording = self._recording, None
+        ffi.gc(recording, None)  # closed here, not when collected
+        err = ffi.new("herd_error *")
+        _check(lib.herd_trajectories_close(recording, bool(keep), err), err)
+
+    def explain(self, agent):
+        """From the next step on, keeps the terms of flock agent `agent`'s update (None: stop),
+        for update_terms. HerdIndexError for an id past the flock; HerdInputError where the
+        model or backend cannot (the CPU backend can, for models with the hook)."""
+        index = UINT32_MAX if agent is None else operator.index(agent)
+        err = ffi.new("herd_error *")
+        if not 0 <= index <= UINT32_MAX:
+            raise _error(HERD_E_INPUT, f"herd.Sim.explain: flock agent {index}: this simulation has {self.count}",
+                         index=True)
+        _check(lib.herd_sim_explain(self._handle, index, err), err, index=index != UINT32_MAX and index >= self.count)
+
+    @property
+    def update_terms(self):
+        """The explained agent's update in the last step, as the model's step evaluated it:
+        {"id", "step", "moved", "terms": [{"name", "weight", "dir"}]} (its new heading is the
+        unit vector of the sum of weight x dir); None before a step since explain()."""
+        out = ffi.new("herd_update_terms *")
+        if not lib.herd_sim_update_terms(self._handle, out):
+            return None
+        terms = [{"name": _text(out.term[k].name), "weight": float(out.term[k].weight),
+                  "dir": _vector(out.term[k].dir, self.dims)} for k in range(out.count)]
+        return {"id": int(out.id), "step": int(out.step), "moved": bool(out.moved), "terms": terms}
+
     def close(self):
-        """Frees the simulation now (else when it is garbage)."""
+        """Frees the simulation now (else when it is garbage), closing its trajectory file
+        first (kept)."""
         if self._sim is not None:
-            ffi.release(self._sim)
-            self._sim = None
+            try:
+                self.stop_recording()
+            finally:
+                ffi.release(self._sim)
+                self._sim = None
 
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, *exc):
+        if exc_type is not None and self._sim is not None:
+            self.stop_recording(keep=False)  # a run that failed leaves no file, as herd run's
         self.close()
 
     @property
@@ -351,10 +414,17 @@ class Sim:
         return self._sim
 
     def _run(self, steps):
-        done = ffi.new("uint32_t *")
         err = ffi.new("herd_error *")
-        _check(lib.herd_sim_run(self._handle, steps, done, err), err)
-        return done[0]
+        if self._recording is None:
+            done = ffi.new("uint32_t *")
+            _check(lib.herd_sim_run(self._handle, steps, done, err), err)
+            return done[0]
+        taken = 0  # step by step, each written as it is made
+        while taken < steps and lib.herd_sim_outcome(self._handle) == 0:
+            _check(lib.herd_sim_step(self._handle, err), err)
+            _check(lib.herd_trajectories_step(self._recording, self._handle, err), err)
+            taken += 1
+        return taken
 
     @staticmethod
     def _steps(n, what):

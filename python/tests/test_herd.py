@@ -77,6 +77,87 @@ def test_headings_are_the_trajectories_headings_to_the_bit(herd_cli, root, tmp_p
     assert not np.allclose(np.linalg.norm(sim.velocities, axis=1), 1.0)  # what headings used to be
 
 
+def h5_datasets(path, h5py):
+    """Every dataset of an HDF5 file, by its path."""
+    found = {}
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda name, item: found.__setitem__(name, item[()]) if isinstance(item, h5py.Dataset) else None)
+        attrs = dict(f.attrs)
+    return found, attrs
+
+
+def test_record_writes_what_herd_run_writes(herd_cli, root, tmp_path):
+    """Sim.record is herd run --trajectories' writer: the same datasets, frame for frame, and
+    the same provenance but for the command line."""
+    h5py = pytest.importorskip("h5py")
+    scenario = root / "scenarios" / "fish-shark.json"
+    sets = ["output.trajectories.every_steps=7", "output.observation.every_steps=3", "max_steps=60"]
+    cli = tmp_path / "cli.h5"
+    subprocess.run([herd_cli, "run", str(scenario), "-q", "--trajectories", str(cli)]
+                   + [a for s in sets for a in ("--set", s)], check=True)
+    sc = herd.Scenario.load(scenario)
+    for s in sets:
+        path, value = s.split("=")
+        sc.set(path, value)
+    ours = tmp_path / "ours.h5"
+    with herd.Sim(sc) as sim:
+        sim.record(ours)
+        assert not ours.exists()  # under a temporary name until it is complete
+        assert sim.run() == "step_limit"
+    want, want_attrs = h5_datasets(cli, h5py)
+    got, got_attrs = h5_datasets(ours, h5py)
+    assert sorted(got) == sorted(want) and {"positions", "headings", "steps", "ids"} <= set(got)
+    assert any(name.startswith("steering/") for name in got)
+    for name in want:
+        assert np.array_equal(got[name], want[name], equal_nan=True), name
+    assert list(got["steps"]) == list(range(0, 61, 7))
+    assert got_attrs["command"].startswith("python") and want_attrs["command"].startswith("herd")
+    for key in ("seed", "scenario", "every_steps", "flock_count", "dims"):
+        assert got_attrs[key] == want_attrs[key], key
+
+
+def test_record_refuses_and_leaves_nothing(tmp_path):
+    taken = tmp_path / "taken.h5"
+    taken.write_text("mine")
+    sim = herd.Sim(small())
+    with pytest.raises(herd.HerdInputError, match=r"herd\.Sim\.record .*taken\.h5.*exists"):
+        sim.record(taken)
+    assert taken.read_text() == "mine"
+    with pytest.raises(herd.HerdInputError, match="cannot go to standard output"):
+        sim.record("-")
+    out = tmp_path / "failed.h5"
+    with pytest.raises(RuntimeError, match="the user's"):
+        with herd.Sim(small()) as failing:
+            failing.record(out)
+            failing.step(5)
+            raise RuntimeError("the user's own error")
+    assert not out.exists() and list(tmp_path.iterdir()) == [taken]  # no temporary file either
+    kept = tmp_path / "kept.h5"
+    sim.record(kept)
+    with pytest.raises(ValueError, match="already recording"):
+        sim.record(tmp_path / "other.h5")
+    sim.step(3)
+    sim.close()  # closing keeps the file
+    assert kept.exists()
+
+
+def test_explain_gives_the_terms_of_the_new_heading():
+    """The explained sheep's new heading is the unit vector of the sum of weight x dir."""
+    sc = herd.Scenario.default().update({"sheep.count": 40, "sheep.neighbours": 20, "sheep.dog_radius_m": 1e9})
+    sim = herd.Sim(sc, threads=1)
+    assert sim.update_terms is None
+    sim.explain(7)
+    sim.step()
+    terms = sim.update_terms
+    assert terms["id"] == 7 and terms["step"] == 0 and terms["moved"]
+    assert {"attraction", "repulsion"} <= {t["name"].split()[0] for t in terms["terms"]}
+    total = sum(t["weight"] * np.array(t["dir"]) for t in terms["terms"])
+    assert np.allclose(total / np.linalg.norm(total), sim.headings[7], atol=1e-5)
+    sim.explain(None)
+    with pytest.raises(IndexError, match="flock agent 40: this simulation has 40"):
+        sim.explain(40)
+
+
 def test_a_3d_scenario_gives_three_columns(root):
     sc = herd.Scenario.load(root / "scenarios" / "boids3d.json")
     assert sc.dims == 3

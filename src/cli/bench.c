@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../record/provenance.h"
 #include "../sweep/stats.h"
 #include "../util/clock.h"
 #include "../util/outfile.h"
@@ -19,7 +20,6 @@
 #include "cli.h"
 #include "herd/herd.h"
 #include "options.h"
-#include "provenance.h"
 #include "summary.h"
 
 #define MAX_CONFIGS 32
@@ -477,7 +477,7 @@ static const char *plot_label(const bench_config *c) {
 static int write_csv(const bench_opts *o, const bench_row *rows, int count) {
   FILE *f = open_out(o, "results.csv");
   if (!f) return 1;
-  if (!cli_provenance_csv(f, NULL, NULL, o->argc, o->argv))
+  if (!herd_provenance_csv(f, NULL, NULL, o->argc, o->argv))
     return close_out(o, f, "results.csv") || cli_fail(1, "out of memory");
   fprintf(f, "backend,device,threads,n,repeat,steps,seconds_per_step,agent_steps_per_second");
   for (int k = 0; k < HERD_STAGE_COUNT; ++k) fprintf(f, ",%s_ms_per_step", herd_stage_name((herd_stage)k));
@@ -592,13 +592,13 @@ static int write_machine(const bench_opts *o) {
   FILE *f = open_out(o, "machine.md");
   if (!f) return 1;
   char cpu[256], mem[64], os[128];
-  cli_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
-  cli_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
-  cli_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
+  herd_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+  herd_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
+  herd_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
   struct utsname u;
   uname(&u);
   fprintf(f, "# Machine\n\n- CPU: %s\n- cores online: %ld\n- memory: %s\n- OS: %s (kernel %s %s)\n- compiler: %s\n",
-          cpu, sysconf(_SC_NPROCESSORS_ONLN), mem, os, u.release, u.machine, cli_compiler());
+          cpu, sysconf(_SC_NPROCESSORS_ONLN), mem, os, u.release, u.machine, herd_compiler_text());
   herd_device_info info[16];
   int count = 0;
   herd_error err;
@@ -764,7 +764,7 @@ static json_t *bench_json(const bench_opts *o, const bench_row *rows, int count,
   else
     json_object_set_new(workload, "neighbours", summary_number(o->neighbours));
   return json_pack("{s:s, s:o, s:o, s:I, s:I, s:o, s:o, s:s*}", "schema", SUMMARY_BENCH_SCHEMA, "provenance",
-                   cli_provenance(NULL, NULL, argc, argv), "workload", workload, "repeat", (json_int_t)o->repeat,
+                   herd_provenance(NULL, NULL, argc, argv), "workload", workload, "repeat", (json_int_t)o->repeat,
                    "warmup_steps", (json_int_t)WARMUP_STEPS, "rows", list, "alpha", alphas_json(o, rows, count),
                    "dropped", *dropped ? dropped : NULL);
 }

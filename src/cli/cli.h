@@ -76,8 +76,4 @@ void scenario_args_free(scenario_args *a);
  * user's folder name). 0, or an exit status after saying why; `who` names the command. */
 int cli_gnuplot(const char *dir, const char *script, const char *who);
 
-/* The value of the first line of `path` that starts with `key` ("model name", "MemTotal:",
- * "PRETTY_NAME="), trimmed; "" when there is none. */
-void cli_read_key(const char *path, const char *key, char *out, size_t size);
-
 #endif

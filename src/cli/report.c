@@ -25,19 +25,3 @@ int cli_gnuplot(const char *dir, const char *script, const char *who) {
   if (rc != 0) return cli_fail(1, "gnuplot failed (exit %d): %s", rc, msg);
   return 0;
 }
-
-void cli_read_key(const char *path, const char *key, char *out, size_t size) {
-  FILE *f = fopen(path, "r");
-  char line[512];
-  out[0] = '\0';
-  while (f && fgets(line, sizeof line, f)) {
-    if (strncmp(line, key, strlen(key)) != 0) continue;
-    char *v = strchr(line, key[strlen(key) - 1] == '=' ? '=' : ':');
-    v = v ? v + 1 : line;
-    while (*v == ' ' || *v == '\t' || *v == '"') ++v;
-    snprintf(out, size, "%.*s", (int)(size - 1), v);
-    out[strcspn(out, "\"\n")] = '\0';
-    break;
-  }
-  if (f) fclose(f);
-}

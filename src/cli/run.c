@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../record/provenance.h"
 #include "../util/clock.h"
 #include "../util/error.h"
 #include "../util/outfile.h"
@@ -16,12 +17,11 @@
 #include "claims.h"
 #include "cli.h"
 #include "herd/herd.h"
+#include "herd/herd_record.h"
 #include "mpi_cli.h"
 #include "options.h"
-#include "provenance.h"
 #include "steering_ui.h"
 #include "summary.h"
-#include "trajectories.h"
 
 static const char run_usage[] =
     "usage: herd run [SCENARIO] [OPTIONS]\n"
@@ -463,13 +463,27 @@ static herd_status follow_frame(herd_sim *sim, herd_error *err) {
   return s;
 }
 
+/* With --profile: the frames written and the time writing took (wall and CPU). */
+static void trajectories_profile(FILE *out, const herd_trajectories *t, uint32_t steps) {
+  uint64_t frames;
+  uint32_t agents;
+  double wall, cpu;
+  herd_trajectories_cost(t, &frames, &agents, &wall, &cpu);
+  fprintf(out,
+          "trajectories: %llu frames of %u agents; writing took %.1f ms (%.2f ms per step, %.1f ms per frame), "
+          "CPU %.1f ms\n",
+          (unsigned long long)frames, agents, 1e3 * wall, steps ? 1e3 * wall / steps : 0.0,
+          frames ? 1e3 * wall / (double)frames : 0.0, 1e3 * cpu);
+}
+
 /* Steps until the run ends or a signal stops it; 0, or the exit status of an error. */
-static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, traj_out *traj, double *wall_s) {
+static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out *csv, herd_trajectories *traj,
+                    double *wall_s) {
   bool live = !cli_quiet && isatty(STDERR_FILENO);
   herd_error err;
   double start = herd_clock_s(), last_shown = start;
   csv_step(csv, sim, start);
-  int status = traj && traj_step(traj, sim, start, &err) != HERD_OK ? cli_error(&err) : 0;
+  int status = traj && herd_trajectories_step(traj, sim, &err) != HERD_OK ? cli_error(&err) : 0;
   if (status == 0 && o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
   while (status == 0 && herd_sim_outcome(sim) == HERD_RUNNING && !cli_stop) {
     uint32_t made = herd_sim_schedule_made(sim);
@@ -483,7 +497,7 @@ static int simulate(herd_sim *sim, const herd_scenario *sc, run_opts *o, csv_out
     double t = herd_clock_s();
     csv_step(csv, sim, t);
     if ((status = checkpoint_after_step(&o->ckpt, sim)) != 0) break;
-    if (traj && traj_step(traj, sim, t, &err) != HERD_OK) status = cli_error(&err);
+    if (traj && herd_trajectories_step(traj, sim, &err) != HERD_OK) status = cli_error(&err);
     if (o->follow_frames && follow_frame(sim, &err) != HERD_OK) status = cli_error(&err);
     if (live && t - last_shown > 0.25) {
       progress(sim, herd_scenario_describe(sc).max_steps, t - start);
@@ -510,7 +524,7 @@ static int claim_files(const run_opts *o) {
   return 0;
 }
 
-static int prepare(run_opts *o, herd_scenario **scp, herd_sim **sim, csv_out *csv, traj_out **traj) {
+static int prepare(run_opts *o, herd_scenario **scp, herd_sim **sim, csv_out *csv, herd_trajectories **traj) {
   herd_error err;
   o->ckpt.force = o->force;
   int status = claim_files(o);
@@ -531,7 +545,8 @@ static int prepare(run_opts *o, herd_scenario **scp, herd_sim **sim, csv_out *cs
   if (o->summary.json && o->csv && strcmp(o->csv, "-") == 0)
     return cli_fail(EXIT_BAD_INPUT, "--json: standard output already carries --csv -; use --summary FILE");
   if (summary_check(&o->summary, o->force)) return EXIT_BAD_INPUT;
-  if (o->trajectories && traj_check(o->trajectories, o->force, &err) != HERD_OK) return cli_error(&err);
+  if (o->trajectories && herd_trajectories_check("--trajectories", o->trajectories, o->force, &err) != HERD_OK)
+    return cli_error(&err);
   herd_sim_desc desc = {.scenario = sc,
                         .threads = o->backend.threads,
                         .backend = o->backend.backend,
@@ -548,12 +563,16 @@ static int prepare(run_opts *o, herd_scenario **scp, herd_sim **sim, csv_out *cs
   cli_begin_output();
   if (cli_stop) return 128 + cli_stop;
   if (*herd_sim_backend_note(*sim)) cli_note("%s", herd_sim_backend_note(*sim));
-  if (o->trajectories && traj_open(traj, o->trajectories, o->force, *sim, sc, o->argc, o->argv, &err) != HERD_OK)
-    return cli_error(&err);
+  if (o->trajectories) {
+    char *command = herd_command_line(o->argc, o->argv);
+    herd_status opened = herd_trajectories_open(*sim, "--trajectories", o->trajectories, o->force, command, traj, &err);
+    free(command);
+    if (opened != HERD_OK) return cli_error(&err);
+  }
   if (!o->csv) return 0;
   if (herd_outfile_open(&csv->file, "--csv", o->csv, o->force, &err) != HERD_OK) return cli_error(&err);
   csv->every_row = isatty(fileno(csv->file.f)) || strcmp(o->csv, "-") == 0;
-  if (!cli_provenance_csv(csv->file.f, sc, *sim, o->argc, o->argv)) return cli_fail(1, "out of memory");
+  if (!herd_provenance_csv(csv->file.f, sc, *sim, o->argc, o->argv)) return cli_fail(1, "out of memory");
   csv_header(csv->file.f, *sim);
   return 0;
 }
@@ -575,7 +594,7 @@ int cmd_run(int argc, char **argv) {
   herd_scenario *sc = NULL;
   herd_sim *sim = NULL;
   csv_out csv = {0};
-  traj_out *traj = NULL;
+  herd_trajectories *traj = NULL;
   cli_mpi m = CLI_MPI_OFF;
   cli_catch_signals();
   int status = cli_mpi_wanted(argc, argv) ? cli_mpi_start(&m) : 0;
@@ -606,12 +625,12 @@ int cmd_run(int argc, char **argv) {
       summary(out, sim, sc, o.ckpt.resume ? o.ckpt.resume : o.scenario.path ? o.scenario.path : "<default>", wall_s);
     if (status == 0 && !cli_quiet && mpi) summary_mpi_text(out, &mpi_stats);
     if (status == 0 && o.profile) profile_table(out, sim, herd_sim_step_index(sim));
-    if (status == 0 && o.profile && traj) traj_profile(out, traj, herd_sim_step_index(sim));
+    if (status == 0 && o.profile && traj) trajectories_profile(out, traj, herd_sim_step_index(sim));
     /* The rows so far are kept after an interruption too: they are a valid record. */
     if (csv.file.f && status == 0 && herd_outfile_commit(&csv.file, &err) != HERD_OK) status = cli_error(&err);
     /* Like the CSV, the frames so far are kept after an interruption. */
     if (traj && status == 0) {
-      if (traj_close(traj, true, &err) != HERD_OK) status = cli_error(&err);
+      if (herd_trajectories_close(traj, true, &err) != HERD_OK) status = cli_error(&err);
       traj = NULL;
     }
     if (status == 0 && (o.summary.path || o.summary.json))
@@ -620,7 +639,7 @@ int cmd_run(int argc, char **argv) {
     if (status == 0 && cli_stop) status = 128 + cli_stop;
   }
   if (csv.file.f) herd_outfile_abandon(&csv.file);
-  traj_close(traj, false, NULL);
+  herd_trajectories_close(traj, false, NULL);
   herd_sim_destroy(sim);
   herd_scenario_free(sc);
   scenario_args_free(&o.scenario);

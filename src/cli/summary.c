@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "../record/provenance.h"
 #include "../util/outfile.h"
 #include "cli.h"
 #include "options.h"
-#include "provenance.h"
 
 const struct option cli_summary_options[] = {
     {"summary", required_argument, NULL, OPT_SUMMARY},
@@ -158,7 +158,7 @@ json_t *summary_run_json(const herd_sim *sim, const herd_scenario *sc, double wa
                           "step_limit", (json_int_t)info.max_steps, "wall_time_s", summary_number(wall_s),
                           "steps_per_s", summary_number(rate), "agent_steps_per_s", summary_number(rate * count),
                           "memory", memory_json(sim, count), "observation", observation_json(sim, sc), "steering",
-                          steering_json(sim, info.dims), "provenance", cli_provenance(sc, sim, argc, argv));
+                          steering_json(sim, info.dims), "provenance", herd_provenance(sc, sim, argc, argv));
   uint32_t entries = herd_scenario_schedule_count(sc);
   if (doc && entries)
     json_object_set_new(

@@ -1,5 +1,5 @@
 /* Run and bench summaries as JSON (--summary FILE.json, --json): the same facts as the text
- * summary, as numbers a program can read, with the provenance of cli_provenance(). The
+ * summary, as numbers a program can read, with the provenance of herd_provenance(). The
  * documents follow docs/schema/run-summary.schema.json and bench-summary.schema.json. */
 #ifndef HERD_CLI_SUMMARY_H
 #define HERD_CLI_SUMMARY_H

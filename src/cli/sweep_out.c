@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../record/provenance.h"
 #include "../sweep/stats.h"
 #include "../util/infile.h"
 #include "../util/jsonfile.h"
 #include "../util/outfile.h"
 #include "cli.h"
-#include "provenance.h"
 
 /* A sweep holds at most 100,000 runs of a few hundred bytes a row: a runs.csv larger than this
  * is not one herd wrote. */
@@ -99,7 +99,7 @@ static void csv_value(FILE *f, const char *json_text) {
 /* The provenance as "# " comment lines heading runs.csv and summary.csv: as sweep.json has
  * it (herd, command, date, host, backend, the sweep), one line each. */
 static void write_provenance(const sweep_writer *w, FILE *f) {
-  json_t *p = cli_provenance(NULL, NULL, 0, NULL);
+  json_t *p = herd_provenance(NULL, NULL, 0, NULL);
   if (!p) return;
   const sweep_run_opts *o = w->run;
   json_object_set_new(p, "command", json_string(w->command));
@@ -109,7 +109,7 @@ static void write_provenance(const sweep_writer *w, FILE *f) {
   char *spec = herd_sweep_to_json(w->sw);
   if (spec) json_object_set_new(p, "sweep", json_loads(spec, 0, NULL));
   free(spec);
-  cli_csv_comments(f, p);
+  herd_csv_comments(f, p);
   json_decref(p);
 }
 
@@ -191,10 +191,10 @@ static int write_sweep_json(const sweep_writer *w, bool finished) {
   if (herd_sweep_scenario(w->sw, 0, &sc, &err) != HERD_OK) return cli_error(&err);
   char *spec = herd_sweep_to_json(w->sw), *base = herd_scenario_to_json(sc), finished_at[32];
   herd_scenario_free(sc);
-  cli_utc_now(finished_at, sizeof finished_at);
+  herd_utc_now(finished_at, sizeof finished_at);
   json_t *root = json_pack("{s:{s:s, s:s}, s:s, s:s, s:o, s:o, s:I, s:I, s:I}", "herd", "version", herd_version(),
                            "commit", herd_build_commit(), "command", w->command, "started", w->started, "finished",
-                           finished ? json_string(finished_at) : json_null(), "machine", cli_host_json(), "runs",
+                           finished ? json_string(finished_at) : json_null(), "machine", herd_host_json(), "runs",
                            (json_int_t)herd_sweep_run_count(w->sw), "cells", (json_int_t)w->sw->cell_count, "seeds",
                            (json_int_t)w->sw->seed_count);
   const sweep_run_opts *o = w->run;
@@ -335,7 +335,7 @@ int sweep_open(sweep_writer *w, const herd_sweep *sw, const sweep_run_opts *o, s
   memset(w, 0, sizeof *w);
   w->sw = sw, w->command = o->command, w->run = o;
   snprintf(w->dir, sizeof w->dir, "%s", dir);
-  cli_utc_now(w->started, sizeof w->started);
+  herd_utc_now(w->started, sizeof w->started);
   *first = 0;
   bool made;
   int status = make_folder(dir, resume, &made);

@@ -9,6 +9,7 @@
 #include "../core/scenario.h"
 #include "../util/error.h"
 #include "herd/herd.h"
+#include "herd/herd_view.h"
 
 /* The public flags are the agent word's top four bits, shifted down, and its sated bit. */
 #define FLAG_SHIFT 28
@@ -32,18 +33,20 @@ herd_status herd_sim_read_flags(herd_sim *sim, uint8_t *flags, herd_error *err) 
   return HERD_OK;
 }
 
-herd_status herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err) {
-  herd_status st = herd_sim_read_flock(sim, NULL, headings, err);
-  if (st != HERD_OK) return st;
-  const herd_scenario *sc = herd_sim_scenario(sim);
-  uint32_t dims = sc->world.dims;
-  for (uint32_t i = 0; i < sc->flock.count; ++i) { /* in float, as the trajectories have always been written */
-    float *v = headings + (size_t)i * dims, len2 = 0.0f;
+void herd_headings_of_velocities(float *rows, uint32_t count, uint32_t dims) {
+  for (uint32_t i = 0; i < count; ++i) { /* in float, as the trajectories have always been written */
+    float *v = rows + (size_t)i * dims, len2 = 0.0f;
     for (uint32_t k = 0; k < dims; ++k) len2 += v[k] * v[k];
     float scale = len2 > 0.0f ? 1.0f / sqrtf(len2) : 1.0f;
     for (uint32_t k = 0; k < dims; ++k) v[k] *= scale;
   }
-  return HERD_OK;
+}
+
+herd_status herd_sim_read_headings(herd_sim *sim, float *headings, herd_error *err) {
+  herd_status st = herd_sim_read_flock(sim, NULL, headings, err);
+  const herd_scenario *sc = herd_sim_scenario(sim);
+  if (st == HERD_OK) herd_headings_of_velocities(headings, sc->flock.count, sc->world.dims);
+  return st;
 }
 
 herd_status herd_sim_run(herd_sim *sim, uint32_t steps, uint32_t *done, herd_error *err) {
@@ -79,6 +82,7 @@ size_t herd_sizeof(const char *type) {
       {"herd_error", sizeof(herd_error)},
       {"herd_profile", sizeof(herd_profile)},
       {"herd_run_result", sizeof(herd_run_result)},
+      {"herd_update_terms", sizeof(herd_update_terms)},
   };
   for (size_t k = 0; type && k < sizeof types / sizeof types[0]; ++k)
     if (strcmp(type, types[k].name) == 0) return types[k].size;

@@ -1,6 +1,7 @@
 /* Small HDF5 helpers shared by the trajectory file's datasets (trajectories.c, h5_series.c). */
-#ifndef HERD_CLI_H5UTIL_H
-#define HERD_CLI_H5UTIL_H
+#include "layer.h"
+#ifndef HERD_RECORD_H5UTIL_H
+#define HERD_RECORD_H5UTIL_H
 #include <hdf5.h>
 #include <stdbool.h>
 

@@ -1,7 +1,8 @@
 /* The time series of a trajectory file: the observation, the order parameters and the
  * steering agents' state, as the scenario's output section asks (docs/output.md). */
-#ifndef HERD_CLI_H5_SERIES_H
-#define HERD_CLI_H5_SERIES_H
+#include "layer.h"
+#ifndef HERD_RECORD_H5_SERIES_H
+#define HERD_RECORD_H5_SERIES_H
 #include <hdf5.h>
 #include <stdbool.h>
 

@@ -2,10 +2,11 @@
  * [frames], /ids [agents], chunked a frame at a time and compressed (shuffle + deflate),
  * extendible along frames so a run of any length streams to disk. */
 #define _POSIX_C_SOURCE 200809L
-#include "trajectories.h"
+#include "herd/herd_record.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +22,8 @@
 /* The file reaches the disk at least this often, so a killed run leaves its frames behind. */
 #define TRAJ_FLUSH_S 1.0
 
-struct traj_out {
+struct herd_trajectories {
+  char option[64];   /* names the file in messages ("--trajectories") */
   herd_outfile file; /* the temporary name and the target */
   hid_t h5, positions, headings, steps;
   h5_series *series;        /* /observation, /order, /steering */
@@ -31,7 +33,7 @@ struct traj_out {
   float *pos, *vel, *pick; /* the whole flock, and one frame's picked rows */
   hsize_t frames;
   double flushed_s;
-  double spent_s, spent_cpu_s; /* in traj_step: wall and this thread's CPU time, for --profile */
+  double spent_s, spent_cpu_s; /* in herd_trajectories_step: wall and this thread's CPU time, for --profile */
 };
 
 static double clock_s(clockid_t id) {
@@ -50,19 +52,20 @@ static herr_t find_errno(unsigned n, const H5E_error2_t *e, void *found) {
 
 /* One line for a failed HDF5 call, with the system's reason where a driver gave one (a full
  * disk, a file size limit); HDF5's own error stack is cleared, never printed. */
-static herd_status h5_fail(const traj_out *t, const char *what, herd_error *err) {
+static herd_status h5_fail(const herd_trajectories *t, const char *what, herd_error *err) {
   int found = 0;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, find_errno, &found);
   H5Eclear2(H5E_DEFAULT);
-  return herd_fail(err, HERD_E_IO, "--trajectories %s: HDF5 could not %s%s%s", t->file.target, what, found ? ": " : "",
+  return herd_fail(err, HERD_E_IO, "%s %s: HDF5 could not %s%s%s", t->option, t->file.target, what, found ? ": " : "",
                    found ? strerror(found) : "");
 }
 
-herd_status traj_check(const char *path, bool force, herd_error *err) {
+herd_status herd_trajectories_check(const char *option, const char *path, bool force, herd_error *err) {
+  if (!path) return herd_fail(err, HERD_E_INPUT, "%s: no file given (NULL)", option);
   if (strcmp(path, "-") == 0) /* HDF5 seeks back into the file: a pipe cannot hold it */
-    return herd_fail(err, HERD_E_INPUT,
-                     "--trajectories -: an HDF5 file cannot go to standard output (allowed: a file name)");
-  return herd_outfile_check("--trajectories", path, force, err);
+    return herd_fail(err, HERD_E_INPUT, "%s -: an HDF5 file cannot go to standard output (allowed: a file name)",
+                     option);
+  return herd_outfile_check(option, path, force, err);
 }
 
 /* ---- Attributes ---------------------------------------------------------------------- */
@@ -88,10 +91,11 @@ static void attr_json(hid_t at, const char *name, json_t *v) {
   }
 }
 
-static herd_status write_provenance(traj_out *t, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv,
-                                    herd_error *err) {
-  json_t *p = cli_provenance(sc, sim, argc, argv);
+static herd_status write_provenance(herd_trajectories *t, const herd_scenario *sc, const herd_sim *sim,
+                                    const char *command, herd_error *err) {
+  json_t *p = herd_provenance(sc, sim, 0, NULL);
   if (!p) return herd_fail(err, HERD_E_IO, "out of memory");
+  if (command) json_object_set_new(p, "command", json_string(command)); /* NULL (left out) unless UTF-8 */
   const char *key;
   json_t *value;
   json_object_foreach(p, key, value) attr_json(t->h5, key, value);
@@ -104,7 +108,7 @@ static herd_status write_provenance(traj_out *t, const herd_scenario *sc, const 
 
 /* ---- Datasets ------------------------------------------------------------------------ */
 
-static herd_status write_ids(traj_out *t) {
+static herd_status write_ids(herd_trajectories *t) {
   hsize_t shape[1] = {t->agents};
   hid_t space = H5Screate_simple(1, shape, NULL);
   hid_t d = H5Dcreate2(t->h5, "ids", H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -115,7 +119,7 @@ static herd_status write_ids(traj_out *t) {
   return s;
 }
 
-static herd_status make_datasets(traj_out *t, herd_error *err) {
+static herd_status make_datasets(herd_trajectories *t, herd_error *err) {
   hsize_t shape[3] = {0, t->agents, t->dims};
   uint32_t per_chunk = TRAJ_CHUNK_BYTES / (t->dims * (uint32_t)sizeof(float));
   hsize_t chunk[3] = {1, t->agents < per_chunk ? t->agents : per_chunk, t->dims};
@@ -130,12 +134,10 @@ static herd_status make_datasets(traj_out *t, herd_error *err) {
   return HERD_OK;
 }
 
-herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *sim, const herd_scenario *sc, int argc,
-                      char **argv, herd_error *err) {
-  traj_out *t = calloc(1, sizeof *t);
-  if (!t) return herd_fail(err, HERD_E_IO, "out of memory");
-  *out = t;
-  t->h5 = t->positions = t->headings = t->steps = H5I_INVALID_HID;
+/* Everything herd_trajectories_open makes; on failure the caller closes t. */
+static herd_status start(herd_trajectories *t, herd_sim *sim, const char *path, bool force, const char *command,
+                         herd_error *err) {
+  const herd_scenario *sc = herd_sim_scenario(sim);
   herd_scenario_info info = herd_scenario_describe(sc);
   t->n = info.count;
   t->dims = info.dims;
@@ -146,7 +148,7 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
   t->pick = malloc(sizeof(float) * t->n * t->dims);
   if (!t->ids || !t->pos || !t->vel || !t->pick) return herd_fail(err, HERD_E_IO, "out of memory");
   t->agents = herd_scenario_trajectory_ids(sc, t->ids);
-  herd_status s = herd_outfile_reserve(&t->file, "--trajectories", path, force, ".h5", err);
+  herd_status s = herd_outfile_reserve(&t->file, t->option, path, force, ".h5", err);
   if (s != HERD_OK) return s;
   /* HDF5's exit handler closes the ids still open, and crashes on a file whose close failed
    * (a full disk): herd closes its own, on every path, and the process's end does the rest. */
@@ -158,23 +160,41 @@ herd_status traj_open(traj_out **out, const char *path, bool force, herd_sim *si
   if (s != HERD_OK) return s;
   bool ok;
   t->series = h5_series_create(t->h5, sim, &ok);
-  return ok ? write_provenance(t, sc, sim, argc, argv, err) : h5_fail(t, "create its time series", err);
+  return ok ? write_provenance(t, sc, sim, command, err) : h5_fail(t, "create its time series", err);
+}
+
+herd_status herd_trajectories_open(herd_sim *sim, const char *option, const char *path, bool force, const char *command,
+                                   herd_trajectories **out, herd_error *err) {
+  *out = NULL;
+  herd_status s = herd_trajectories_check(option, path, force, err);
+  if (s != HERD_OK) return s;
+  herd_trajectories *t = calloc(1, sizeof *t);
+  if (!t) return herd_fail(err, HERD_E_MEMORY, "out of memory");
+  snprintf(t->option, sizeof t->option, "%s", option);
+  t->h5 = t->positions = t->headings = t->steps = H5I_INVALID_HID;
+  s = start(t, sim, path, force, command, err);
+  if (s != HERD_OK) {
+    herd_trajectories_close(t, false, NULL);
+    return s;
+  }
+  *out = t;
+  return HERD_OK;
 }
 
 /* ---- Frames -------------------------------------------------------------------------- */
 
 /* The picked agents' rows of `all` into t->pick. */
-static const float *pick_rows(traj_out *t, const float *all) {
+static const float *pick_rows(herd_trajectories *t, const float *all) {
   for (uint32_t a = 0; a < t->agents; ++a)
     memcpy(t->pick + (size_t)a * t->dims, all + (size_t)t->ids[a] * t->dims, t->dims * sizeof *all);
   return t->pick;
 }
 
 /* Appends a frame of the picked agents' positions and unit headings. */
-static herd_status write_frame(traj_out *t, herd_sim *sim, uint32_t step, herd_error *err) {
-  herd_status s = herd_sim_read_flock(sim, t->pos, NULL, err);
-  if (s == HERD_OK) s = herd_sim_read_headings(sim, t->vel, err);
+static herd_status write_frame(herd_trajectories *t, herd_sim *sim, uint32_t step, herd_error *err) {
+  herd_status s = herd_sim_read_flock(sim, t->pos, t->vel, err); /* one read: under MPI, a gather */
   if (s != HERD_OK) return s;
+  herd_headings_of_velocities(t->vel, t->n, t->dims);
   hsize_t count[3] = {1, t->agents, t->dims}, one[1] = {1};
   if (!h5u_append(t->positions, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->pos)) ||
       !h5u_append(t->headings, 3, count, t->frames, H5T_NATIVE_FLOAT, pick_rows(t, t->vel)) ||
@@ -185,7 +205,7 @@ static herd_status write_frame(traj_out *t, herd_sim *sim, uint32_t step, herd_e
 }
 
 /* Writes what is due at this step and flushes when a second has passed. */
-static herd_status traj_write(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
+static herd_status write_due(herd_trajectories *t, herd_sim *sim, double now_s, herd_error *err) {
   uint32_t step = herd_sim_step_index(sim);
   if (!h5_series_step(t->series, sim)) return h5_fail(t, "write the observation", err);
   if (herd_output_due(t->every, step)) {
@@ -199,23 +219,20 @@ static herd_status traj_write(traj_out *t, herd_sim *sim, double now_s, herd_err
   return HERD_OK;
 }
 
-herd_status traj_step(traj_out *t, herd_sim *sim, double now_s, herd_error *err) {
+herd_status herd_trajectories_step(herd_trajectories *t, herd_sim *sim, herd_error *err) {
   double wall = clock_s(CLOCK_MONOTONIC), cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
-  herd_status s = traj_write(t, sim, now_s, err);
+  herd_status s = write_due(t, sim, wall, err);
   t->spent_s += clock_s(CLOCK_MONOTONIC) - wall;
   t->spent_cpu_s += clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu;
   return s;
 }
 
-void traj_profile(FILE *out, const traj_out *t, uint32_t steps) {
-  fprintf(out,
-          "trajectories: %llu frames of %u agents; writing took %.1f ms (%.2f ms per step, %.1f ms per frame), "
-          "CPU %.1f ms\n",
-          (unsigned long long)t->frames, t->agents, 1e3 * t->spent_s, steps ? 1e3 * t->spent_s / steps : 0.0,
-          t->frames ? 1e3 * t->spent_s / (double)t->frames : 0.0, 1e3 * t->spent_cpu_s);
+void herd_trajectories_cost(const herd_trajectories *t, uint64_t *frames, uint32_t *agents, double *wall_s,
+                            double *cpu_s) {
+  *frames = t->frames, *agents = t->agents, *wall_s = t->spent_s, *cpu_s = t->spent_cpu_s;
 }
 
-herd_status traj_close(traj_out *t, bool commit, herd_error *err) {
+herd_status herd_trajectories_close(herd_trajectories *t, bool commit, herd_error *err) {
   if (!t) return HERD_OK;
   hid_t open[4] = {t->positions, t->headings, t->steps, t->h5};
   bool closed = h5_series_close(t->series);

@@ -8,13 +8,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+void herd_read_key(const char *path, const char *key, char *out, size_t size) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  out[0] = '\0';
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, key, strlen(key)) != 0) continue;
+    char *v = strchr(line, key[strlen(key) - 1] == '=' ? '=' : ':');
+    v = v ? v + 1 : line;
+    while (*v == ' ' || *v == '\t' || *v == '"') ++v;
+    snprintf(out, size, "%.*s", (int)(size - 1), v);
+    out[strcspn(out, "\"\n")] = '\0';
+    break;
+  }
+  if (f) fclose(f);
+}
 
-json_t *cli_host_json(void) {
+json_t *herd_host_json(void) {
   char cpu[256], mem[64], os[128], name[256] = "";
-  cli_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
-  cli_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
-  cli_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
+  herd_read_key("/proc/cpuinfo", "model name", cpu, sizeof cpu);
+  herd_read_key("/proc/meminfo", "MemTotal:", mem, sizeof mem);
+  herd_read_key("/etc/os-release", "PRETTY_NAME=", os, sizeof os);
   gethostname(name, sizeof name - 1);
   struct utsname u;
   char kernel[2 * sizeof u.release + 2] = "";
@@ -23,7 +37,7 @@ json_t *cli_host_json(void) {
                    (int)sysconf(_SC_NPROCESSORS_ONLN), "memory", mem, "os", os, "kernel", kernel);
 }
 
-const char *cli_compiler(void) {
+const char *herd_compiler_text(void) {
 #ifdef __VERSION__
   return "GCC-compatible " __VERSION__;
 #else
@@ -31,14 +45,12 @@ const char *cli_compiler(void) {
 #endif
 }
 
-void cli_utc_now(char *out, size_t size) {
+void herd_utc_now(char *out, size_t size) {
   time_t t = time(NULL);
   strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
 }
 
-/* argv joined by spaces; a command's own argv ("run", "--seed", "3") gets "herd " in front
- * so the line reads as typed. */
-static json_t *command_json(int argc, char **argv) {
+char *herd_command_line(int argc, char **argv) {
   const char *herd = argc > 0 && strstr(argv[0], "herd") ? "" : "herd ";
   size_t len = strlen(herd) + 1;
   for (int i = 0; i < argc; ++i) len += strlen(argv[i]) + 1;
@@ -46,7 +58,12 @@ static json_t *command_json(int argc, char **argv) {
   if (!line) return NULL;
   at += sprintf(at, "%s", herd);
   for (int i = 0; i < argc; ++i) at += sprintf(at, "%s%s", i ? " " : "", argv[i]);
-  json_t *s = json_string(line); /* NULL for text that is not UTF-8: then left out */
+  return line;
+}
+
+static json_t *command_json(int argc, char **argv) {
+  char *line = herd_command_line(argc, argv);
+  json_t *s = line ? json_string(line) : NULL; /* NULL for text that is not UTF-8: then left out */
   free(line);
   return s;
 }
@@ -58,11 +75,11 @@ static json_t *scenario_json(const herd_scenario *sc) {
   return v;
 }
 
-json_t *cli_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
+json_t *herd_provenance(const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
   char date[32];
-  cli_utc_now(date, sizeof date);
+  herd_utc_now(date, sizeof date);
   json_t *p = json_pack("{s:{s:s, s:s}, s:s, s:o, s:s}", "herd", "version", herd_version(), "commit",
-                        herd_build_commit(), "date", date, "host", cli_host_json(), "compiler", cli_compiler());
+                        herd_build_commit(), "date", date, "host", herd_host_json(), "compiler", herd_compiler_text());
   if (!p) return NULL;
   if (argv) json_object_set_new(p, "command", command_json(argc, argv));
   if (sc) {
@@ -81,15 +98,15 @@ static bool has_control(const char *text) {
   return false;
 }
 
-bool cli_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
-  json_t *p = cli_provenance(sc, sim, argc, argv);
+bool herd_provenance_csv(FILE *f, const herd_scenario *sc, const herd_sim *sim, int argc, char **argv) {
+  json_t *p = herd_provenance(sc, sim, argc, argv);
   if (!p) return false;
-  cli_csv_comments(f, p);
+  herd_csv_comments(f, p);
   json_decref(p);
   return true;
 }
 
-void cli_csv_comments(FILE *f, json_t *p) {
+void herd_csv_comments(FILE *f, json_t *p) {
   const char *key;
   json_t *value;
   json_object_foreach(p, key, value) {
