@@ -439,6 +439,21 @@ def test_the_example_script_draws_its_figure(root, tmp_path):
     assert again.returncode == 2 and "--force" in again.stderr  # never replaced without --force
 
 
+def test_python_readme_runs_as_written(root, tmp_path, monkeypatch):
+    """Every python block of python/README.md, in order, from a folder with the scenarios."""
+    text = (root / "python" / "README.md").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
+    assert len(blocks) >= 2
+    (tmp_path / "scenarios").symlink_to(root / "scenarios")
+    monkeypatch.chdir(tmp_path)
+    namespace = {}
+    for block in blocks:
+        exec(compile(block, "python/README.md", "exec"), namespace)
+    assert (tmp_path / "run.h5").exists() and (tmp_path / "at500.ckpt").exists()
+    assert namespace["run"].update_terms is not None and len(namespace["rows"]) == 40
+    assert namespace["obs"].shape == (64, namespace["env"].observation_size)
+
+
 def test_the_readme_walkthrough_runs(herd_cli, root, tmp_path):
     """The README's "For researchers" commands: a sweep, a run with its JSON summary and HDF5
     trajectories, and the script that draws them (here smaller)."""
@@ -475,6 +490,30 @@ def test_a_checkpoint_resumes_bit_for_bit(tmp_path):
     assert resumed.step_index == 150
     resumed.step(250)
     assert np.array_equal(resumed.positions, whole.positions) and np.array_equal(resumed.headings, whole.headings)
+
+
+def test_checkpoints_cross_between_python_and_herd_run(herd_cli, tmp_path):
+    """herd run's checkpoint resumes in Python, and Python's in herd run, each as the run that
+    never stopped: the same bits, the same end."""
+    sets = ["sheep.count=60", "seed=11"]
+    sc = small()
+    whole = herd.Sim(sc, threads=1)
+    whole.step(400)
+    cli_ckpt = tmp_path / "cli150.ckpt"
+    subprocess.run([herd_cli, "run", "-q", "--steps", "150", "--checkpoint", str(cli_ckpt)]
+                   + [a for s in sets for a in ("--set", s)], check=True)
+    resumed = herd.Sim.resume(cli_ckpt, threads=1, max_steps=400)
+    assert resumed.step_index == 150 and resumed.step(250) == 250
+    assert np.array_equal(resumed.positions, whole.positions) and np.array_equal(resumed.headings, whole.headings)
+    ours = herd.Sim(sc, threads=1)
+    ours.step(150)
+    ours.checkpoint(tmp_path / "py150.ckpt")
+    done = subprocess.run([herd_cli, "run", "--resume", str(tmp_path / "py150.ckpt"), "--summary", "-", "-q"],
+                          capture_output=True, text=True, check=True)
+    summary = json.loads(done.stdout)
+    outcome = whole.run()
+    assert {"succeeded": "finished"}.get(outcome, outcome) == summary["exit_reason"]
+    assert whole.step_index == summary["steps"] and summary["observation"]["delivered"] == whole.observation["delivered"]
 
 
 def test_checkpoint_errors_say_what_and_where(tmp_path):
