@@ -211,14 +211,19 @@ static bool same_steering(const herd_sim *a, const herd_sim *b) {
 }
 
 /* Runs the worlds to their ends in one batch and each alone; compares everything a run gives. */
-static void check_sim_batch(const char *backend, const char *const (*sets)[4]) {
-  herd_scenario sc[SIM_WORLDS];
-  herd_sim_desc descs[SIM_WORLDS];
-  herd_error err;
+/* The SIM_WORLDS scenarios of `sets` and their descriptions on `backend`, two threads. */
+static void sim_worlds(const char *const (*sets)[4], const char *backend, herd_scenario *sc, herd_sim_desc *descs) {
   for (uint32_t w = 0; w < SIM_WORLDS; ++w) {
     sc[w] = scenario_with(sets[w], 4);
     descs[w] = (herd_sim_desc){.scenario = &sc[w], .threads = 2, .backend = backend};
   }
+}
+
+static void check_sim_batch(const char *backend, const char *const (*sets)[4]) {
+  herd_scenario sc[SIM_WORLDS];
+  herd_sim_desc descs[SIM_WORLDS];
+  herd_error err;
+  sim_worlds(sets, backend, sc, descs);
   herd_batch *batch;
   CHECK_MSG(herd_batch_create(descs, SIM_WORLDS, &batch, &err) == HERD_OK, "%s", err.message);
   CHECK(herd_batch_count(batch) == SIM_WORLDS);
@@ -304,10 +309,7 @@ static void check_restarts(const char *backend) {
   herd_scenario sc[SIM_WORLDS], again[2];
   herd_sim_desc descs[SIM_WORLDS];
   herd_error err;
-  for (uint32_t w = 0; w < SIM_WORLDS; ++w) {
-    sc[w] = scenario_with(strombom_worlds[w], 4);
-    descs[w] = (herd_sim_desc){.scenario = &sc[w], .threads = 2, .backend = backend};
-  }
+  sim_worlds(strombom_worlds, backend, sc, descs);
   herd_batch *batch;
   CHECK_MSG(herd_batch_create(descs, SIM_WORLDS, &batch, &err) == HERD_OK, "%s", err.message);
   for (int s = 0; s < 40; ++s) CHECK(herd_batch_step(batch, &err) == HERD_OK);

@@ -541,7 +541,9 @@ herd_status herd_batch_read_flock(herd_batch *batch, uint32_t w, float *pos, flo
  * in its seed, max_steps, schedule and the parameters herd_sim_set_param changes; its flock's
  * count, world, target, obstacles, path, food and steering agents are laid out in the batch's
  * backend and must stay (HERD_E_INPUT, naming the first that differs). Every world is
- * checked before any restarts. For a learning environment's reset of the worlds that ended. */
+ * checked before any restarts. For a learning environment's reset of the worlds that ended.
+ * (A new interaction radius is taken exactly, but the neighbour grid keeps the cells it was
+ * made with, as after herd_sim_set_param: the run need not be a new simulation's bit for bit.) */
 herd_status herd_batch_restart(herd_batch *batch, const uint32_t *worlds, const herd_scenario *const *scenarios,
                                uint32_t count, herd_error *err);
 

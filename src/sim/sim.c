@@ -1038,6 +1038,7 @@ static const char *layout_differs(const herd_sim *was, const herd_sim *now) {
     return "the target";
   if (was->steering_count != now->steering_count) return "the number of steering agents";
   if (was->groups_on != now->groups_on) return "groups.observe";
+  /* herd_env_info is 4-byte fields alone: no padding to compare */
   if (was->env_floats != now->env_floats || memcmp(&was->env_info, &now->env_info, sizeof was->env_info) != 0 ||
       (was->env_floats && memcmp(was->env, now->env, was->env_floats * sizeof *was->env) != 0))
     return "the obstacles, the path or the food";
