@@ -105,7 +105,7 @@ static herd_status make_gl(herd_plot *p, herd_error *err) {
   glGenBuffers(1, &p->text_vbo);
   glBindVertexArray(p->text_vao);
   glBindBuffer(GL_ARRAY_BUFFER, p->text_vbo);
-  glBufferData(GL_ARRAY_BUFFER, PLOT_TEXT_QUADS * 4 * 16, NULL, GL_DYNAMIC_DRAW);
+  glBufferData(GL_ARRAY_BUFFER, PLOT_TEXT_QUADS * 6 * 16, NULL, GL_DYNAMIC_DRAW); /* 2 triangles a quad */
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, NULL);
   glEnableVertexAttribArray(1);

@@ -240,7 +240,11 @@ static void make_agent_arrays(herd_renderer *r) {
   r->steer_pos_vbo = make_buffer(GL_ARRAY_BUFFER, steer_bytes, NULL, GL_DYNAMIC_DRAW);
   r->steer_heading_vbo = make_buffer(GL_ARRAY_BUFFER, steer_bytes, NULL, GL_DYNAMIC_DRAW);
   r->dogs_vao = make_agents_vao(r, r->steer_pos_vbo, r->steer_heading_vbo);
-  glVertexAttribI1ui(3, 0);
+  /* Their word 0 and no group: the generic values of the two integer inputs the dogs' array does
+   * not feed (GL ES 3.0 has only the I4 form, and WebGL refuses a draw whose disabled integer
+   * input holds the default float value). */
+  glVertexAttribI4ui(3, 0, 0, 0, 0);
+  glVertexAttribI4ui(5, HERD_GROUP_UNTRACKED, 0, 0, 0);
 }
 
 static void make_overlay_arrays(herd_renderer *r) {
@@ -270,6 +274,7 @@ static void make_overlay_arrays(herd_renderer *r) {
 }
 
 herd_status herd_renderer_create(uint32_t count, uint32_t dims, herd_renderer **out, herd_error *err) {
+  while (glGetError() != GL_NO_ERROR) continue; /* an earlier frame's: not this renderer's */
   herd_renderer *r = calloc(1, sizeof *r);
   if (!r) return herd_fail(err, HERD_E_MEMORY, "out of memory creating the renderer");
   r->count = count;
@@ -914,6 +919,7 @@ static uint32_t upload_steering(herd_renderer *r, const herd_sim *sim, steering_
     for (uint32_t k = 0; !food && k < dims; ++k) heading[stride * count + k] = a->heading[k];
     ++count;
   }
+  if (count == 0) return 0; /* nothing to send: WebGL reads a length of 0 as "all the rest" */
   glBindBuffer(GL_ARRAY_BUFFER, r->steer_pos_vbo);
   glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)(count * stride * sizeof(float)), pos);
   glBindBuffer(GL_ARRAY_BUFFER, r->steer_heading_vbo);

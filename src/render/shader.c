@@ -1,15 +1,28 @@
 /* The renderer's shader programs: a vertex shader's source linked with colour.frag. Its own
  * file, below the renderer and the live plot that both link programs with it. */
 #include <GL/glew.h>
+#include <string.h>
 
 #include "../util/error.h"
 #include "render.h"
 
 extern const char herd_shader_color_frag[];
 
+/* The version line the shaders are compiled with: the files' own (GLSL 3.30 core) on the
+ * desktop; GLSL ES 3.00 with its precisions in the web build (WebGL2). The rest of each source
+ * is the same text. */
+#ifdef __EMSCRIPTEN__
+static const char version_line[] = "#version 300 es\nprecision highp float;\nprecision highp int;\n";
+#else
+static const char version_line[] = "";
+#endif
+
 static herd_status compile(GLenum kind, const char *source, const char *name, GLuint *out, herd_error *err) {
   GLuint s = glCreateShader(kind);
-  glShaderSource(s, 1, &source, NULL);
+  const char *body = source;
+  if (version_line[0] && strncmp(source, "#version", 8) == 0 && strchr(source, '\n')) body = strchr(source, '\n') + 1;
+  const char *parts[2] = {version_line, body};
+  glShaderSource(s, 2, parts, NULL);
   glCompileShader(s);
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);

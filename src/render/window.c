@@ -1,8 +1,11 @@
-/* A GLFW window with a GL 3.3 core context, loaded by GLEW. */
+/* A GLFW window with a GL 3.3 core context, loaded by GLEW; in the web build (emscripten) a
+ * WebGL2 canvas through emscripten's GLFW, its OpenGL ES 3.0 context. */
 #define _POSIX_C_SOURCE 200809L
 #include <GL/glew.h>
 /* glew.h first: it must come before any other GL header. */
+#ifndef __EMSCRIPTEN__
 #include <GL/glx.h>
+#endif
 #include <GLFW/glfw3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,10 @@ static void on_glfw_error(int code, const char *text) {
 }
 
 bool herd_display_available(char *why, size_t why_size) {
+#ifdef __EMSCRIPTEN__
+  (void)why, (void)why_size;
+  return glfwInit() == GLFW_TRUE; /* the page's canvas */
+#endif
   const char *display = getenv("DISPLAY");
   if (!display || !*display) {
     snprintf(why, why_size, "no display (DISPLAY is not set)");
@@ -59,10 +66,16 @@ herd_status herd_window_open(const herd_window_desc *desc, herd_window **out, he
   if (!herd_display_available(why, sizeof why)) return herd_fail(err, HERD_E_BACKEND, "%s", why);
   glfwSetErrorCallback(on_glfw_error);
   if (!glfwInit()) return herd_fail(err, HERD_E_BACKEND, "GLFW: %s", glfw_last_error);
+#ifdef __EMSCRIPTEN__
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API); /* WebGL2 (linked with -sMAX_WEBGL_VERSION=2) */
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+#else
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#endif
   glfwWindowHint(GLFW_VISIBLE, desc->hidden ? GLFW_FALSE : GLFW_TRUE);
   glfwWindowHint(GLFW_SAMPLES, 0);
   int w = desc->width > 0 ? desc->width : 1280, h = desc->height > 0 ? desc->height : 800;
@@ -107,7 +120,9 @@ GLFWwindow *herd_window_glfw(herd_window *w) { return w->glfw; }
 herd_gl_share herd_window_share_handles(herd_window *w) {
   herd_gl_share s = {0};
   glfwMakeContextCurrent(w->glfw);
+#ifndef __EMSCRIPTEN__ /* the web build has no OpenCL to share with */
   s.gl_context = (void *)glXGetCurrentContext();
   s.display = (void *)glXGetCurrentDisplay();
+#endif
   return s;
 }

@@ -126,8 +126,10 @@ const char *herd_outfile_writing_path(const herd_outfile *o) { return o->temp[0]
 /* rename(from, to), failing with EEXIST rather than replacing `to` unless force. */
 static int rename_carefully(const char *from, const char *to, bool force) {
   if (force) return rename(from, to);
+#ifdef RENAME_NOREPLACE /* not in every C library (the web build's) */
   if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
   if (errno != EINVAL && errno != ENOSYS) return -1;
+#endif
   /* A file system without RENAME_NOREPLACE: link() refuses an existing name as well. */
   if (link(from, to) != 0) return -1;
   unlink(from);

@@ -110,9 +110,13 @@ void herd_pool_for(herd_pool *p, uint32_t n, uint32_t chunk, herd_pool_fn fn, vo
 }
 
 int herd_available_cpus(void) {
+#ifdef __EMSCRIPTEN__ /* the web build runs on the page's one thread */
+  return 1;
+#else
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
   return 1;
+#endif
 }
 
 herd_status herd_pool_create(int threads, herd_pool **out, herd_error *err) {
