@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages herd needs to build and test, only when one is missing.
-# Idempotent and silent when everything is present. Used by scripts/herd and scripts/test
-# (and, with --fuzz, by scripts/fuzz.sh).
+# Idempotent and silent when everything is present. Used by scripts/herd, scripts/test (with
+# --web: the browser build and its test), scripts/web.sh (--web) and scripts/fuzz.sh (--fuzz).
 set -euo pipefail
 
 packages=(
@@ -44,9 +44,33 @@ packages=(
   oclgrind          # an OpenCL device simulator: races and uninitialised reads (test_oclgrind)
 )
 
-# scripts/deps.sh --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).
-if [ "${1:-}" = --fuzz ]; then
-  packages+=(clang libclang-rt-14-dev)
+web=0
+for option in "$@"; do
+  case "$option" in
+    # --fuzz: also what scripts/fuzz.sh needs (clang and its libFuzzer runtime).
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    # --web: what scripts/web.sh and test_web need: emscripten (the module), dpkg-dev (apt-get
+    # source unpacks jansson's source package with it), Chromium (the page's test, headless).
+    --web) packages+=(emscripten dpkg-dev chromium) web=1 ;;
+    *) echo "deps.sh: unknown option $option (allowed: --fuzz, --web)" >&2; exit 2 ;;
+  esac
+done
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+
+# --web: Debian's source packages (jansson's, which web.sh builds for the browser) through the
+# same archive as the binary ones: a deb-src entry beside Debian's own, once.
+src_list=/etc/apt/sources.list.d/herd-deb-src.sources
+if [ "$web" = 1 ] && [ ! -e "$src_list" ] && ! apt-cache showsrc jansson >/dev/null 2>&1; then
+  if [ -e /etc/apt/sources.list.d/debian.sources ]; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | $sudo tee "$src_list" >/dev/null
+  else
+    grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | $sudo tee "${src_list%.sources}.list" >/dev/null
+  fi
+  $sudo apt-get update -qq
 fi
 
 missing=()
@@ -56,10 +80,8 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "herd: installing Debian packages: ${missing[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
+if [ -n "$sudo" ]; then
   command -v sudo >/dev/null || { echo "herd: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)

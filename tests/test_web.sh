@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# test_web: the page scripts/web.sh builds, in headless Chromium (Debian's) driven by
+# playwright-core (npm, pinned in tests/web/package-lock.json), served on 127.0.0.1: it loads
+# with no console error and offers every shipped scenario; the default scenario ends as
+# `herd run` ends it for the same seed (herded); the canvas shows
+# the field, the sheep and the dog in the renderer's colours; a bad scenario gets the one-line
+# error the program gives. (The same step as herd run is not reached yet: docs/web.md.) Skipped (77) where emscripten, Chromium or node is missing
+# (scripts/deps.sh --web installs the first two).
+#
+#   bash tests/test_web.sh BUILD_DIR      (from the repository root; ctest does this)
+set -u
+BUILD=${1:?usage: bash tests/test_web.sh BUILD_DIR}
+HERD=$(cd "$BUILD" && pwd)/herd
+source "$(dirname "$0")/check.sh"
+for tool in emcc chromium node npm; do
+  command -v "$tool" >/dev/null || { echo "skipped: no $tool (scripts/deps.sh --web installs emscripten and chromium)"; exit 77; }
+done
+
+site=$BUILD/web
+scripts/web.sh "$site" >"$tmp/web.log" 2>&1
+rc=$?
+check "scripts/web.sh builds the page" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || { cat "$tmp/web.log"; exit 1; }
+check "... a static folder: index.html, herd.js, herd.wasm, the scenarios and their index" eval \
+  '[ -f "$site/index.html" ] && [ -f "$site/herd.js" ] && [ -f "$site/herd.wasm" ] &&
+   [ -f "$site/scenarios/index.json" ] && [ -f "$site/scenarios/strombom2014.json" ]'
+
+# What the program gives for the same runs: "STEPS OUTCOME" (herd's outcome names).
+ends() {
+  "$HERD" run -q --seed "$1" --summary - | /usr/bin/python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+print(s["steps"], {"finished": "succeeded"}.get(s["exit_reason"], s["exit_reason"]))'
+}
+printf '{"model": "strombom", "sheep": {"count": -5}}' >"$tmp/page.json"
+bad=$(cd "$tmp" && "$HERD" run page.json 2>&1 >/dev/null | sed -n '1s/^herd: //p')
+/usr/bin/python3 - "$tmp/expected.json" "$(ends 1)" "$(ends 2)" "$bad" "$(ls scenarios/*.json | wc -l)" <<'PY'
+import json, sys
+out, one, two, bad, count = sys.argv[1:]
+runs = {seed: {"steps": int(end.split()[0]), "outcome": end.split()[1]} for seed, end in (("1", one), ("2", two))}
+json.dump({"runs": runs, "bad_error": bad, "scenarios": int(count)}, open(out, "w"))
+PY
+
+# playwright-core from the lock file, beside the build.
+mkdir -p "$BUILD/web-test"
+cp tests/web/package.json tests/web/package-lock.json tests/web/test_web.mjs "$BUILD/web-test/"
+(cd "$BUILD/web-test" && npm ci --no-audit --no-fund --silent) >"$tmp/npm.log" 2>&1
+check "npm ci installs playwright-core from the lock file" [ $? -eq 0 ] || cat "$tmp/npm.log"
+
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/python3 -m http.server -d "$site" -b 127.0.0.1 "$port" >"$tmp/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
+
+(cd "$BUILD/web-test" && timeout 300 node test_web.mjs "http://127.0.0.1:$port/" "$tmp/expected.json") >"$tmp/page.log" 2>&1
+rc=$?
+sed 's/^/  /' "$tmp/page.log"
+check "the page's checks in Chromium" [ "$rc" -eq 0 ]
+finish

@@ -1,0 +1,143 @@
+"use strict";
+// The page around the module (web/main.c): the scenario picker (scenarios/index.json, made by
+// scripts/web.sh from the shipped scenarios), run / pause / step / speed, restart with a seed,
+// the figures beside the canvas, and a scenario edited in a text box, its error in one line.
+// window.herdPage is what the page does, for the tests (tests/web/test_web.mjs) as for a user.
+const $ = (id) => document.getElementById(id);
+
+async function main() {
+  const herd = await createHerd({ canvas: $("canvas") });
+  const call = (name, ret, types, args) => herd.ccall(name, ret, types, args);
+  const scenarios = await (await fetch("scenarios/index.json")).json();
+  let running = false;
+
+  function showError(text) {
+    $("error").textContent = text;
+  }
+
+  // Starts `text` (a scenario's JSON) with the seed box's seed; true when it started.
+  function start(text, origin) {
+    const seed = Number.parseInt($("seed").value, 10);
+    const sets = Number.isFinite(seed) ? `seed=${seed}` : "";
+    const canvas = $("canvas");
+    const rc = call("herd_web_start", "number", ["string", "string", "string", "number", "number"],
+                    [text, origin, sets, canvas.width, canvas.height]);
+    showError(rc ? call("herd_web_error", "string", [], []) : "");
+    setRunning(false);
+    if (rc === 0) makeSliders();
+    return rc === 0;
+  }
+
+  async function startShipped(index) {
+    const s = scenarios[index];
+    const text = await (await fetch(`scenarios/${s.file}`)).text();
+    $("text").value = text;
+    $("description").textContent = s.description;
+    return start(text, `scenarios/${s.file}`);
+  }
+
+  // A slider for every parameter the run may change, from 0 to four times its value now.
+  function makeSliders() {
+    const box = $("sliders");
+    box.replaceChildren();
+    for (const p of JSON.parse(call("herd_web_params", "string", [], []))) {
+      const label = document.createElement("label"), name = document.createElement("span");
+      const slider = document.createElement("input"), shown = document.createElement("output");
+      name.textContent = p.path;
+      Object.assign(slider, { type: "range", min: 0, max: Math.max(p.whole ? 10 : 1, 4 * p.value),
+                              step: p.whole ? 1 : "any", value: p.value });
+      slider.dataset.path = p.path;
+      shown.textContent = p.value;
+      slider.addEventListener("input", () => setParam(p.path, Number(slider.value), shown));
+      label.append(name, slider, shown);
+      box.append(label);
+    }
+    $("log").replaceChildren();
+  }
+
+  // herd_sim_set_param through the module, logged with the step it takes effect after.
+  function setParam(path, value, shown) {
+    const rc = call("herd_web_set_param", "number", ["string", "number"], [path, value]);
+    const step = call("herd_web_step_index", "number", [], []);
+    const line = document.createElement("li");
+    line.textContent = rc ? call("herd_web_error", "string", [], []) : `step ${step}: ${path} = ${value}`;
+    $("log").append(line);
+    line.scrollIntoView({ block: "nearest" });
+    if (!rc && shown) shown.textContent = value;
+    return rc === 0;
+  }
+
+  // The mouse or a finger drags the dog (steering agent 0) while held on the canvas.
+  function pointer(event, phase) {
+    const canvas = $("canvas"), box = canvas.getBoundingClientRect();
+    const x = (event.clientX - box.left) * canvas.width / box.width;
+    const y = (event.clientY - box.top) * canvas.height / box.height;
+    if (phase === 0) canvas.setPointerCapture(event.pointerId);
+    call("herd_web_drag", "number", ["number", "number", "number"], [x, y, phase]);
+  }
+  let dragging = false;
+  $("canvas").addEventListener("pointerdown", (e) => { dragging = true; pointer(e, 0); });
+  $("canvas").addEventListener("pointermove", (e) => { if (dragging) pointer(e, 1); });
+  for (const end of ["pointerup", "pointercancel"])
+    $("canvas").addEventListener(end, (e) => { if (dragging) pointer(e, 2); dragging = false; });
+
+  function setRunning(on) {
+    running = on;
+    call("herd_web_pause", null, ["number"], [on ? 0 : 1]);
+    $("run").textContent = on ? "pause" : "run";
+  }
+
+  function figures() {
+    const lines = call("herd_web_figures", "string", [], []).split("\n").filter((l) => l);
+    return Object.fromEntries(lines.map((l) => {
+      const [key, value] = l.split(" ");
+      return [key, Number.isNaN(Number(value)) ? value : Number(value)];
+    }));
+  }
+
+  // Steps to the run's end in chunks (the test's way to compare with herd run): the steps.
+  function runToEnd(chunk = 500) {
+    while (call("herd_web_outcome", "string", [], []) === "running")
+      if (call("herd_web_step", "number", ["number"], [chunk]) < 0) break;
+    return call("herd_web_step_index", "number", [], []);
+  }
+
+  for (const [i, s] of scenarios.entries()) $("scenario").add(new Option(s.name, i));
+  $("scenario").addEventListener("change", () => startShipped($("scenario").value));
+  $("restart").addEventListener("click", () => start($("text").value, "the page's text"));
+  $("start-text").addEventListener("click", () => start($("text").value, "the page's text"));
+  $("run").addEventListener("click", () => setRunning(!running));
+  $("step").addEventListener("click", () => { setRunning(false); call("herd_web_step", "number", ["number"], [1]); });
+  $("speed").addEventListener("input", () => {
+    $("speed-value").textContent = $("speed").value;
+    call("herd_web_speed", null, ["number"], [Number($("speed").value)]);
+  });
+  const refresh = () => {
+    $("figures").textContent = call("herd_web_figures", "string", [], []);
+    requestAnimationFrame(refresh);
+  };
+  requestAnimationFrame(refresh);
+
+  const first = Math.max(0, scenarios.findIndex((s) => s.file === "strombom2014.json"));
+  $("scenario").value = first;
+  await startShipped(first);
+  const step = (n) => call("herd_web_step", "number", ["number"], [n]);
+  const dog = () => call("herd_web_dog", "string", [], []).split(" ").map(Number);
+  window.herdPage = { start, startShipped, setRunning, figures, runToEnd, scenarios, step, dog,
+                      slide: (path, value) => {
+                        const slider = document.querySelector(`#sliders input[data-path="${path}"]`);
+                        slider.value = value;
+                        slider.dispatchEvent(new Event("input"));
+                        return slider.value;
+                      },
+                      toPixel: (x, y) => call("herd_web_to_pixel", "string", ["number", "number"], [x, y])
+                        .split(" ").map(Number),
+                      drag: (x, y, phase) => call("herd_web_drag", "number", ["number", "number", "number"], [x, y, phase]),
+                      log: () => [...document.querySelectorAll("#log li")].map((li) => li.textContent),
+                      error: () => $("error").textContent,
+                      colors: () => call("herd_web_colors", "string", [], []) };
+}
+
+main().catch((e) => {
+  $("error").textContent = `herd could not start: ${e}`;
+});
