@@ -166,17 +166,62 @@ WEB int herd_web_set_param(const char *path, double value) {
   return 0;
 }
 
-/* The mouse or a finger on the canvas at pixel (x, y) of its width x height: phase 0 presses
- * (steering agent 0 is the dragged one), 1 moves, 2 lets go (it goes back to its strategy).
- * While held, the agent heads for the world point under the pointer at its own speed. */
-WEB int herd_web_drag(double x, double y, int phase) {
-  if (!page.sim || herd_sim_steering_count(page.sim) == 0) return 1;
+/* A steering agent (not food) drawn within this many pixels of a press is grabbed by it. */
+#define GRAB_PX 24.0
+
+/* The steering agent drawn nearest pixel (x, y) within GRAB_PX; -1: none. */
+static int agent_at(double x, double y) {
+  int best = -1;
+  double best_d2 = GRAB_PX * GRAB_PX;
+  for (uint32_t d = 0; d < herd_sim_steering_count(page.sim); ++d) {
+    const herd_steering_state *a = herd_sim_steering(page.sim, d);
+    double px[2];
+    if (a->strategy == HERD_STRATEGY_FOOD || !herd_camera_to_pixel(&page.camera, a->pos, page.width, page.height, px))
+      continue;
+    double d2 = (px[0] - x) * (px[0] - x) + (px[1] - y) * (px[1] - y);
+    if (d2 <= best_d2) best_d2 = d2, best = (int)d;
+  }
+  return best;
+}
+
+/* The mouse or a finger on the canvas at pixel (x, y) of its width x height: phase 0 presses,
+ * 1 moves, 2 lets go. A press on a dog or shepherd grabs it: while held it heads for the world
+ * point under the pointer at its own speed, and goes back to its strategy when let go, as
+ * herd view's M hands it to the mouse. A press elsewhere drags the view: pans in 2D, orbits
+ * in 3D. Returns the grabbed agent's index, or -1. */
+WEB int herd_web_pointer(double x, double y, int phase) {
+  static int grabbed = -1;
+  static double last[2];
+  if (!page.sim) return -1;
   herd_error err;
-  if (phase == 2) return herd_sim_release(page.sim, 0, &err) == HERD_OK ? 0 : fail(&err);
+  if (phase == 0) grabbed = agent_at(x, y), last[0] = x, last[1] = y;
+  if (grabbed < 0) {
+    if (phase == 1) herd_camera_drag(&page.camera, x - last[0], y - last[1]);
+    last[0] = x, last[1] = y;
+    return -1;
+  }
+  int was = grabbed;
+  if (phase == 2) {
+    grabbed = -1;
+    return herd_sim_release(page.sim, (uint32_t)was, &err) == HERD_OK ? was : (fail(&err), -1);
+  }
   float world[3];
   herd_camera_to_world(&page.camera, x, y, page.width, page.height, world);
-  return herd_sim_steer(page.sim, 0, world, &err) == HERD_OK ? 0 : fail(&err);
+  return herd_sim_steer(page.sim, (uint32_t)grabbed, world, &err) == HERD_OK ? was : (fail(&err), -1);
 }
+
+/* The wheel at pixel (x, y): zooms about it (2D), nearer or farther (3D); `notches` > 0 out. */
+WEB void herd_web_wheel(double x, double y, double notches) {
+  if (page.sim) herd_camera_zoom_at(&page.camera, x, y, page.width, page.height, notches > 0 ? 1.15f : 1.0f / 1.15f);
+}
+
+/* F: the view fitted to the flock (and in 3D the world box). */
+WEB void herd_web_fit(void) {
+  if (page.sim) herd_camera_fit_flock(&page.camera, page.sim, page.width, page.height);
+}
+
+/* Draws a frame now, for a screenshot taken before the browser composites it. */
+WEB void herd_web_draw(void);
 
 /* Steering agent 0's position, "x y" (or "x y z"), for the page and its test. */
 WEB const char *herd_web_dog(void) {
@@ -208,6 +253,11 @@ WEB const char *herd_web_colors(void) {
 static void frame(void) {
   if (!page.sim) return;
   if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) herd_web_step(page.steps_per_frame);
+  herd_web_draw();
+}
+
+WEB void herd_web_draw(void) {
+  if (!page.sim) return;
   herd_error err;
   if (herd_renderer_update(page.renderer, page.sim, &err) != HERD_OK) {
     fail(&err);

@@ -67,19 +67,69 @@ async function main() {
     return rc === 0;
   }
 
-  // The mouse or a finger drags the dog (steering agent 0) while held on the canvas.
-  function pointer(event, phase) {
+  // The mouse or a finger on the canvas: a press on a dog or shepherd drags it (it heads for
+  // the pointer while held), elsewhere it pans the view (2D) or orbits it (3D); the wheel zooms.
+  function canvasPoint(event) {
     const canvas = $("canvas"), box = canvas.getBoundingClientRect();
-    const x = (event.clientX - box.left) * canvas.width / box.width;
-    const y = (event.clientY - box.top) * canvas.height / box.height;
-    if (phase === 0) canvas.setPointerCapture(event.pointerId);
-    call("herd_web_drag", "number", ["number", "number", "number"], [x, y, phase]);
+    return [(event.clientX - box.left) * canvas.width / box.width, (event.clientY - box.top) * canvas.height / box.height];
   }
-  let dragging = false;
-  $("canvas").addEventListener("pointerdown", (e) => { dragging = true; pointer(e, 0); });
-  $("canvas").addEventListener("pointermove", (e) => { if (dragging) pointer(e, 1); });
+  let pressed = false;
+  const pointer = (event, phase) => call("herd_web_pointer", "number", ["number", "number", "number"],
+                                         [...canvasPoint(event), phase]);
+  $("canvas").addEventListener("pointerdown", (e) => {
+    pressed = true;
+    $("canvas").setPointerCapture(e.pointerId);
+    pointer(e, 0);
+  });
+  $("canvas").addEventListener("pointermove", (e) => { if (pressed) pointer(e, 1); });
   for (const end of ["pointerup", "pointercancel"])
-    $("canvas").addEventListener(end, (e) => { if (dragging) pointer(e, 2); dragging = false; });
+    $("canvas").addEventListener(end, (e) => { if (pressed) pointer(e, 2); pressed = false; });
+  $("canvas").addEventListener("wheel", (e) => {
+    e.preventDefault();
+    call("herd_web_wheel", null, ["number", "number", "number"], [...canvasPoint(e), Math.sign(e.deltaY)]);
+  }, { passive: false });
+
+  // herd view's keys: Space run/pause, . one step, + / - steps per frame, R the next seed, F fit.
+  function setSpeed(n) {
+    $("speed").value = Math.min(Math.max(n, 1), Number($("speed").max));
+    $("speed").dispatchEvent(new Event("input"));
+  }
+  document.addEventListener("keydown", (e) => {
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName) || e.ctrlKey || e.metaKey) return;
+    const actions = {
+      " ": () => setRunning(!running),
+      ".": () => { setRunning(false); call("herd_web_step", "number", ["number"], [1]); },
+      "+": () => setSpeed(Number($("speed").value) + 1),
+      "=": () => setSpeed(Number($("speed").value) + 1),
+      "-": () => setSpeed(Number($("speed").value) - 1),
+      r: () => { $("seed").value = Number($("seed").value) + 1; start($("text").value, "the page's text"); },
+      f: () => call("herd_web_fit", null, [], []),
+    };
+    const act = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (act) { e.preventDefault(); act(); }
+  });
+
+  // A picture of the canvas as a PNG download, drawn afresh so the buffer holds it.
+  function screenshot() {
+    call("herd_web_draw", null, [], []);
+    const url = $("canvas").toDataURL("image/png");
+    const link = Object.assign(document.createElement("a"), { href: url, download: `herd-step-${call("herd_web_step_index", "number", [], [])}.png` });
+    link.click();
+    return url;
+  }
+  $("screenshot").addEventListener("click", screenshot);
+
+  // A scenario file dropped on the page is started as it is (its error in one line if refused).
+  document.addEventListener("dragover", (e) => e.preventDefault());
+  document.addEventListener("drop", async (e) => {
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (!file) return;
+    const text = await file.text();
+    $("text").value = text;
+    $("description").textContent = file.name;
+    start(text, file.name);
+  });
 
   function setRunning(on) {
     running = on;
@@ -132,7 +182,8 @@ async function main() {
                       },
                       toPixel: (x, y) => call("herd_web_to_pixel", "string", ["number", "number"], [x, y])
                         .split(" ").map(Number),
-                      drag: (x, y, phase) => call("herd_web_drag", "number", ["number", "number", "number"], [x, y, phase]),
+                      screenshot, pointer: (x, y, phase) =>
+                        call("herd_web_pointer", "number", ["number", "number", "number"], [x, y, phase]),
                       log: () => [...document.querySelectorAll("#log li")].map((li) => li.textContent),
                       error: () => $("error").textContent,
                       colors: () => call("herd_web_colors", "string", [], []) };

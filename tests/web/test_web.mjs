@@ -91,19 +91,24 @@ try {
   check("... and the change is logged with its step", slid.log.includes("step 50: sheep.repulsion = 6"),
         JSON.stringify(slid.log));
 
-  // The dog dragged with the mouse (pointer events on the canvas): into the flock, the sheep
-  // react to it; away from it, they do not.
+  // The dog dragged with the mouse (pointer events on the canvas: pressed on the dog, moved to
+  // a point): into the flock, the sheep react to it; away from it, they do not.
   const box = await page.locator("#canvas").boundingBox();
+  const onPage = async (x, y) => page.evaluate(([px, py]) => {
+    const canvas = document.getElementById("canvas");
+    return [px * canvas.clientWidth / canvas.width, py * canvas.clientHeight / canvas.height];
+  }, [x, y]);
   async function dragRun(toward) {
-    const target = await page.evaluate((t) => {
+    const [from, to] = await page.evaluate((t) => {
       const h = window.herdPage;
       h.start(document.getElementById("text").value, "page");
-      const f = h.figures(), canvas = document.getElementById("canvas");
-      const [px, py] = t ? h.toPixel(f.centroid_x, f.centroid_y) : h.toPixel(0, 0);
-      return [px * canvas.clientWidth / canvas.width, py * canvas.clientHeight / canvas.height];
+      const f = h.figures(), dog = h.dog();
+      return [h.toPixel(dog[0], dog[1]), t ? h.toPixel(f.centroid_x, f.centroid_y) : h.toPixel(-30, -30)];
     }, toward);
-    await page.mouse.move(box.x + target[0], box.y + target[1]);
+    const [fx, fy] = await onPage(...from), [tx, ty] = await onPage(...to);
+    await page.mouse.move(box.x + fx, box.y + fy);
     await page.mouse.down();
+    await page.mouse.move(box.x + tx, box.y + ty, { steps: 4 });
     const reacted = await page.evaluate(() => {
       let most = 0;
       for (let s = 0; s < 150; ++s) {
@@ -117,8 +122,36 @@ try {
   }
   const toward = await dragRun(true), away = await dragRun(false);
   check("a dog dragged into the flock makes sheep react; one dragged away does not",
-        toward.reacted > 0 && away.reacted === 0 && Math.hypot(away.dog[0], away.dog[1]) < 2,
+        toward.reacted > 0 && away.reacted === 0 && away.dog[0] < -20 && away.dog[1] < -20,
         JSON.stringify({ toward, away }));
+
+  // Dragging elsewhere pans the view; the wheel zooms; F fits it to the flock again.
+  const view = async () => page.evaluate(() => window.herdPage.toPixel(75, 75));
+  const before = await view();
+  const [ex, ey] = await onPage(900, 600);
+  await page.mouse.move(box.x + ex, box.y + ey);
+  await page.mouse.down();
+  await page.mouse.move(box.x + ex - 100, box.y + ey - 50, { steps: 4 });
+  await page.mouse.up();
+  const panned = await view();
+  await page.mouse.wheel(0, -300);
+  const zoomed = await view();
+  check("a drag off the dogs pans the view, the wheel zooms it", Math.abs(panned[0] - before[0] + 100) < 2 &&
+        Math.abs(panned[1] - before[1] + 50) < 2 && (zoomed[0] !== panned[0] || zoomed[1] !== panned[1]),
+        JSON.stringify({ before, panned, zoomed }));
+
+  // herd view's keys: . steps once, + raises the steps a frame; the screenshot button's PNG.
+  const keyed = await page.evaluate(() => window.herdPage.figures().step);
+  await page.locator("#canvas").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(".");
+  await page.keyboard.press("+");
+  const afterKeys = await page.evaluate(() => ({ step: window.herdPage.figures().step,
+                                                 speed: document.getElementById("speed").value }));
+  check("the keys step once (.) and raise the speed (+)", afterKeys.step === keyed + 1 && afterKeys.speed === "2",
+        JSON.stringify({ keyed, afterKeys }));
+  const png = await page.evaluate(() => window.herdPage.screenshot());
+  check("the screenshot button gives the canvas as a PNG", png.startsWith("data:image/png;base64,") &&
+        png.length > 10000, `${png.length} characters`);
 
   // A bad scenario: refused with one line naming what and where, the run before kept.
   const error = await page.evaluate(() => {
@@ -127,6 +160,14 @@ try {
   });
   check("a bad scenario gets the parser's one-line error", /sheep\.count/.test(error) && !error.includes("\n") &&
         error === expected.bad_error, `"${error}" (herd run says "${expected.bad_error}")`);
+  // A phone-sized window: the page fits its width (no sideways scrolling), the canvas too.
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await phone.goto(url);
+  await phone.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const fits = await phone.evaluate(() => ({ page: document.scrollingElement.scrollWidth,
+                                             canvas: document.getElementById("canvas").getBoundingClientRect().width }));
+  check("on a phone-sized window (390 px) nothing is wider than the screen", fits.page <= 390 && fits.canvas <= 390,
+        JSON.stringify(fits));
 } finally {
   await browser.close();
 }
