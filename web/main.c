@@ -256,8 +256,13 @@ static void frame(void) {
   herd_web_draw();
 }
 
+/* Frames drawn so far (the page's frame rate is their count over a while). */
+static unsigned frames_drawn;
+WEB unsigned herd_web_frames(void) { return frames_drawn; }
+
 WEB void herd_web_draw(void) {
   if (!page.sim) return;
+  ++frames_drawn;
   herd_error err;
   if (herd_renderer_update(page.renderer, page.sim, &err) != HERD_OK) {
     fail(&err);

@@ -16,9 +16,10 @@ async function main() {
   }
 
   // Starts `text` (a scenario's JSON) with the seed box's seed; true when it started.
-  function start(text, origin) {
+  function start(text, origin, extra = "") {
     const seed = Number.parseInt($("seed").value, 10);
-    const sets = Number.isFinite(seed) ? `seed=${seed}` : "";
+    const sets = [Number.isFinite(seed) ? `seed=${seed}` : "", extra].filter((s) => s).join("\n");
+    level = -1;
     const canvas = $("canvas");
     const rc = call("herd_web_start", "number", ["string", "string", "string", "number", "number"],
                     [text, origin, sets, canvas.width, canvas.height]);
@@ -152,6 +153,52 @@ async function main() {
     return call("herd_web_step_index", "number", [], []);
   }
 
+  // The seed app's levels, in order: the steps a level took, and the best (fewest) kept in the
+  // browser's storage, per level and per dog (with or without the waypoints).
+  const LEVELS = [["open field", "strombom2014.json"], ["pen with a gate", "pen-with-gate.json"],
+                  ["river with a bridge", "river-with-bridge.json"], ["farm", "farm.json"]];
+  let level = -1, levelDone = false;
+  const bestKey = (i) => `herd.level.${LEVELS[i][1]}.${$("published").checked ? "published" : "waypoints"}.best`;
+  function showLevels() {
+    $("levels").replaceChildren(...LEVELS.map(([name], i) => {
+      const li = document.createElement("li"), play = document.createElement("button");
+      const best = localStorage.getItem(bestKey(i)), score = document.createElement("span");
+      play.textContent = `play ${name}`;
+      play.addEventListener("click", () => playLevel(i));
+      score.className = "best";
+      score.textContent = best ? `best ${best} steps` : "";
+      li.append(play, score);
+      return li;
+    }));
+  }
+  async function playLevel(i) {
+    const file = LEVELS[i][1], text = await (await fetch(`scenarios/${file}`)).text();
+    $("text").value = text;
+    $("scenario").value = scenarios.findIndex((s) => s.file === file);
+    $("description").textContent = scenarios[$("scenario").value].description;
+    const sets = $("published").checked ? "dogs.rules=published" : "";
+    if (!start(text, `scenarios/${file}`, sets)) return false;
+    level = i, levelDone = false;
+    $("level-status").textContent = `level ${i + 1}: ${LEVELS[i][0]}: herd the flock home (drag the dog, or let it work)`;
+    return true;
+  }
+  // Called each frame: a level's flock delivered ends it, with its steps and the best kept.
+  function checkLevel() {
+    if (level < 0 || levelDone) return;
+    const f = figures();
+    if (f.outcome === "running") return;
+    levelDone = true;
+    const best = Number(localStorage.getItem(bestKey(level))) || Infinity;
+    if (f.outcome === "succeeded" && f.step < best) localStorage.setItem(bestKey(level), f.step);
+    $("level-status").textContent = f.outcome === "succeeded"
+      ? `level ${level + 1} done in ${f.step} steps (best ${Math.min(best, f.step)})` +
+        (level + 1 < LEVELS.length ? `; next: ${LEVELS[level + 1][0]}` : "; all levels done")
+      : `level ${level + 1}: out of steps (${f.step}); try again`;
+    showLevels();
+  }
+  $("published").addEventListener("change", showLevels);
+  showLevels();
+
   for (const [i, s] of scenarios.entries()) $("scenario").add(new Option(s.name, i));
   $("scenario").addEventListener("change", () => startShipped($("scenario").value));
   $("restart").addEventListener("click", () => start($("text").value, "the page's text"));
@@ -164,6 +211,7 @@ async function main() {
   });
   const refresh = () => {
     $("figures").textContent = call("herd_web_figures", "string", [], []);
+    checkLevel();
     requestAnimationFrame(refresh);
   };
   requestAnimationFrame(refresh);
@@ -182,7 +230,20 @@ async function main() {
                       },
                       toPixel: (x, y) => call("herd_web_to_pixel", "string", ["number", "number"], [x, y])
                         .split(" ").map(Number),
-                      screenshot, pointer: (x, y, phase) =>
+                      // Frames drawn and steps taken in `seconds` of running (bench/web-fps.sh).
+                      measure: (seconds) => new Promise((done) => {
+                        const count = () => ({ frames: call("herd_web_frames", "number", [], []),
+                                               steps: call("herd_web_step_index", "number", [], []) });
+                        const from = count(), t0 = performance.now();
+                        setRunning(true);
+                        setTimeout(() => {
+                          setRunning(false);
+                          const to = count();
+                          done({ frames: to.frames - from.frames, steps: to.steps - from.steps,
+                                 seconds: (performance.now() - t0) / 1000 });
+                        }, seconds * 1000);
+                      }),
+                      screenshot, playLevel, levelStatus: () => $("level-status").textContent, pointer: (x, y, phase) =>
                         call("herd_web_pointer", "number", ["number", "number", "number"], [x, y, phase]),
                       log: () => [...document.querySelectorAll("#log li")].map((li) => li.textContent),
                       error: () => $("error").textContent,

@@ -160,6 +160,24 @@ try {
   });
   check("a bad scenario gets the parser's one-line error", /sheep\.count/.test(error) && !error.includes("\n") &&
         error === expected.bad_error, `"${error}" (herd run says "${expected.bad_error}")`);
+  // The levels: the open field played to its end is done in its steps, the best kept in the
+  // browser's storage, shown again after a reload.
+  const played = await page.evaluate(async () => {
+    document.getElementById("seed").value = 1;
+    await window.herdPage.playLevel(0);
+    const steps = window.herdPage.runToEnd();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return { steps, status: window.herdPage.levelStatus(),
+             best: localStorage.getItem("herd.level.strombom2014.json.waypoints.best") };
+  });
+  await page.reload();
+  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const shown = await page.locator("#levels li").first().textContent();
+  check("a level played to its end keeps its steps as the best, across a reload",
+        played.status.startsWith(`level 1 done in ${played.steps} steps (best ${played.steps})`) &&
+        played.best === String(played.steps) && shown.includes(`best ${played.steps} steps`),
+        JSON.stringify({ played, shown }));
+
   // A phone-sized window: the page fits its width (no sideways scrolling), the canvas too.
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await phone.goto(url);

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): frames per second of herd's page (scripts/web.sh) in headless
+# Chromium against the native viewer (herd view) on the same machine, one simulation step a
+# frame on a 1280 x 800 canvas, for 10^3, 10^4 and 10^5 agents of Strömbom's model (the
+# all-active flock of bench/all-active.json: every sheep does the full update every step) and
+# of boids (scenarios/boids2d.json, the world widened to keep its density). The page runs
+# WebGL2 on SwiftShader (Chromium's CPU renderer), herd view OpenGL on Mesa's llvmpipe under
+# xvfb-run: both draw on the CPU here.
+#
+# usage: bench/web-fps.sh [--seconds S] [--out FILE.md] [--no-build]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=6 out="" build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    *) echo "web-fps.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+source "$root/bench/lib.sh"
+site=$root/build-web
+[ "$build" = 0 ] && [ -f "$site/index.html" ] || "$root/scripts/web.sh" "$site" >/dev/null
+(cd "$root/tests/web" && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --silent)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"; [ -n "${server:-}" ] && kill "$server" 2>/dev/null' EXIT
+
+# The cases: "model N file sets" (sets as --set arguments, also the page's lines).
+cases=()
+for n in 1000 10000 100000; do
+  field=$(awk -v n="$n" 'BEGIN { printf "%.3f", 3 * sqrt(4 * n) }')
+  cases+=("strombom $n all-active.json sheep.count=$n field.size_m=$field")
+  scale=$(awk -v n="$n" 'BEGIN { printf "%.3f", sqrt(n / 100) }') # boids2d: 100 boids in 640 x 480
+  cases+=("boids $n boids2d.json boids.count=$n world.size_m=[$(awk -v s="$scale" 'BEGIN { printf "%.1f,%.1f", 640 * s, 480 * s }')]")
+done
+
+# The page: every case in one browser.
+cp "$root/bench/all-active.json" "$site/scenarios/all-active.json"
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/python3 -m http.server -d "$site" -b 127.0.0.1 "$port" >/dev/null 2>&1 &
+server=$!
+for _ in $(seq 50); do /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
+/usr/bin/python3 - "$scratch/cases.json" "$seconds" "${cases[@]}" <<'PY'
+import json, sys
+out, seconds, *cases = sys.argv[1:]
+rows = [{"name": f"{c.split()[0]} {c.split()[1]}", "file": c.split()[2], "sets": "\n".join(c.split()[3:]),
+         "seconds": float(seconds)} for c in cases]
+json.dump(rows, open(out, "w"))
+PY
+(cd "$root/tests/web" && node fps.mjs "http://127.0.0.1:$port/" "$scratch/cases.json") >"$scratch/page.jsonl"
+
+# herd view: the same cases, frames fixed to what the page drew in the same time or 20 at least.
+table="| workload | agents | page: frames/s | page: steps/s | herd view: frames/s |"$'\n'"|---|---:|---:|---:|---:|"
+while IFS= read -r line; do
+  read -r name n file frames steps secs <<<"$(/usr/bin/python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+model, n = r["name"].split()
+print(model, n, r["file"], r["frames"], r["steps"], r["seconds"])' "$line")"
+  sets=()
+  for c in "${cases[@]}"; do
+    [[ "$c" == "$name $n "* ]] || continue
+    for s in $(cut -d' ' -f4- <<<"$c"); do sets+=(--set "$s"); done
+  done
+  scenario=$root/scenarios/$file
+  [ "$file" = all-active.json ] && scenario=$root/bench/all-active.json
+  want=$(( frames > 20 ? frames : 20 ))
+  native=$("${wrap[@]}" "$herd" view "$scenario" --frames "$want" --size 1280x800 "${sets[@]}" | grep '^frames:' |
+    awk '{ print $6 }')
+  table+=$'\n'"$(awk -v m="$name" -v n="$n" -v f="$frames" -v s="$steps" -v t="$secs" -v nat="$native" \
+    'BEGIN { printf "| %s | %d | %.1f | %.1f | %s |", m, n, f / t, s / t, nat }')"
+done <"$scratch/page.jsonl"
+rm -f "$site/scenarios/all-active.json"
+
+text="\`bench/web-fps.sh --seconds $seconds\` on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')); herd $("$herd" --version | head -1 | cut -d' ' -f2-)"$'\n\n'"$table"
+echo "$text"
+if [ -n "$out" ]; then
+  printf '%s\n' "$text" >"$out.tmp" && mv "$out.tmp" "$out"
+fi
