@@ -70,13 +70,18 @@ typedef struct herd_vec3 {
 #define herd_v2(x, y) ((herd_vec2){(x), (y)})
 #define herd_v3(x, y, z) ((herd_vec3){(x), (y), (z)})
 #define herd_sqrtf(x) sqrtf(x)
-#define herd_atan2f(y, x) atan2f((y), (x))
 #define herd_roundf(x) rintf(x)
 #define herd_floorf(x) floorf(x)
-#define herd_cosf(x) cosf(x)
-#define herd_sinf(x) sinf(x)
-#define herd_acosf(x) acosf(x)
-#define herd_expf(x) expf(x)
+/* The transcendental functions in double, rounded to float: the C libraries' float versions
+ * round differently (glibc's cosf and sinf differ from musl's, the web build's, on 2^24 angles
+ * the noise draws), their double versions rounded to float agree (docs/web.md), so the native
+ * and the web builds take the same steps. OpenCL keeps its float functions (a device may lack
+ * doubles): its steps agree with the CPU's to rounding. */
+#define herd_atan2f(y, x) ((float)atan2((double)(y), (double)(x)))
+#define herd_cosf(x) ((float)cos((double)(x)))
+#define herd_sinf(x) ((float)sin((double)(x)))
+#define herd_acosf(x) ((float)acos((double)(x)))
+#define herd_expf(x) ((float)exp((double)(x)))
 #define herd_mulhi32(a, b) ((herd_u32)(((herd_u64)(a) * (herd_u64)(b)) >> 32))
 #endif
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # test_web: the page scripts/web.sh builds, in headless Chromium (Debian's) driven by
 # playwright-core (npm, pinned in tests/web/package-lock.json), served on 127.0.0.1: it loads
-# with no console error and offers every shipped scenario; the default scenario ends as
-# `herd run` ends it for the same seed (herded); the canvas shows
+# with no console error and offers every shipped scenario; the default scenario ends at the
+# step `herd run` ends it for the same seed, with the same centroid (the same bits); the canvas shows
 # the field, the sheep and the dog in the renderer's colours; a bad scenario gets the one-line
-# error the program gives. (The same step as herd run is not reached yet: docs/web.md.) Skipped (77) where emscripten, Chromium or node is missing
+# error the program gives. Skipped (77) where emscripten, Chromium or node is missing
 # (scripts/deps.sh --web installs the first two).
 #
 #   bash tests/test_web.sh BUILD_DIR      (from the repository root; ctest does this)
@@ -25,19 +25,22 @@ check "... a static folder: index.html, herd.js, herd.wasm, the scenarios and th
   '[ -f "$site/index.html" ] && [ -f "$site/herd.js" ] && [ -f "$site/herd.wasm" ] &&
    [ -f "$site/scenarios/index.json" ] && [ -f "$site/scenarios/strombom2014.json" ]'
 
-# What the program gives for the same runs: "STEPS OUTCOME" (herd's outcome names).
+# What the program gives for the same runs: "STEPS OUTCOME CENTROID_X CENTROID_Y" (herd's outcome
+# names, the centroid to ten digits, as the summary and the page print it).
 ends() {
   "$HERD" run -q --seed "$1" --summary - | /usr/bin/python3 -c '
 import json, sys
 s = json.load(sys.stdin)
-print(s["steps"], {"finished": "succeeded"}.get(s["exit_reason"], s["exit_reason"]))'
+x, y = s["observation"]["centroid_m"][:2]
+print(s["steps"], {"finished": "succeeded"}.get(s["exit_reason"], s["exit_reason"]), "%.10g" % x, "%.10g" % y)'
 }
 printf '{"model": "strombom", "sheep": {"count": -5}}' >"$tmp/page.json"
 bad=$(cd "$tmp" && "$HERD" run page.json 2>&1 >/dev/null | sed -n '1s/^herd: //p')
-/usr/bin/python3 - "$tmp/expected.json" "$(ends 1)" "$(ends 2)" "$bad" "$(ls scenarios/*.json | wc -l)" <<'PY'
+/usr/bin/python3 - "$tmp/expected.json" "$(ends 1)" "$(ends 2)" "$(ends 3)" "$bad" "$(ls scenarios/*.json | wc -l)" <<'PY'
 import json, sys
-out, one, two, bad, count = sys.argv[1:]
-runs = {seed: {"steps": int(end.split()[0]), "outcome": end.split()[1]} for seed, end in (("1", one), ("2", two))}
+out, one, two, three, bad, count = sys.argv[1:]
+runs = {seed: {"steps": int(end.split()[0]), "outcome": end.split()[1], "centroid": " ".join(end.split()[2:4])}
+        for seed, end in (("1", one), ("2", two), ("3", three))}
 json.dump({"runs": runs, "bad_error": bad, "scenarios": int(count)}, open(out, "w"))
 PY
 

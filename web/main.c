@@ -122,7 +122,7 @@ WEB const char *herd_web_figures(void) {
   const herd_observation *o = herd_sim_observation(page.sim);
   snprintf(page.hud, sizeof page.hud,
            "step %u\noutcome %s\nagents %u\ndelivered %u\nin_goal %u\nreacting %u\npolarisation %.3f\n"
-           "milling %.3f\nfarthest_m %.2f\ncentroid_x %.9g\ncentroid_y %.9g",
+           "milling %.3f\nfarthest_m %.2f\ncentroid_x %.10g\ncentroid_y %.10g",
            herd_sim_step_index(page.sim), herd_outcome_name(herd_sim_outcome(page.sim)), o->count, o->delivered,
            o->in_goal, reacting(), (double)o->polarisation, (double)o->milling, (double)o->farthest_dist_m,
            o->centroid[0], o->centroid[1]);

@@ -26,7 +26,7 @@
 #ifdef HERD_OPENCL
 #define herd_couzin_logf(x) log(x)
 #else
-#define herd_couzin_logf(x) logf(x)
+#define herd_couzin_logf(x) ((float)log((double)(x))) /* as kernels/portable.h's: the same on every C library */
 #endif
 
 /* A unit vector perpendicular to unit u: in the xy plane in 2D, else u x (the axis least

@@ -13,9 +13,9 @@ from herd._lib import ffi, lib
 from herd._vecenv import OBSERVATION_DTYPE, STEERING_DTYPE
 
 
-def flock(count=30, max_steps=400):
-    return herd.Scenario.default().update({"sheep.count": count, "sheep.neighbours": count // 2,
-                                           "max_steps": max_steps})
+def flock(count=30, max_steps=400, neighbours=None):
+    return herd.Scenario.default().update({"sheep.count": count, "max_steps": max_steps,
+                                           "sheep.neighbours": count // 2 if neighbours is None else neighbours})
 
 
 def packed(record):
@@ -106,7 +106,7 @@ def test_a_world_ends_alone_and_the_others_go_on(root):
     sys.path.insert(0, str(root / "python" / "examples"))
     from python_dog import strombom_dog
 
-    env = herd.VecEnv(flock(count=20, max_steps=3000), num_envs=3)
+    env = herd.VecEnv(flock(count=20, max_steps=3000, neighbours=19), num_envs=3)  # n near N: herded
     obs, info = env.reset(seed=1)
     rng = np.random.default_rng(1)
     ended = np.zeros(3, dtype=bool)

@@ -28,18 +28,18 @@ try {
   check("every shipped scenario is offered", (await page.locator("#scenario option").count()) === expected.scenarios,
         `${await page.locator("#scenario option").count()} of ${expected.scenarios}`);
 
-  // The default scenario to its end, seed by seed, against herd run: the same outcome. (Not yet
-  // the same step: the browser's libm rounds sinf and cosf otherwise than glibc's, so the runs
-  // part after the first noise draw that differs; docs/web.md.)
+  // The same bits as the program: the default scenario ends at herd run's step, its centroid
+  // the same to ten digits.
   for (const [seed, want] of Object.entries(expected.runs)) {
     const got = await page.evaluate(async (s) => {
       document.getElementById("seed").value = s;
       window.herdPage.start(document.getElementById("text").value, "page");
-      const steps = window.herdPage.runToEnd();
-      return { steps, outcome: window.herdPage.figures().outcome };
+      const steps = window.herdPage.runToEnd(), f = window.herdPage.figures();
+      return { steps, outcome: f.outcome, centroid: `${f.centroid_x} ${f.centroid_y}` };
     }, seed);
-    check(`seed ${seed}: the page's run ends ${got.outcome} (step ${got.steps}), as herd run's ` +
-          `(${want.outcome}, step ${want.steps})`, got.outcome === want.outcome && got.steps > 0, JSON.stringify(got));
+    check(`seed ${seed}: the page's run ends ${want.outcome} at step ${want.steps}, centroid ${want.centroid}, ` +
+          "as herd run's", got.outcome === want.outcome && got.steps === want.steps && got.centroid === want.centroid,
+          JSON.stringify(got));
   }
 
   // A picture of the canvas: the field, the sheep and the dog in the renderer's colours.
