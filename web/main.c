@@ -61,6 +61,7 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   int status = open_window();
   if (status) return status;
   char *lines = strdup(sets ? sets : ""), *set[64];
+  if (!lines) return snprintf(page.error, sizeof page.error, "out of memory"), 1;
   int count = 0;
   for (char *line = strtok(lines, "\n"); line && count < 64; line = strtok(NULL, "\n"))
     if (*line) set[count++] = line;
