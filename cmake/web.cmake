@@ -4,12 +4,7 @@
 # header-only cglm and stb from Debian's packages (HERD_WEB_INCLUDE: a folder holding links to
 # them, made by scripts/web.sh), jansson from Debian's source package built for the web.
 set(HERD_WEB_INCLUDE "" CACHE PATH "A folder with cglm/ and stb/ (scripts/web.sh makes it)")
-set(web_shaders "")
-foreach(shader agents.vert shapes.vert hud.vert color.frag)
-  string(REPLACE "." "_" symbol "herd_shader_${shader}")
-  herd_embed(shader_c "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${shader}" ${symbol})
-  list(APPEND web_shaders "${shader_c}")
-endforeach()
+herd_embed_shaders(web_shaders)
 # The renderer as the viewer builds it, less what a page has no use for (PNG files, ffmpeg):
 # the same sources, their version line chosen for GLSL ES 3.00 (src/render/shader.c).
 add_library(herd_render_web STATIC src/render/window.c src/render/renderer.c src/render/overlays.c

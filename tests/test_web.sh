@@ -46,7 +46,7 @@ PY
 
 # playwright-core from the lock file, beside the build.
 mkdir -p "$BUILD/web-test"
-cp tests/web/package.json tests/web/package-lock.json tests/web/test_web.mjs "$BUILD/web-test/"
+cp tests/web/package.json tests/web/package-lock.json tests/web/test_web.mjs tests/web/browser.mjs "$BUILD/web-test/"
 (cd "$BUILD/web-test" && npm ci --no-audit --no-fund --silent) >"$tmp/npm.log" 2>&1
 check "npm ci installs playwright-core from the lock file" [ $? -eq 0 ] || cat "$tmp/npm.log"
 

@@ -1,19 +1,14 @@
 // Frames per second of herd's page in headless Chromium (bench/web-fps.sh): node fps.mjs
 // URL CASES.json, each case {name, file, sets, seconds}: the scenario started with `sets`
 // ("PATH=VALUE" lines) on a 1280 x 800 canvas, one step a frame, run for `seconds`.
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
+import { launchChromium, openHerd } from "./browser.mjs";
 
 const [url, casesPath] = process.argv.slice(2);
 const cases = JSON.parse(readFileSync(casesPath, "utf8"));
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(url);
-  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const page = await openHerd(browser, url, 1600, 1000);
   for (const c of cases) {
     const r = await page.evaluate(async (c) => {
       const canvas = document.getElementById("canvas");

@@ -1,16 +1,11 @@
 // A picture of the page for the README: node screenshot.mjs URL OUT.png (scripts/web-shot.sh).
 // The default scenario after 40 steps (the dog on its way), the sliders open, 1280 x 900.
-import { chromium } from "playwright-core";
+import { launchChromium, openHerd } from "./browser.mjs";
 
 const [url, out] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(url);
-  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const page = await openHerd(browser, url, 1280, 900);
   await page.evaluate(() => window.herdPage.step(40));
   await page.waitForTimeout(300);
   await page.screenshot({ path: out });

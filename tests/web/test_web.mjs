@@ -1,8 +1,8 @@
 // test_web: herd's page (scripts/web.sh) in headless Chromium, served on 127.0.0.1. Run by
 // tests/test_web.sh: node test_web.mjs URL EXPECTED.json, where EXPECTED holds what the
 // native program gives for the same runs (steps by seed).
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
+import { launchChromium, openHerd } from "./browser.mjs";
 
 const [url, expectedPath] = process.argv.slice(2);
 const expected = JSON.parse(readFileSync(expectedPath, "utf8"));
@@ -12,17 +12,13 @@ function check(what, ok, detail = "") {
   if (!ok) failures += 1;
 }
 
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist"],
-});
+const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = [];
-  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url);
-  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const page = await openHerd(browser, url, 1280, 900, (p) => {
+    p.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+    p.on("pageerror", (e) => problems.push(String(e)));
+  });
   check("the page loads and starts the default scenario with no console error", problems.length === 0,
         problems.join(" | "));
   check("every shipped scenario is offered", (await page.locator("#scenario option").count()) === expected.scenarios,
@@ -179,9 +175,7 @@ try {
         JSON.stringify({ played, shown }));
 
   // A phone-sized window: the page fits its width (no sideways scrolling), the canvas too.
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  await phone.goto(url);
-  await phone.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  const phone = await openHerd(browser, url, 390, 844);
   const fits = await phone.evaluate(() => ({ page: document.scrollingElement.scrollWidth,
                                              canvas: document.getElementById("canvas").getBoundingClientRect().width }));
   check("on a phone-sized window (390 px) nothing is wider than the screen", fits.page <= 390 && fits.canvas <= 390,
