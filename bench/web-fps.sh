@@ -37,10 +37,8 @@ done
 
 # The page: every case in one browser.
 cp "$root/bench/all-active.json" "$site/scenarios/all-active.json"
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-/usr/bin/python3 -m http.server -d "$site" -b 127.0.0.1 "$port" >/dev/null 2>&1 &
-server=$!
-for _ in $(seq 50); do /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
+source "$root/tests/web/serve.sh"
+serve_site "$site"
 /usr/bin/python3 - "$scratch/cases.json" "$seconds" "${cases[@]}" <<'PY'
 import json, sys
 out, seconds, *cases = sys.argv[1:]

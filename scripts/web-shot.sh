@@ -10,11 +10,9 @@ case "$out" in /*) ;; *) out=$PWD/$out ;; esac
 site=$root/build-web
 [ -f "$site/index.html" ] || "$root/scripts/web.sh" "$site" >/dev/null
 (cd "$root/tests/web" && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund --silent)
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-/usr/bin/python3 -m http.server -d "$site" -b 127.0.0.1 "$port" >/dev/null 2>&1 &
-server=$!
+source "$root/tests/web/serve.sh"
+serve_site "$site"
 trap 'kill $server 2>/dev/null' EXIT
-for _ in $(seq 50); do /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
 tmp=$(mktemp "${out%.png}.part-XXXXXX.png")
 (cd "$root/tests/web" && timeout 120 node screenshot.mjs "http://127.0.0.1:$port/" "$tmp")
 mv "$tmp" "$out"

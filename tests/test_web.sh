@@ -50,11 +50,9 @@ cp tests/web/package.json tests/web/package-lock.json tests/web/test_web.mjs tes
 (cd "$BUILD/web-test" && npm ci --no-audit --no-fund --silent) >"$tmp/npm.log" 2>&1
 check "npm ci installs playwright-core from the lock file" [ $? -eq 0 ] || cat "$tmp/npm.log"
 
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-/usr/bin/python3 -m http.server -d "$site" -b 127.0.0.1 "$port" >"$tmp/server.log" 2>&1 &
-server=$!
+source tests/web/serve.sh
+serve_site "$site"
 trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 50); do /usr/bin/python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
 
 (cd "$BUILD/web-test" && timeout 300 node test_web.mjs "http://127.0.0.1:$port/" "$tmp/expected.json") >"$tmp/page.log" 2>&1
 rc=$?

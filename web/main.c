@@ -106,14 +106,20 @@ WEB void herd_web_speed(int steps_per_frame) { page.steps_per_frame = steps_per_
 WEB int herd_web_step_index(void) { return page.sim ? (int)herd_sim_step_index(page.sim) : -1; }
 WEB const char *herd_web_outcome(void) { return page.sim ? herd_outcome_name(herd_sim_outcome(page.sim)) : ""; }
 
-/* Flock agents that reacted to a steering agent in the last step (HERD_FLAG_REACTED). */
+/* Flock agents that reacted to a steering agent in the last step (HERD_FLAG_REACTED); the
+ * page asks each frame, so the flags' buffer is kept and grown only for a larger flock. */
 static uint32_t reacting(void) {
+  static uint8_t *flags;
+  static uint32_t held;
   uint32_t n = herd_scenario_describe(herd_sim_scenario(page.sim)).count, count = 0;
-  uint8_t *flags = malloc(n ? n : 1);
+  if (n > held) {
+    uint8_t *bigger = realloc(flags, n);
+    if (!bigger) return 0;
+    flags = bigger, held = n;
+  }
   herd_error err;
-  if (flags && herd_sim_read_flags(page.sim, flags, &err) == HERD_OK)
+  if (n && herd_sim_read_flags(page.sim, flags, &err) == HERD_OK)
     for (uint32_t i = 0; i < n; ++i) count += (flags[i] & HERD_FLAG_REACTED) != 0;
-  free(flags);
   return count;
 }
 

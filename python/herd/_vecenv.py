@@ -166,6 +166,7 @@ class VecEnv:
         _check(lib.herd_batch_create(descs, self.num_envs, out, err), err)
         self._batch = ffi.gc(out[0], lib.herd_batch_destroy)
         self._seeds = np.array(seeds, dtype=np.uint64)
+        self._unstepped = True  # every world as made: a reset to these seeds has nothing to do
         self._read()
         self._steering = int(self._obs_np["steering_count"][0])
 
@@ -259,7 +260,8 @@ class VecEnv:
                 raise _error(HERD_E_INPUT, f"herd.VecEnv.reset: {len(seeds)} seeds for {self.num_envs} worlds")
         if any(not 0 <= s < 2 ** 64 for s in seeds):
             raise _error(HERD_E_INPUT, "herd.VecEnv.reset: a seed is outside 0 .. 2^64 - 1")
-        self._restart(list(range(self.num_envs)), seeds)
+        if not (self._unstepped and seeds == [int(s) for s in self._seeds]):
+            self._restart(list(range(self.num_envs)), seeds)
         self._next_seed = max(seeds) + 1
         self._read()
         self._obs = self._flatten()
@@ -294,6 +296,7 @@ class VecEnv:
         if self._obs is None:
             raise _error(HERD_E_INPUT, "herd.VecEnv.step: call reset() first")
         aims = self._aims(actions)
+        self._unstepped = False
         err = ffi.new("herd_error *")
         _check(lib.herd_batch_steer(self._batch, self._agents, len(self.controls),
                                     ffi.cast("float *", ffi.from_buffer(aims)), err), err)
