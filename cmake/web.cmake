@@ -13,7 +13,9 @@ target_compile_definitions(herd_render_web PUBLIC HERD_LAYER_RENDER HERD_WITH_GL
 target_include_directories(herd_render_web PUBLIC "${HERD_WEB_INCLUDE}")
 target_link_libraries(herd_render_web PUBLIC herd herd_util_api)
 
-add_executable(herd_web web/main.c)
+# herd view's plain logic over the public API (selecting and steering an agent by hand,
+# inspecting one, a parameter's step): the program's own sources, not a copy.
+add_executable(herd_web web/main.c src/cli/inspect.c src/cli/steering_ui.c src/cli/param_edit.c)
 target_link_libraries(herd_web PRIVATE herd_render_web herd)
 set_target_properties(herd_web PROPERTIES OUTPUT_NAME herd SUFFIX ".js")
 target_link_options(herd_web PRIVATE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2

@@ -6,11 +6,12 @@
 #   scripts/web.sh [OUT]            (default build-web/; the build trees go to OUT.work/)
 #   python3 -m http.server -d build-web -b 127.0.0.1 8000     then open http://127.0.0.1:8000/
 #
-# OUT gets index.html, page.js, page.css, herd.js, herd.wasm and scenarios/ (every shipped
-# scenario and index.json listing them). jansson, which the scenario parser needs, is built for
-# the web from Debian's own source package (apt-get source: scripts/deps.sh --web enables the
-# deb-src lines); cglm and stb are Debian's headers. Nothing third-party is copied into the
-# repository. OpenCL, MPI, HDF5 and ffmpeg are off: the page says what the program adds.
+# OUT gets index.html, page.js, page.css, herd.js, herd.wasm, scenarios/ (every shipped
+# scenario and index.json listing them) and pictures/ (each scenario's, the one the README's
+# table shows). jansson, which the scenario parser needs, is built for the web from Debian's
+# own source package (apt-get source: scripts/deps.sh --web enables the deb-src lines); cglm
+# and stb are Debian's headers. Nothing third-party is copied into the repository. OpenCL, MPI,
+# HDF5 and ffmpeg are off: the page says what the program adds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build-web}
@@ -73,14 +74,26 @@ cp "$root/web/index.html" "$root/web/page.js" "$root/web/page.css" "$stage/"
 cp "$work/herd/herd.js" "$work/herd/herd.wasm" "$stage/"
 mkdir "$stage/scenarios"
 cp "$root"/scenarios/*.json "$stage/scenarios/"
-/usr/bin/python3 - "$root/scenarios" "$stage/scenarios/index.json" <<'PY'
-import json, pathlib, sys
+# Each scenario's picture and a line on what it is: the README's scenario table's (the picture
+# made by scripts/docs.sh); its description is the scenario's own where it has one.
+mkdir "$stage/pictures"
+/usr/bin/python3 - "$root" "$stage" <<'PY'
+import json, pathlib, re, shutil, sys
+root, stage = map(pathlib.Path, sys.argv[1:])
+row = re.compile(r'^\| \[([\w-]+)\.json\]\(scenarios/[^)]*\) \| [^|]* \| (.*) \| \[<img src="docs/images/([\w.-]+\.png)"', re.M)
+table = {name: (what, picture) for name, what, picture in row.findall((root / "README.md").read_text())}
+plain = lambda md: re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", md).replace("`", "")
 rows = []
-for path in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+for path in sorted((root / "scenarios").glob("*.json")):
     scenario = json.loads(path.read_text())
+    if path.stem not in table:
+        sys.exit(f"web.sh: scenarios/{path.name} has no row with a picture in README.md's scenario table")
+    what, picture = table[path.stem]
+    shutil.copy(root / "docs/images" / picture, stage / "pictures" / picture)
     rows.append({"name": path.stem, "file": path.name, "model": scenario.get("model", "strombom"),
-                 "description": scenario.get("description", "")})
-pathlib.Path(sys.argv[2]).write_text(json.dumps(rows, indent=1) + "\n")
+                 "what": plain(what), "description": scenario.get("description", plain(what)),
+                 "picture": f"pictures/{picture}"})
+(stage / "scenarios/index.json").write_text(json.dumps(rows, indent=1) + "\n")
 PY
 rm -rf "$out"
 mv "$stage" "$out"

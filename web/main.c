@@ -2,14 +2,20 @@
  * built by emscripten into a module the page drives (web/index.html, web/herd.js). One
  * simulation at a time, drawn each animation frame on the page's canvas through WebGL2; the
  * page calls the functions below (each exported to JavaScript) to start a scenario, run,
- * pause, step, change a parameter or steer a dog, and reads the figures back. */
+ * pause, step, change a parameter or steer a dog, and reads the figures back. What herd view
+ * does beyond drawing (selecting a steering agent and steering it by hand, inspecting an
+ * agent, stepping a parameter) is its code, src/cli's plain logic over the public API. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok */
 #include <GLFW/glfw3.h>
 #include <emscripten/emscripten.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/cli/inspect.h"
+#include "../src/cli/param_edit.h"
+#include "../src/cli/steering_ui.h"
 #include "../src/render/render.h"
 #include "herd/herd.h"
 
@@ -25,9 +31,15 @@ static struct {
   int width, height;
   bool paused;
   int steps_per_frame;
-  char error[1024]; /* the last refusal, one line */
+  bool plot_shown;
+  steering_pick pick; /* Tab, 0-9, M: the steering agent the keys act on, hand control */
+  float hand_aim[3];  /* under hand control (M): the world point under the pointer */
+  bool hand_aim_set;
+  inspector inspect; /* a click on an agent */
+  char error[1024];  /* the last refusal, one line */
   char hud[512];
-} page = {.paused = true, .steps_per_frame = 1};
+  char details[4096];
+} page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
 static int fail(const herd_error *err) {
   snprintf(page.error, sizeof page.error, "%s", err->message);
@@ -84,8 +96,11 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   page.scenario = sc, page.sim = sim, page.renderer = renderer;
   page.camera = herd_camera_for_sim(sim, page.width, page.height);
   herd_plot_clear(page.plot);
-  herd_renderer_set_plot(renderer, page.plot);
+  herd_renderer_set_plot(renderer, page.plot_shown ? page.plot : NULL);
   page.paused = true;
+  steering_pick_start(&page.pick, sim);
+  page.hand_aim_set = false;
+  page.inspect = (inspector){0};
   return 0;
 }
 
@@ -95,6 +110,7 @@ WEB int herd_web_step(int n) {
   uint32_t done = 0;
   herd_error err;
   for (int k = 0; k < n && herd_sim_outcome(page.sim) == HERD_RUNNING; ++k, ++done) {
+    if (page.pick.manual && page.hand_aim_set) steering_pick_steer(&page.pick, page.sim, page.hand_aim);
     if (herd_sim_step(page.sim, &err) != HERD_OK) return fail(&err), -1;
     herd_plot_observe(page.plot, page.sim);
   }
@@ -136,14 +152,75 @@ WEB const char *herd_web_figures(void) {
   return page.hud;
 }
 
-/* Where world point (x, y) is drawn on the canvas, "px py" in pixels from the top left. */
-WEB const char *herd_web_to_pixel(double x, double y) {
+/* Where world point (x, y, z) is drawn on the canvas, "px py" in pixels from the top left
+ * ("-1 -1" behind a 3D camera). */
+WEB const char *herd_web_to_pixel(double x, double y, double z) {
   static char text[64];
-  float world[3] = {(float)x, (float)y, 0.0f};
+  float world[3] = {(float)x, (float)y, (float)z};
   double px[2] = {-1, -1};
-  herd_camera_to_pixel(&page.camera, world, page.width, page.height, px);
+  if (!herd_camera_to_pixel(&page.camera, world, page.width, page.height, px)) px[0] = px[1] = -1;
   snprintf(text, sizeof text, "%.3f %.3f", px[0], px[1]);
   return text;
+}
+
+/* The view's switches, as JSON: the overlays' mask (bit k: F(k+1)), groups, routing arrows,
+ * live plot, the selected steering agent and whether it follows the pointer. */
+WEB const char *herd_web_view_state(void) {
+  static char json[192];
+  herd_renderer *r = page.renderer;
+  snprintf(json, sizeof json,
+           "{\"overlays\": %u, \"groups\": %s, \"route\": %s, \"plot\": %s, \"selected\": %d, \"manual\": %s}",
+           r ? herd_renderer_overlays(r) : 0u, r && herd_renderer_groups_shown(r) ? "true" : "false",
+           r && herd_renderer_route_shown(r) ? "true" : "false", page.plot_shown ? "true" : "false", page.pick.selected,
+           page.pick.manual ? "true" : "false");
+  return json;
+}
+
+/* Appends printf-style text to a growing buffer; false when out of memory. */
+static bool append(char **text, size_t *size, size_t *used, const char *format, double a, double b, double c) {
+  int n = snprintf(NULL, 0, format, a, b, c);
+  if (*used + (size_t)n + 1 > *size) {
+    size_t bigger = 2 * (*used + (size_t)n + 1);
+    char *grown = realloc(*text, bigger);
+    if (!grown) return false;
+    *text = grown, *size = bigger;
+  }
+  *used += (size_t)snprintf(*text + *used, *size - *used, format, a, b, c);
+  return true;
+}
+
+/* Where things are, for a test that looks for them in a picture: the first `max` flock agents'
+ * positions ([x, y, z] each) and flags, the steering agents', and the goal's centre and
+ * radius (negative: none), as JSON. "" when out of memory or on a failed read. */
+WEB const char *herd_web_agents(int max) {
+  static char *text;
+  static size_t size;
+  size_t used = 0;
+  if (!page.sim) return "";
+  herd_scenario_info info = herd_scenario_describe(herd_sim_scenario(page.sim));
+  uint32_t n = info.count, shown = max < 0 ? 0 : (uint32_t)max < n ? (uint32_t)max : n;
+  float *pos = malloc(((size_t)n + 1) * info.dims * sizeof *pos);
+  uint8_t *flags = malloc((size_t)n + 1);
+  herd_error err;
+  bool ok = pos && flags && herd_sim_read_flock(page.sim, pos, NULL, &err) == HERD_OK &&
+            herd_sim_read_flags(page.sim, flags, &err) == HERD_OK;
+  ok = ok && append(&text, &size, &used, "{\"flock\": [", 0, 0, 0);
+  for (uint32_t i = 0; ok && i < shown; ++i)
+    ok = append(&text, &size, &used, i ? ", [%.9g, %.9g, %.9g" : "[%.9g, %.9g, %.9g", pos[(size_t)i * info.dims],
+                pos[(size_t)i * info.dims + 1], info.dims == 3 ? pos[(size_t)i * info.dims + 2] : 0.0) &&
+         append(&text, &size, &used, ", %.0f]", flags[i], 0, 0);
+  ok = ok && append(&text, &size, &used, "], \"steering\": [", 0, 0, 0);
+  for (uint32_t d = 0; ok && d < herd_sim_steering_count(page.sim); ++d) {
+    const float *at = herd_sim_steering(page.sim, d)->pos;
+    ok = append(&text, &size, &used, d ? ", [%.9g, %.9g, %.9g]" : "[%.9g, %.9g, %.9g]", at[0], at[1], at[2]);
+  }
+  ok = ok &&
+       append(&text, &size, &used, "], \"goal\": [%.9g, %.9g, %.9g", info.target_m[0], info.target_m[1],
+              info.target_m[2]) &&
+       append(&text, &size, &used, "], \"goal_radius\": %.9g, \"dims\": %.0f}", info.goal_radius_m, info.dims, 0);
+  free(pos);
+  free(flags);
+  return ok ? text : "";
 }
 
 /* Every parameter the run may change (herd_sim_param_name) with its value now, as JSON:
@@ -191,31 +268,106 @@ static int agent_at(double x, double y) {
   return best;
 }
 
+/* A press that moves less than this many pixels before it is let go is a click (inspect). */
+#define CLICK_PX 3.0
+
 /* The mouse or a finger on the canvas at pixel (x, y) of its width x height: phase 0 presses,
- * 1 moves, 2 lets go. A press on a dog or shepherd grabs it: while held it heads for the world
- * point under the pointer at its own speed, and goes back to its strategy when let go, as
- * herd view's M hands it to the mouse. A press elsewhere drags the view: pans in 2D, orbits
- * in 3D. Returns the grabbed agent's index, or -1. */
+ * 1 moves while pressed, 2 lets go, 3 moves unpressed (a mouse hovering). A press on a dog or
+ * shepherd grabs it: while held it heads for the world point under the pointer at its own
+ * speed, and goes back to its strategy when let go (unless M gave it to the pointer). A press
+ * elsewhere drags the view (pans in 2D, orbits in 3D), or, let go where it was pressed, is a
+ * click: it inspects the flock agent under it, or stops inspecting (herd view's click).
+ * Under M's hand control the selected agent heads for the pointer wherever it is. Returns the
+ * grabbed agent's index, or -1. */
 WEB int herd_web_pointer(double x, double y, int phase) {
   static int grabbed = -1;
-  static double last[2];
+  static double last[2], pressed_at[2];
   if (!page.sim) return -1;
   herd_error err;
-  if (phase == 0) grabbed = agent_at(x, y), last[0] = x, last[1] = y;
+  herd_camera_to_world(&page.camera, x, y, page.width, page.height, page.hand_aim);
+  page.hand_aim_set = true;
+  if (phase == 3) return -1;
+  if (phase == 0) grabbed = agent_at(x, y), last[0] = pressed_at[0] = x, last[1] = pressed_at[1] = y;
   if (grabbed < 0) {
     if (phase == 1) herd_camera_drag(&page.camera, x - last[0], y - last[1]);
+    if (phase == 2 && fabs(x - pressed_at[0]) + fabs(y - pressed_at[1]) < CLICK_PX)
+      inspect_pick(&page.inspect, page.sim, &page.camera, page.width, page.height, x, y);
     last[0] = x, last[1] = y;
     return -1;
   }
   int was = grabbed;
   if (phase == 2) {
     grabbed = -1;
+    if (page.pick.manual && page.pick.selected == was) return was; /* M's hand control goes on */
     return herd_sim_release(page.sim, (uint32_t)was, &err) == HERD_OK ? was : (fail(&err), -1);
   }
-  float world[3];
-  herd_camera_to_world(&page.camera, x, y, page.width, page.height, world);
-  return herd_sim_steer(page.sim, (uint32_t)grabbed, world, &err) == HERD_OK ? was : (fail(&err), -1);
+  return herd_sim_steer(page.sim, (uint32_t)grabbed, page.hand_aim, &err) == HERD_OK ? was : (fail(&err), -1);
 }
+
+/* herd view's keys that act on the simulation or the drawing, by the browser's key name: Tab
+ * (Shift+Tab: `shift`) and 0-9 select a steering agent, M hands it to the pointer and back, G
+ * the groups, A the routing field's arrows, F1-F6 the overlays, L the live plot. Returns what
+ * changed in a line for the page ("" for a key that is none of these). */
+WEB const char *herd_web_key(const char *key, int shift) {
+  static char said[128];
+  said[0] = '\0';
+  if (!page.sim || !key) return said;
+  herd_renderer *r = page.renderer;
+  bool digit = key[0] >= '0' && key[0] <= '9' && !key[1];
+  int overlay = key[0] == 'F' && key[1] >= '1' && key[1] < '1' + HERD_OVERLAY_COUNT && !key[2] ? key[1] - '1' : -1;
+  if (digit || !strcmp(key, "Tab") || !strcmp(key, "m")) {
+    if (digit) steering_pick_select(&page.pick, page.sim, key[0] - '0');
+    if (key[0] == 'T') steering_pick_next(&page.pick, page.sim, shift ? -1 : 1);
+    if (key[0] == 'm') steering_pick_toggle_manual(&page.pick, page.sim);
+    if (page.pick.selected < 0) return snprintf(said, sizeof said, "no steering agent to select"), said;
+    snprintf(said, sizeof said, "steering agent %d selected%s", page.pick.selected,
+             page.pick.manual ? ", following the pointer (M gives it back)" : "");
+  } else if (!strcmp(key, "g")) {
+    herd_renderer_show_groups(r, !herd_renderer_groups_shown(r));
+    snprintf(said, sizeof said, "groups %s", herd_renderer_groups_shown(r) ? "on" : "off");
+  } else if (!strcmp(key, "a")) {
+    herd_renderer_show_route(r, !herd_renderer_route_shown(r));
+    snprintf(said, sizeof said, "routing arrows %s", herd_renderer_route_shown(r) ? "on" : "off");
+  } else if (!strcmp(key, "l")) {
+    page.plot_shown = !page.plot_shown;
+    herd_renderer_set_plot(r, page.plot_shown ? page.plot : NULL);
+    snprintf(said, sizeof said, "live plot %s", page.plot_shown ? "on" : "off");
+  } else if (overlay >= 0) {
+    herd_renderer_set_overlays(r, herd_renderer_overlays(r) ^ (1u << overlay));
+    snprintf(said, sizeof said, "overlay %s %s", herd_overlay_name(overlay),
+             herd_renderer_overlays(r) & (1u << overlay) ? "on" : "off");
+  }
+  return said;
+}
+
+/* The value a parameter takes from `value` after [ (direction -1) or ] (+1): herd view's step. */
+WEB double herd_web_param_stepped(double value, int whole, int direction) {
+  return param_edit_stepped(value, whole != 0, direction);
+}
+
+/* What the HUD says beyond the figures: the flock's groups, every steering agent (the selected
+ * one marked), and the inspected agent with the terms of its update. */
+WEB const char *herd_web_details(void) {
+  if (!page.sim) return "";
+  char groups[160], steering[2048];
+  steering_ui_groups(page.sim, false, groups, sizeof groups);
+  steering_ui_hud(page.sim, page.pick.selected, page.pick.manual, steering, sizeof steering);
+  snprintf(page.details, sizeof page.details, "%s%s%s%s", groups, *groups ? "\n" : "", steering,
+           page.inspect.on ? page.inspect.text : "");
+  return page.details;
+}
+
+/* Inspects flock agent `id` (as a click on it does); -1 stops. 0, or 1 when it does not exist. */
+WEB int herd_web_inspect(int id) {
+  if (!page.sim) return 1;
+  uint32_t count = herd_scenario_describe(herd_sim_scenario(page.sim)).count;
+  if (id >= (int64_t)count) return 1;
+  inspect_agent(&page.inspect, page.sim, id < 0 ? UINT32_MAX : (uint32_t)id);
+  return 0;
+}
+
+/* The inspected agent's id, or -1. */
+WEB int herd_web_inspected(void) { return page.inspect.on ? (int)page.inspect.id : -1; }
 
 /* The wheel at pixel (x, y): zooms about it (2D), nearer or farther (3D); `notches` > 0 out. */
 WEB void herd_web_wheel(double x, double y, double notches) {
@@ -247,8 +399,9 @@ WEB const char *herd_web_colors(void) {
   const struct {
     const char *name;
     const uint8_t *rgb;
-  } named[] = {{"background", c->background}, {"field", c->field}, {"target", c->target}, {"grazing", c->grazing},
-               {"moved", c->moved},           {"dog", c->dog},     {"alert", c->alert}};
+  } named[] = {{"background", c->background}, {"field", c->field},         {"target", c->target},
+               {"grazing", c->grazing},       {"moved", c->moved},         {"dog", c->dog},
+               {"alert", c->alert},           {"delivered", c->delivered}, {"selected", c->selected}};
   size_t at = 0;
   for (size_t k = 0; k < sizeof named / sizeof named[0]; ++k)
     at += (size_t)snprintf(json + at, sizeof json - at, "%s\"%s\": [%u, %u, %u]", k ? ", " : "{", named[k].name,
@@ -275,6 +428,8 @@ WEB void herd_web_draw(void) {
     fail(&err);
     return;
   }
+  herd_renderer_select(page.renderer, page.pick.selected);
+  inspect_update(&page.inspect, page.sim, page.renderer);
   char hud[128];
   snprintf(hud, sizeof hud, "step %u  %s", herd_sim_step_index(page.sim),
            herd_outcome_name(herd_sim_outcome(page.sim)));

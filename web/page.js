@@ -26,6 +26,7 @@ async function main() {
     showError(rc ? call("herd_web_error", "string", [], []) : "");
     setRunning(false);
     if (rc === 0) makeSliders();
+    if (rc === 0) showViewState();
     return rc === 0;
   }
 
@@ -33,15 +34,44 @@ async function main() {
     const s = scenarios[index];
     const text = await (await fetch(`scenarios/${s.file}`)).text();
     $("text").value = text;
-    $("description").textContent = s.description;
+    showScenario(s);
     return start(text, `scenarios/${s.file}`);
   }
 
+  // The scenario now shown: its picture (the README's, made by scripts/docs.sh) and description.
+  function showScenario(s) {
+    $("description").textContent = s ? s.description : "";
+    $("picture").hidden = !s;
+    if (s) Object.assign($("picture"), { src: s.picture, alt: `${s.name}: a picture of the scenario as herd view draws it` });
+  }
+
+  // Every shipped scenario as a card with its picture: a click starts it.
+  function makeGallery() {
+    $("gallery").replaceChildren(...scenarios.map((s, i) => {
+      const card = document.createElement("button"), img = document.createElement("img");
+      const name = document.createElement("b"), what = document.createElement("span");
+      Object.assign(img, { src: s.picture, alt: "", loading: "lazy", width: 160, height: 100 });
+      name.textContent = s.name;
+      what.textContent = s.what;
+      card.append(img, name, what);
+      card.className = "card";
+      card.dataset.file = s.file;
+      card.addEventListener("click", () => {
+        $("scenario").value = i;
+        startShipped(i);
+      });
+      return card;
+    }));
+  }
+
   // A slider for every parameter the run may change, from 0 to four times its value now.
+  let params = [], picked = -1; // P picks params[picked] for [ and ]
   function makeSliders() {
     const box = $("sliders");
     box.replaceChildren();
-    for (const p of JSON.parse(call("herd_web_params", "string", [], []))) {
+    params = JSON.parse(call("herd_web_params", "string", [], []));
+    picked = -1;
+    for (const p of params) {
       const label = document.createElement("label"), name = document.createElement("span");
       const slider = document.createElement("input"), shown = document.createElement("output");
       name.textContent = p.path;
@@ -50,9 +80,11 @@ async function main() {
       slider.dataset.path = p.path;
       shown.textContent = p.value;
       slider.addEventListener("input", () => setParam(p.path, Number(slider.value), shown));
+      p.slider = slider, p.shown = shown, p.label = label;
       label.append(name, slider, shown);
       box.append(label);
     }
+    showPicked();
     $("log").replaceChildren();
   }
 
@@ -82,7 +114,7 @@ async function main() {
     $("canvas").setPointerCapture(e.pointerId);
     pointer(e, 0);
   });
-  $("canvas").addEventListener("pointermove", (e) => { if (pressed) pointer(e, 1); });
+  $("canvas").addEventListener("pointermove", (e) => pointer(e, pressed ? 1 : 3));
   for (const end of ["pointerup", "pointercancel"])
     $("canvas").addEventListener(end, (e) => { if (pressed) pointer(e, 2); pressed = false; });
   $("canvas").addEventListener("wheel", (e) => {
@@ -90,25 +122,102 @@ async function main() {
     call("herd_web_wheel", null, ["number", "number", "number"], [...canvasPoint(e), Math.sign(e.deltaY)]);
   }, { passive: false });
 
-  // herd view's keys: Space run/pause, . one step, + / - steps per frame, R the next seed, F fit.
+  // herd view's keys: Space run/pause, . one step, + / - double / halve the steps a frame, R the
+  // next seed, F fit; Tab / Shift+Tab / 0-9 select a steering agent, M hand it to the pointer,
+  // G groups, A routing arrows, F1-F6 overlays, L live plot (the module's herd_web_key); P pick a
+  // parameter, [ / ] lower / raise it by herd view's step (through its slider); V record; H help.
   function setSpeed(n) {
     $("speed").value = Math.min(Math.max(n, 1), Number($("speed").max));
     $("speed").dispatchEvent(new Event("input"));
   }
+  const say = (text) => { if (text) $("said").textContent = text; };
+  function viewKey(key, shift = false) {
+    say(call("herd_web_key", "string", ["string", "number"], [key, shift ? 1 : 0]));
+    showViewState();
+  }
+  function showPicked() {
+    const p = params[picked];
+    for (const q of params) q.label.classList.toggle("picked", q === p);
+    $("picked").textContent = p ? `param ${p.path} = ${p.slider.value}  ([ / ] -/+10 %, P next)` : "P picks a parameter";
+  }
+  function stepParam(direction) {
+    const p = params[picked];
+    if (!p) return say("press P to pick a parameter first");
+    const value = call("herd_web_param_stepped", "number", ["number", "number", "number"],
+                       [Number(p.slider.value), p.whole ? 1 : 0, direction]);
+    if (value > Number(p.slider.max)) p.slider.max = value;
+    p.slider.value = value;
+    if (Number(p.slider.value) !== value) return say(`${p.path}: ${value} is outside the slider`);
+    setParam(p.path, value, p.shown);
+    showPicked();
+  }
   document.addEventListener("keydown", (e) => {
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName) || e.ctrlKey || e.metaKey) return;
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(document.activeElement.tagName) || e.ctrlKey || e.metaKey || e.altKey)
+      return;
+    const speed = () => Number($("speed").value);
     const actions = {
       " ": () => setRunning(!running),
       ".": () => { setRunning(false); call("herd_web_step", "number", ["number"], [1]); },
-      "+": () => setSpeed(Number($("speed").value) + 1),
-      "=": () => setSpeed(Number($("speed").value) + 1),
-      "-": () => setSpeed(Number($("speed").value) - 1),
+      "+": () => setSpeed(speed() * 2),
+      "=": () => setSpeed(speed() * 2),
+      "-": () => setSpeed(Math.floor(speed() / 2)),
       r: () => { $("seed").value = Number($("seed").value) + 1; start($("text").value, "the page's text"); },
       f: () => call("herd_web_fit", null, [], []),
+      p: () => { picked = params.length ? (picked + 1) % params.length : -1; showPicked(); },
+      "[": () => stepParam(-1),
+      "]": () => stepParam(+1),
+      v: () => record(),
+      h: () => { $("keys").open = !$("keys").open; },
     };
-    const act = actions[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-    if (act) { e.preventDefault(); act(); }
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (actions[key]) actions[key]();
+    else if (/^([0-9]|Tab|[mgal]|F[1-6])$/.test(key)) viewKey(key, e.shiftKey);
+    else return;
+    e.preventDefault();
   });
+
+  // The view's switches as boxes too (for a phone), kept in step with the keys.
+  const OVERLAYS = ["aim", "centroid", "cohesion", "reaction", "farthest", "scale"];
+  function showViewState() {
+    const v = JSON.parse(call("herd_web_view_state", "string", [], []));
+    OVERLAYS.forEach((name, k) => { $(`overlay-${name}`).checked = (v.overlays >> k) & 1; });
+    $("show-groups").checked = v.groups, $("show-route").checked = v.route, $("show-plot").checked = v.plot;
+    return v;
+  }
+  OVERLAYS.forEach((name, k) => {
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", id: `overlay-${name}` });
+    const label = document.createElement("label");
+    box.addEventListener("change", () => viewKey(`F${k + 1}`));
+    label.append(box, ` F${k + 1} ${name}`);
+    $("switches").append(label);
+  });
+  for (const [id, key] of [["show-groups", "g"], ["show-route", "a"], ["show-plot", "l"]])
+    $(id).addEventListener("change", () => viewKey(key));
+
+  // V: the canvas recorded to a WebM file (the browser's MediaRecorder), again to stop and keep it.
+  let recorder = null;
+  function record() {
+    if (recorder) return recorder.stop();
+    if (typeof MediaRecorder === "undefined") return say("this browser cannot record video");
+    const chunks = [], started = new Date();
+    recorder = new MediaRecorder($("canvas").captureStream(30), { mimeType: "video/webm" });
+    recorder.ondataavailable = (e) => chunks.push(e.data);
+    recorder.onstop = () => {
+      const video = new Blob(chunks, { type: "video/webm" });
+      const name = `herd-${started.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-")}.webm`;
+      const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(video), download: name });
+      link.click();
+      say(`recorded ${name} (${Math.round(video.size / 1024)} KiB)`);
+      $("record").textContent = "record";
+      recorder = null;
+      lastVideo = video;
+    };
+    recorder.start(250);
+    $("record").textContent = "stop recording";
+    say("recording the canvas (V or the button again stops and keeps it)");
+  }
+  let lastVideo = null;
+  $("record").addEventListener("click", record);
 
   // A picture of the canvas as a PNG download, drawn afresh so the buffer holds it.
   function screenshot() {
@@ -128,6 +237,7 @@ async function main() {
     if (!file) return;
     const text = await file.text();
     $("text").value = text;
+    showScenario(null);
     $("description").textContent = file.name;
     start(text, file.name);
   });
@@ -175,7 +285,7 @@ async function main() {
     const file = LEVELS[i][1], text = await (await fetch(`scenarios/${file}`)).text();
     $("text").value = text;
     $("scenario").value = scenarios.findIndex((s) => s.file === file);
-    $("description").textContent = scenarios[$("scenario").value].description;
+    showScenario(scenarios[$("scenario").value]);
     const sets = $("published").checked ? "dogs.rules=published" : "";
     if (!start(text, `scenarios/${file}`, sets)) return false;
     level = i, levelDone = false;
@@ -200,6 +310,7 @@ async function main() {
   showLevels();
 
   for (const [i, s] of scenarios.entries()) $("scenario").add(new Option(s.name, i));
+  makeGallery();
   $("scenario").addEventListener("change", () => startShipped($("scenario").value));
   $("restart").addEventListener("click", () => start($("text").value, "the page's text"));
   $("start-text").addEventListener("click", () => start($("text").value, "the page's text"));
@@ -211,6 +322,7 @@ async function main() {
   });
   const refresh = () => {
     $("figures").textContent = call("herd_web_figures", "string", [], []);
+    $("details").textContent = call("herd_web_details", "string", [], []);
     checkLevel();
     requestAnimationFrame(refresh);
   };
@@ -228,7 +340,7 @@ async function main() {
                         slider.dispatchEvent(new Event("input"));
                         return slider.value;
                       },
-                      toPixel: (x, y) => call("herd_web_to_pixel", "string", ["number", "number"], [x, y])
+                      toPixel: (x, y, z = 0) => call("herd_web_to_pixel", "string", ["number", "number", "number"], [x, y, z])
                         .split(" ").map(Number),
                       // Frames drawn and steps taken in `seconds` of running (bench/web-fps.sh).
                       measure: (seconds) => new Promise((done) => {
@@ -243,7 +355,11 @@ async function main() {
                                  seconds: (performance.now() - t0) / 1000 });
                         }, seconds * 1000);
                       }),
-                      screenshot, playLevel, levelStatus: () => $("level-status").textContent, pointer: (x, y, phase) =>
+                      screenshot, playLevel, showViewState, video: () => lastVideo,
+                      details: () => call("herd_web_details", "string", [], []), said: () => $("said").textContent,
+                      inspect: (id) => call("herd_web_inspect", "number", ["number"], [id]),
+                      inspected: () => call("herd_web_inspected", "number", [], []),
+                      agents: (max = 0) => JSON.parse(call("herd_web_agents", "string", ["number"], [max])), levelStatus: () => $("level-status").textContent, pointer: (x, y, phase) =>
                         call("herd_web_pointer", "number", ["number", "number", "number"], [x, y, phase]),
                       log: () => [...document.querySelectorAll("#log li")].map((li) => li.textContent),
                       error: () => $("error").textContent,

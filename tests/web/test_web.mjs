@@ -38,31 +38,46 @@ try {
           JSON.stringify(got));
   }
 
-  // A picture of the canvas: the field, the sheep and the dog in the renderer's colours.
-  await page.evaluate(() => {
-    document.getElementById("seed").value = 1;
-    window.herdPage.start(document.getElementById("text").value, "page");
-  });
-  await page.waitForTimeout(500);
+  // A picture of the canvas (the screenshot button's PNG, at the canvas's own pixels): each sheep,
+  // the dog and the goal drawn in their colours where their world coordinates put them, and not
+  // where they are not (the same look 15 px off).
   const colors = JSON.parse(await page.evaluate(() => window.herdPage.colors()));
-  const shot = await page.locator("#canvas").screenshot();
-  const found = await page.evaluate(async ([png, want]) => {
+  const drawn = await page.evaluate(async (want) => {
+    const h = window.herdPage;
+    document.getElementById("seed").value = 1;
+    h.start(document.getElementById("text").value, "page");
+    h.step(40);
     const img = new Image();
-    img.src = `data:image/png;base64,${png}`;
+    img.src = h.screenshot();
     await img.decode();
     const c = new OffscreenCanvas(img.width, img.height), g = c.getContext("2d");
     g.drawImage(img, 0, 0);
-    const d = g.getImageData(0, 0, img.width, img.height).data, count = {};
-    for (const [name, rgb] of Object.entries(want)) {
-      count[name] = 0;
-      for (let i = 0; i < d.length; i += 4)
-        if (Math.abs(d[i] - rgb[0]) <= 2 && Math.abs(d[i + 1] - rgb[1]) <= 2 && Math.abs(d[i + 2] - rgb[2]) <= 2)
-          count[name] += 1;
-    }
-    return count;
-  }, [shot.toString("base64"), colors]);
-  check("the canvas shows the field, the sheep and the dog", found.field > 1000 && found.grazing + found.moved > 20 &&
-        found.dog > 5, JSON.stringify(found));
+    const d = g.getImageData(0, 0, img.width, img.height).data;
+    // Whether a pixel within 2 px of canvas point (x, y) has one of the named colours.
+    const near = (x, y, names) => {
+      for (let dy = -2; dy <= 2; ++dy)
+        for (let dx = -2; dx <= 2; ++dx) {
+          const px = Math.round(x) + dx, py = Math.round(y) + dy;
+          if (px < 0 || py < 0 || px >= img.width || py >= img.height) continue;
+          const i = 4 * (py * img.width + px);
+          if (names.some((n) => Math.abs(d[i] - want[n][0]) <= 2 && Math.abs(d[i + 1] - want[n][1]) <= 2 &&
+                                Math.abs(d[i + 2] - want[n][2]) <= 2)) return true;
+        }
+      return false;
+    };
+    const where = h.agents(1000), sheep = ["grazing", "moved", "alert", "delivered"];
+    const look = (shift) => {
+      const at = (p) => h.toPixel(p[0], p[1]).map((v) => v + shift);
+      const [gx, gy] = at(where.goal), [rx, ry] = at([where.goal[0] + where.goal_radius, where.goal[1]]);
+      return { sheep: where.flock.filter((p) => near(...at(p), sheep)).length / where.flock.length,
+               dog: near(...at(where.steering[0]), ["dog"]),
+               goal: near(gx, gy, ["target"]) && near(rx, ry, ["target"]) };
+    };
+    return { at: look(0), off: look(15), size: [img.width, img.height] };
+  }, colors);
+  check("the screenshot shows each sheep, the dog and the goal where their world coordinates put them",
+        drawn.at.sheep >= 0.95 && drawn.at.dog && drawn.at.goal && drawn.off.sheep < 0.5 && !drawn.off.dog &&
+        !drawn.off.goal && drawn.size[0] === 960, JSON.stringify(drawn));
 
   // A slider is herd_sim_set_param: moved after step 50, the next step is the one a scenario
   // whose schedule makes the same change at step 50 takes, and not the one without it.
@@ -89,10 +104,11 @@ try {
 
   // The dog dragged with the mouse (pointer events on the canvas: pressed on the dog, moved to
   // a point): into the flock, the sheep react to it; away from it, they do not.
-  const box = await page.locator("#canvas").boundingBox();
+  // Canvas pixel (x, y) in the viewport's coordinates, where the mouse goes (the page may have
+  // scrolled since the last look).
   const onPage = async (x, y) => page.evaluate(([px, py]) => {
-    const canvas = document.getElementById("canvas");
-    return [px * canvas.clientWidth / canvas.width, py * canvas.clientHeight / canvas.height];
+    const canvas = document.getElementById("canvas"), box = canvas.getBoundingClientRect();
+    return [box.left + px * box.width / canvas.width, box.top + py * box.height / canvas.height];
   }, [x, y]);
   async function dragRun(toward) {
     const [from, to] = await page.evaluate((t) => {
@@ -102,9 +118,9 @@ try {
       return [h.toPixel(dog[0], dog[1]), t ? h.toPixel(f.centroid_x, f.centroid_y) : h.toPixel(-30, -30)];
     }, toward);
     const [fx, fy] = await onPage(...from), [tx, ty] = await onPage(...to);
-    await page.mouse.move(box.x + fx, box.y + fy);
+    await page.mouse.move(fx, fy);
     await page.mouse.down();
-    await page.mouse.move(box.x + tx, box.y + ty, { steps: 4 });
+    await page.mouse.move(tx, ty, { steps: 4 });
     const reacted = await page.evaluate(() => {
       let most = 0;
       for (let s = 0; s < 150; ++s) {
@@ -125,9 +141,9 @@ try {
   const view = async () => page.evaluate(() => window.herdPage.toPixel(75, 75));
   const before = await view();
   const [ex, ey] = await onPage(900, 600);
-  await page.mouse.move(box.x + ex, box.y + ey);
+  await page.mouse.move(ex, ey);
   await page.mouse.down();
-  await page.mouse.move(box.x + ex - 100, box.y + ey - 50, { steps: 4 });
+  await page.mouse.move(ex - 100, ey - 50, { steps: 4 });
   await page.mouse.up();
   const panned = await view();
   await page.mouse.wheel(0, -300);
@@ -148,6 +164,187 @@ try {
   const png = await page.evaluate(() => window.herdPage.screenshot());
   check("the screenshot button gives the canvas as a PNG", png.startsWith("data:image/png;base64,") &&
         png.length > 10000, `${png.length} characters`);
+
+  // Click to inspect: a click on a sheep inspects it (its id and, after a step, the terms of its
+  // update beside the canvas); a click on empty ground stops.
+  const target = await page.evaluate(() => {
+    const h = window.herdPage;
+    h.start(document.getElementById("text").value, "page");
+    h.step(5);
+    const flock = h.agents(1000).flock, dog = h.agents(0).steering[0];
+    // A sheep with no other within 10 px (so the click is unambiguous), away from the dog.
+    const px = flock.map((p) => h.toPixel(p[0], p[1]));
+    const i = px.findIndex((p, k) => px.every((q, j) => j === k || Math.hypot(p[0] - q[0], p[1] - q[1]) > 10) &&
+                                    Math.hypot(p[0] - h.toPixel(dog[0], dog[1])[0], p[1] - h.toPixel(dog[0], dog[1])[1]) > 40);
+    return { id: i, px: px[i] };
+  });
+  const [sx, sy] = await onPage(...target.px);
+  await page.mouse.click(sx, sy);
+  const inspected = await page.evaluate(() => {
+    const h = window.herdPage, id = h.inspected();
+    h.step(1);
+    return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r({ id, details: h.details() }))));
+  });
+  const [ox, oy] = await onPage(5, 630);
+  await page.mouse.click(ox, oy);
+  const stopped = await page.evaluate(() => window.herdPage.inspected());
+  check("a click on a sheep inspects it, with the terms of its update; a click on empty ground stops",
+        target.id >= 0 && inspected.id === target.id && inspected.details.includes(`agent ${target.id} `) &&
+        /terms of step \d+/.test(inspected.details) && /neighbours: its \d+ nearest/.test(inspected.details) && stopped === -1,
+        JSON.stringify({ target, inspected, stopped }));
+
+  // herd view's other keys: Tab and 0-9 select a steering agent (Lien's three shepherds), M hands
+  // it to the pointer (it heads where the mouse hovers), G, A, F1 and L switch the drawing (the
+  // boxes follow), P picks a parameter and ] raises it 10 % through its slider, logged; H the help.
+  await page.evaluate(async () => {
+    const h = window.herdPage, i = h.scenarios.findIndex((s) => s.file === "lien-empty.json");
+    document.getElementById("scenario").value = i;
+    await h.startShipped(i);
+  });
+  await page.locator("#canvas").click({ position: { x: 5, y: 5 } });
+  const state = async () => page.evaluate(() => window.herdPage.showViewState());
+  const unswitched = await state();
+  await page.keyboard.press("Tab");
+  const tabbed = (await state()).selected;
+  await page.keyboard.press("2");
+  const two = await page.evaluate(() => ({ selected: window.herdPage.showViewState().selected,
+                                           details: window.herdPage.details() }));
+  await page.keyboard.press("Shift+Tab");
+  const back = (await state()).selected;
+  for (const key of ["g", "a", "F1", "l"]) await page.keyboard.press(key);
+  const switched = await page.evaluate(() => ({ state: window.herdPage.showViewState(), aim: document.getElementById("overlay-aim").checked,
+                                                groups: document.getElementById("show-groups").checked }));
+  switched.before = unswitched;
+  check("Tab, Shift+Tab and 0-9 select a steering agent (marked beside the canvas)",
+        tabbed === 1 && two.selected === 2 && /> ?#2/.test(two.details) && back === 1, JSON.stringify({ tabbed, two, back }));
+  check("G, A, F1 and L switch groups, routing arrows, the aim overlay and the live plot, the boxes with them",
+        switched.state.groups !== unswitched.groups && switched.state.route !== unswitched.route &&
+        (switched.state.overlays ^ unswitched.overlays) === 1 && switched.state.plot !== unswitched.plot &&
+        switched.aim === ((switched.state.overlays & 1) === 1) && switched.groups === switched.state.groups,
+        JSON.stringify(switched));
+  // M: shepherd 1 follows the pointer hovering at a world point 30 m from it.
+  const hand = await page.evaluate(() => {
+    const h = window.herdPage, a = h.agents(0).steering[1];
+    return { from: a, to: [a[0] + 30, a[1]], px: h.toPixel(a[0] + 30, a[1]) };
+  });
+  await page.keyboard.press("m");
+  const [hx, hy] = await onPage(...hand.px);
+  await page.mouse.move(hx, hy);
+  const followed = await page.evaluate(() => {
+    window.herdPage.step(20);
+    return { at: window.herdPage.agents(0).steering[1], state: window.herdPage.showViewState() };
+  });
+  await page.keyboard.press("m");
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  check("M hands the selected shepherd to the pointer: it heads where the mouse is",
+        followed.state.manual && dist(followed.at, hand.to) < dist(hand.from, hand.to) - 5 &&
+        !(await state()).manual, JSON.stringify({ hand, followed }));
+  const edited = await page.evaluate(() => {
+    const slider = document.querySelector("#sliders input"), before = Number(slider.value);
+    return { path: slider.dataset.path, before };
+  });
+  await page.keyboard.press("p");
+  await page.keyboard.press("]");
+  await page.keyboard.press("h");
+  const afterEdit = await page.evaluate(() => ({ value: Number(document.querySelector("#sliders input").value),
+                                                 log: window.herdPage.log(), help: document.getElementById("keys").open }));
+  check("P picks the first parameter and ] raises it by herd view's 10 % through its slider, logged; H opens the keys",
+        Math.abs(afterEdit.value - edited.before * 1.1) < 1e-9 * Math.max(1, edited.before) &&
+        afterEdit.log.some((l) => l.includes(`${edited.path} = ${afterEdit.value}`)) && afterEdit.help,
+        JSON.stringify({ edited, afterEdit }));
+
+  // The picker's pictures: every scenario a card with its picture (loaded) and description; a
+  // click on a card starts that scenario.
+  await page.locator("#gallery-box summary").click();
+  const gallery = await page.evaluate(() => Promise.all([...document.querySelectorAll("#gallery .card")].map(async (c) => {
+    const picture = await fetch(c.querySelector("img").src).then((r) => r.blob()).then(createImageBitmap).catch(() => null);
+    return { file: c.dataset.file, loaded: picture !== null && picture.width >= 160, text: c.querySelector("span").textContent };
+  })));
+  await page.locator('#gallery .card[data-file="boids2d.json"]').click();
+  await page.waitForFunction(() => window.herdPage.figures().agents === 500, null, { timeout: 5000 }).catch(() => {});
+  const carded = await page.evaluate(() => ({ agents: window.herdPage.figures().agents,
+                                              picture: document.getElementById("picture").src }));
+  check("every scenario's card shows its picture and description; a click on one starts it",
+        gallery.length === expected.scenarios && gallery.every((g) => g.loaded && g.text.length > 10) &&
+        carded.agents === 500 && carded.picture.endsWith("pictures/boids2d.png"),
+        JSON.stringify({ bad: gallery.filter((g) => !g.loaded || g.text.length <= 10), carded }));
+
+  // 3D: a drag off the agents orbits the camera (the picture of two world corners turns: their
+  // distance on the canvas changes, as no pan can make it), and the boids are drawn where the
+  // turned camera puts them (something other than the background within 2 px of each).
+  const drawnAt = () => page.evaluate(async () => {
+    const h = window.herdPage, img = new Image(), bg = JSON.parse(h.colors()).background;
+    img.src = h.screenshot();
+    await img.decode();
+    const c = new OffscreenCanvas(img.width, img.height), g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, img.width, img.height).data;
+    const painted = (x, y) => {
+      for (let dy = -2; dy <= 2; ++dy)
+        for (let dx = -2; dx <= 2; ++dx) {
+          const i = 4 * ((Math.round(y) + dy) * img.width + Math.round(x) + dx);
+          if (Math.abs(d[i] - bg[0]) + Math.abs(d[i + 1] - bg[1]) + Math.abs(d[i + 2] - bg[2]) > 30) return true;
+        }
+      return false;
+    };
+    const shown = h.agents(2000).flock.map((p) => h.toPixel(p[0], p[1], p[2]))
+      .filter(([x, y]) => x > 2 && y > 2 && x < img.width - 3 && y < img.height - 3);
+    return shown.filter(([x, y]) => painted(x, y)).length / Math.max(1, shown.length);
+  });
+  const orbit = await page.evaluate(async () => {
+    const h = window.herdPage, i = h.scenarios.findIndex((s) => s.file === "boids3d.json");
+    await h.startShipped(i);
+    return { before: [h.toPixel(0, 0, 0), h.toPixel(640, 0, 0)], dims: h.agents(0).dims };
+  });
+  orbit.drawnBefore = await drawnAt();
+  const [qx, qy] = await onPage(900, 600);
+  await page.mouse.move(qx, qy);
+  await page.mouse.down();
+  await page.mouse.move(qx - 150, qy - 40, { steps: 5 });
+  await page.mouse.up();
+  orbit.after = await page.evaluate(() => [window.herdPage.toPixel(0, 0, 0), window.herdPage.toPixel(640, 0, 0)]);
+  orbit.drawnAfter = await drawnAt();
+  const span = (c) => Math.hypot(c[1][0] - c[0][0], c[1][1] - c[0][1]);
+  check("in 3D a drag orbits the camera, the boids drawn where it puts them", orbit.dims === 3 &&
+        Math.abs(span(orbit.after) - span(orbit.before)) > 5 && orbit.drawnBefore > 0.95 && orbit.drawnAfter > 0.95,
+        JSON.stringify(orbit));
+
+  // A scenario file dropped on the page runs; a bad one is refused with its one-line error.
+  const dropped = await page.evaluate(async () => {
+    const drop = (name, text) => {
+      const files = new DataTransfer();
+      files.items.add(new File([text], name, { type: "application/json" }));
+      document.getElementById("canvas").dispatchEvent(new DragEvent("drop", { dataTransfer: files, bubbles: true }));
+      return new Promise((r) => setTimeout(r, 300));
+    };
+    const h = window.herdPage, mine = { model: "boids", world: { size_m: [200, 150] }, boids: { count: 123 } };
+    await drop("mine.json", JSON.stringify(mine));
+    const good = { agents: h.figures().agents, description: document.getElementById("description").textContent,
+                   error: h.error() };
+    await drop("broken.json", '{"model": "boids", "boids": {"count": 12,}}');
+    return { good, bad: h.error(), agents: h.figures().agents };
+  });
+  check("a dropped scenario file runs; a broken one gets the parser's one-line error and the run goes on",
+        dropped.good.agents === 123 && dropped.good.description === "mine.json" && dropped.good.error === "" &&
+        /^broken\.json:1:\d+: /.test(dropped.bad) && !dropped.bad.includes("\n") && dropped.agents === 123,
+        JSON.stringify(dropped));
+
+  // V records the canvas to a WebM file while it runs; V again stops and keeps it.
+  await page.locator("#canvas").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Space");
+  await page.keyboard.press("v");
+  await page.waitForTimeout(1200);
+  await page.keyboard.press("v");
+  await page.waitForFunction(() => window.herdPage.video() !== null, null, { timeout: 5000 }).catch(() => {});
+  const video = await page.evaluate(async () => {
+    const v = window.herdPage.video();
+    if (!v) return null;
+    const head = new Uint8Array(await v.slice(0, 4).arrayBuffer());
+    return { size: v.size, type: v.type, ebml: [...head].map((b) => b.toString(16)).join(" "), said: window.herdPage.said() };
+  });
+  await page.keyboard.press("Space");
+  check("V records the running canvas to a WebM file", video !== null && video.size > 1000 &&
+        video.ebml === "1a 45 df a3" && /^recorded herd-\d{8}-\d{6}\.webm/.test(video.said), JSON.stringify(video));
 
   // A bad scenario: refused with one line naming what and where, the run before kept.
   const error = await page.evaluate(() => {
