@@ -28,7 +28,7 @@ check "... a static folder: index.html, herd.js, herd.wasm, the scenarios and th
 # What the program gives for the same runs: "STEPS OUTCOME CENTROID_X CENTROID_Y" (herd's outcome
 # names, the centroid to ten digits, as the summary and the page print it).
 ends() {
-  "$HERD" run -q --seed "$1" --summary - | /usr/bin/python3 -c '
+  "$HERD" run -q --seed "$1" "${@:2}" --summary - | /usr/bin/python3 -c '
 import json, sys
 s = json.load(sys.stdin)
 x, y = s["observation"]["centroid_m"][:2]
@@ -36,12 +36,19 @@ print(s["steps"], {"finished": "succeeded"}.get(s["exit_reason"], s["exit_reason
 }
 printf '{"model": "strombom", "sheep": {"count": -5}}' >"$tmp/page.json"
 bad=$(cd "$tmp" && "$HERD" run page.json 2>&1 >/dev/null | sed -n '1s/^herd: //p')
-/usr/bin/python3 - "$tmp/expected.json" "$(ends 1)" "$(ends 2)" "$(ends 3)" "$bad" "$(ls scenarios/*.json | wc -l)" <<'PY'
+# Other models, 200 steps of seed 1 (the web build's vector loops must not change a bit).
+others=()
+for name in boids2d boids3d netlogo-flocking couzin-torus; do
+  others+=("$name $(ends 1 "scenarios/$name.json" --set max_steps=200)")
+done
+/usr/bin/python3 - "$tmp/expected.json" "$(ends 1)" "$(ends 2)" "$(ends 3)" "$bad" "$(ls scenarios/*.json | wc -l)" \
+  "${others[@]}" <<'PY'
 import json, sys
-out, one, two, three, bad, count = sys.argv[1:]
-runs = {seed: {"steps": int(end.split()[0]), "outcome": end.split()[1], "centroid": " ".join(end.split()[2:4])}
-        for seed, end in (("1", one), ("2", two), ("3", three))}
-json.dump({"runs": runs, "bad_error": bad, "scenarios": int(count)}, open(out, "w"))
+out, one, two, three, bad, count, *others = sys.argv[1:]
+end = lambda e: {"steps": int(e.split()[0]), "outcome": e.split()[1], "centroid": " ".join(e.split()[2:4])}
+runs = {seed: end(e) for seed, e in (("1", one), ("2", two), ("3", three))}
+models = {o.split()[0]: end(" ".join(o.split()[1:])) for o in others}
+json.dump({"runs": runs, "models": models, "bad_error": bad, "scenarios": int(count)}, open(out, "w"))
 PY
 
 # playwright-core from the lock file, beside the build.

@@ -355,6 +355,7 @@ async function main() {
                                  seconds: (performance.now() - t0) / 1000 });
                         }, seconds * 1000);
                       }),
+                      frames: () => call("herd_web_frames", "number", [], []),
                       screenshot, playLevel, showViewState, video: () => lastVideo,
                       details: () => call("herd_web_details", "string", [], []), said: () => $("said").textContent,
                       inspect: (id) => call("herd_web_inspect", "number", ["number"], [id]),

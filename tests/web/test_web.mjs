@@ -37,6 +37,17 @@ try {
           "as herd run's", got.outcome === want.outcome && got.steps === want.steps && got.centroid === want.centroid,
           JSON.stringify(got));
   }
+  for (const [name, want] of Object.entries(expected.models)) {
+    const got = await page.evaluate(async (n) => {
+      const text = await (await fetch(`scenarios/${n}.json`)).text();
+      document.getElementById("seed").value = 1;
+      window.herdPage.start(text, "page", "max_steps=200");
+      const steps = window.herdPage.runToEnd(), f = window.herdPage.figures();
+      return { steps, outcome: f.outcome, centroid: `${f.centroid_x} ${f.centroid_y}` };
+    }, name);
+    check(`${name}, seed 1: 200 steps in the page end at herd run's centroid ${want.centroid}`,
+          got.outcome === want.outcome && got.steps === want.steps && got.centroid === want.centroid, JSON.stringify(got));
+  }
 
   // A picture of the canvas (the screenshot button's PNG, at the canvas's own pixels): each sheep,
   // the dog and the goal drawn in their colours where their world coordinates put them, and not
