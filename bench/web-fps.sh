@@ -5,8 +5,8 @@
 # all-active flock of bench/all-active.json: every sheep does the full update every step) and
 # of boids (scenarios/boids2d.json, the world widened to keep its density). The page runs
 # WebGL2 on SwiftShader (Chromium's CPU renderer), herd view OpenGL on Mesa's llvmpipe under
-# xvfb-run: both draw on the CPU here. For the page also where a frame's time goes: the
-# milliseconds of a step alone and of a paused frame (drawing alone).
+# xvfb-run: both draw on the CPU here. For the page also the part of a frame's time that is
+# the simulation: the milliseconds of a step alone (the rest is drawing and the browser).
 #
 # usage: bench/web-fps.sh [--seconds S] [--out FILE.md] [--no-build]
 set -euo pipefail
@@ -50,13 +50,13 @@ PY
 (cd "$root/tests/web" && node fps.mjs "http://127.0.0.1:$port/" "$scratch/cases.json") >"$scratch/page.jsonl"
 
 # herd view: the same cases, frames fixed to what the page drew in the same time or 20 at least.
-table="| workload | agents | page: frames/s | page: steps/s | page: ms a step | page: ms a frame, paused | herd view: frames/s |"$'\n'"|---|---:|---:|---:|---:|---:|---:|"
+table="| workload | agents | page: frames/s | page: steps/s | page: ms a frame | of which a step | herd view: frames/s |"$'\n'"|---|---:|---:|---:|---:|---:|---:|"
 while IFS= read -r line; do
-  read -r name n file frames steps secs step_ms frame_ms <<<"$(/usr/bin/python3 -c '
+  read -r name n file frames steps secs step_ms <<<"$(/usr/bin/python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])
 model, n = r["name"].split()
-print(model, n, r["file"], r["frames"], r["steps"], r["seconds"], r["step_ms"], r["paused_frame_ms"])' "$line")"
+print(model, n, r["file"], r["frames"], r["steps"], r["seconds"], r["step_ms"])' "$line")"
   sets=()
   for c in "${cases[@]}"; do
     [[ "$c" == "$name $n "* ]] || continue
@@ -68,7 +68,7 @@ print(model, n, r["file"], r["frames"], r["steps"], r["seconds"], r["step_ms"], 
   native=$("${wrap[@]}" "$herd" view "$scenario" --frames "$want" --size 1280x800 "${sets[@]}" | grep '^frames:' |
     awk '{ print $6 }')
   table+=$'\n'"$(awk -v m="$name" -v n="$n" -v f="$frames" -v s="$steps" -v t="$secs" -v nat="$native" \
-    -v sm="$step_ms" -v fm="$frame_ms" 'BEGIN { printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %s |", m, n, f / t, s / t, sm, fm, nat }')"
+    -v sm="$step_ms" 'BEGIN { printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %s |", m, n, f / t, s / t, 1000 * t / f, sm, nat }')"
 done <"$scratch/page.jsonl"
 rm -f "$site/scenarios/all-active.json"
 
