@@ -21,4 +21,4 @@ set_target_properties(herd_web PROPERTIES OUTPUT_NAME herd SUFFIX ".js")
 target_link_options(herd_web PRIVATE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2
                     -sALLOW_MEMORY_GROWTH=1 -sMODULARIZE=1 -sEXPORT_NAME=createHerd
                     "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free']"
-                    "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString']")
+                    "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','UTF8ToString','FS']")

@@ -70,7 +70,7 @@ cmake --build "$work/herd" -j "$(nproc)" --target herd_web >"$work/build.log" 2>
 stage=$(mktemp -d "${out%/}.part-XXXXXX")
 chmod 755 "$stage" # a static server may run as another user
 trap 'rm -rf "$stage"' EXIT
-cp "$root/web/index.html" "$root/web/page.js" "$root/web/page.css" "$stage/"
+cp "$root/web/index.html" "$root/web/page.js" "$root/web/worker.js" "$root/web/page.css" "$stage/"
 cp "$work/herd/herd.js" "$work/herd/herd.wasm" "$stage/"
 mkdir "$stage/scenarios"
 cp "$root"/scenarios/*.json "$stage/scenarios/"

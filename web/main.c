@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../src/cli/inspect.h"
 #include "../src/cli/param_edit.h"
@@ -39,6 +40,10 @@ static struct {
   char error[1024];  /* the last refusal, one line */
   char hud[512];
   char details[4096];
+  bool in_worker;    /* this module is web/worker.js's: no canvas, it steps for the page */
+  char *plot_values; /* in the worker: the plot's values of each step since the last state sent */
+  size_t plot_size, plot_used;
+  char terms[1024]; /* on the page: the inspected agent's terms as the worker's step gave them */
 } page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
 static int fail(const herd_error *err) {
@@ -47,6 +52,42 @@ static int fail(const herd_error *err) {
 }
 
 WEB const char *herd_web_error(void) { return page.error; }
+
+/* ---- Changes to the simulation, also sent to the worker ------------------------------------
+ * While the page runs, the simulation steps in a Web Worker (web/worker.js, the same module
+ * without a canvas) and the page draws the states it sends back (herd_web_resume). Every change
+ * the page makes to the simulation goes through the functions below: made here at once (so a
+ * refusal is seen at once) and, through Module.forward (set by web/page.js while the worker
+ * steps), made there too by the same function, before its next step. */
+EM_JS(void, forward, (const char *op, const char *text, double a, double b, double c, double d), {
+  if (Module.forward) Module.forward(UTF8ToString(op), text ? UTF8ToString(text) : "", a, b, c, d);
+});
+
+/* Steering agent `index` heads for `aim` (herd_sim_steer). */
+WEB int herd_web_steer(int index, double x, double y, double z) {
+  herd_error err;
+  float aim[3] = {(float)x, (float)y, (float)z};
+  if (!page.sim || herd_sim_steer(page.sim, (uint32_t)index, aim, &err) != HERD_OK) return page.sim ? fail(&err) : 1;
+  forward("steer", NULL, index, x, y, z);
+  return 0;
+}
+
+/* Steering agent `index` goes back to its strategy (herd_sim_release). */
+WEB int herd_web_release(int index) {
+  herd_error err;
+  if (!page.sim || herd_sim_release(page.sim, (uint32_t)index, &err) != HERD_OK) return page.sim ? fail(&err) : 1;
+  forward("release", NULL, index, 0, 0, 0);
+  return 0;
+}
+
+WEB int herd_web_inspect(int id); /* below, with the rest of inspecting */
+
+/* Under M's hand control the selected agent heads for (x, y, z) from the next step on. */
+WEB void herd_web_hand(double x, double y, double z) {
+  page.hand_aim[0] = (float)x, page.hand_aim[1] = (float)y, page.hand_aim[2] = (float)z;
+  page.hand_aim_set = true;
+  if (page.pick.manual) forward("hand", NULL, x, y, z, 0);
+}
 
 /* The canvas and its context, made once: the renderer is made again for each flock. */
 static int open_window(void) {
@@ -104,6 +145,21 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   return 0;
 }
 
+/* In the worker: the step's values for the page's live plot, "polarisation milling delivered"
+ * lines, sent with the next state (herd_web_take_plot). */
+static void record_plot_values(void) {
+  float v[HERD_PLOT_SERIES];
+  herd_plot_values(page.sim, v);
+  size_t need = page.plot_used + 3 * 32;
+  if (need > page.plot_size) {
+    char *bigger = realloc(page.plot_values, 2 * need);
+    if (!bigger) return;
+    page.plot_values = bigger, page.plot_size = 2 * need;
+  }
+  page.plot_used += (size_t)snprintf(page.plot_values + page.plot_used, page.plot_size - page.plot_used,
+                                     "%.9g %.9g %.9g\n", v[0], v[1], v[2]);
+}
+
 /* n steps now (fewer at the outcome); the steps taken, or -1 after an error. */
 WEB int herd_web_step(int n) {
   if (!page.sim) return -1;
@@ -112,7 +168,9 @@ WEB int herd_web_step(int n) {
   for (int k = 0; k < n && herd_sim_outcome(page.sim) == HERD_RUNNING; ++k, ++done) {
     if (page.pick.manual && page.hand_aim_set) steering_pick_steer(&page.pick, page.sim, page.hand_aim);
     if (herd_sim_step(page.sim, &err) != HERD_OK) return fail(&err), -1;
-    herd_plot_observe(page.plot, page.sim);
+    if (page.plot) herd_plot_observe(page.plot, page.sim);
+    if (page.in_worker) record_plot_values();
+    page.inspect.terms = NULL; /* this step's own */
   }
   return (int)done;
 }
@@ -247,6 +305,7 @@ WEB int herd_web_set_param(const char *path, double value) {
   if (!page.sim) return 1;
   if (herd_sim_set_param(page.sim, path, value, &err) != HERD_OK) return fail(&err);
   page.error[0] = '\0';
+  forward("param", path, value, 0, 0, 0);
   return 0;
 }
 
@@ -283,15 +342,15 @@ WEB int herd_web_pointer(double x, double y, int phase) {
   static int grabbed = -1;
   static double last[2], pressed_at[2];
   if (!page.sim) return -1;
-  herd_error err;
-  herd_camera_to_world(&page.camera, x, y, page.width, page.height, page.hand_aim);
-  page.hand_aim_set = true;
+  float world[3];
+  herd_camera_to_world(&page.camera, x, y, page.width, page.height, world);
+  herd_web_hand(world[0], world[1], world[2]);
   if (phase == 3) return -1;
   if (phase == 0) grabbed = agent_at(x, y), last[0] = pressed_at[0] = x, last[1] = pressed_at[1] = y;
   if (grabbed < 0) {
     if (phase == 1) herd_camera_drag(&page.camera, x - last[0], y - last[1]);
     if (phase == 2 && fabs(x - pressed_at[0]) + fabs(y - pressed_at[1]) < CLICK_PX)
-      inspect_pick(&page.inspect, page.sim, &page.camera, page.width, page.height, x, y);
+      herd_web_inspect((int)inspect_nearest(page.sim, &page.camera, page.width, page.height, x, y));
     last[0] = x, last[1] = y;
     return -1;
   }
@@ -299,9 +358,9 @@ WEB int herd_web_pointer(double x, double y, int phase) {
   if (phase == 2) {
     grabbed = -1;
     if (page.pick.manual && page.pick.selected == was) return was; /* M's hand control goes on */
-    return herd_sim_release(page.sim, (uint32_t)was, &err) == HERD_OK ? was : (fail(&err), -1);
+    return herd_web_release(was) ? -1 : was;
   }
-  return herd_sim_steer(page.sim, (uint32_t)grabbed, page.hand_aim, &err) == HERD_OK ? was : (fail(&err), -1);
+  return herd_web_steer(grabbed, world[0], world[1], world[2]) ? -1 : was;
 }
 
 /* herd view's keys that act on the simulation or the drawing, by the browser's key name: Tab
@@ -316,6 +375,7 @@ WEB const char *herd_web_key(const char *key, int shift) {
   bool digit = key[0] >= '0' && key[0] <= '9' && !key[1];
   int overlay = key[0] == 'F' && key[1] >= '1' && key[1] < '1' + HERD_OVERLAY_COUNT && !key[2] ? key[1] - '1' : -1;
   if (digit || !strcmp(key, "Tab") || !strcmp(key, "m")) {
+    forward("key", key, shift, 0, 0, 0);
     if (digit) steering_pick_select(&page.pick, page.sim, key[0] - '0');
     if (key[0] == 'T') steering_pick_next(&page.pick, page.sim, shift ? -1 : 1);
     if (key[0] == 'm') steering_pick_toggle_manual(&page.pick, page.sim);
@@ -357,12 +417,15 @@ WEB const char *herd_web_details(void) {
   return page.details;
 }
 
-/* Inspects flock agent `id` (as a click on it does); -1 stops. 0, or 1 when it does not exist. */
+/* Inspects flock agent `id` (as a click on it does); -1 (or UINT32_MAX's int) stops. 0, or 1
+ * when it does not exist. */
 WEB int herd_web_inspect(int id) {
   if (!page.sim) return 1;
   uint32_t count = herd_scenario_describe(herd_sim_scenario(page.sim)).count;
   if (id >= (int64_t)count) return 1;
   inspect_agent(&page.inspect, page.sim, id < 0 ? UINT32_MAX : (uint32_t)id);
+  page.inspect.terms = NULL;
+  forward("explain", NULL, id < 0 ? -1 : id, 0, 0, 0);
   return 0;
 }
 
@@ -410,6 +473,90 @@ WEB const char *herd_web_colors(void) {
   return json;
 }
 
+/* ---- The hand-over between the page and its worker ------------------------------------------
+ * Each state crosses as a checkpoint (docs/checkpoint.md) in the module's memory file system:
+ * a sim resumed from it runs on bit for bit as the one that wrote it, so the page's runs stay
+ * the program's whichever thread steps them. */
+#define CHECKPOINT "/tmp/herd.ckpt"
+
+/* Writes the simulation's state to CHECKPOINT, for the other side. 0, or an error. */
+WEB int herd_web_checkpoint(void) {
+  herd_error err;
+  if (!page.sim) return 1;
+  umask(022); /* emscripten's C library starts with 0777 (a stub), which makes every new file unreadable */
+  return herd_sim_checkpoint(page.sim, CHECKPOINT, true, &err) == HERD_OK ? 0 : fail(&err);
+}
+
+/* The simulation in CHECKPOINT, in place of the one held (whose renderer and view stay). */
+static int resume(void) {
+  herd_error err;
+  herd_sim_desc desc = {.threads = 1, .backend = "cpu"};
+  herd_sim *sim = NULL;
+  if (herd_sim_resume(&desc, CHECKPOINT, &sim, &err) != HERD_OK) return fail(&err);
+  herd_sim_destroy(page.sim);
+  page.sim = sim;
+  return 0;
+}
+
+/* What the worker takes over with the state: the selected steering agent, whether the pointer
+ * steers it and where, the inspected agent: "selected manual hand_set x y z inspected". */
+WEB const char *herd_web_handover(void) {
+  static char text[160];
+  snprintf(text, sizeof text, "%d %d %d %.9g %.9g %.9g %d", page.pick.selected, page.pick.manual, page.hand_aim_set,
+           page.hand_aim[0], page.hand_aim[1], page.hand_aim[2], page.inspect.on ? (int)page.inspect.id : -1);
+  return text;
+}
+
+/* The worker: takes over the simulation in CHECKPOINT with the page's herd_web_handover. */
+WEB int herd_web_take_over(int selected, int manual, int hand_set, double x, double y, double z, int inspected) {
+  page.in_worker = true, page.paused = true, page.plot_used = 0;
+  int status = resume();
+  if (status) return status;
+  page.pick = (steering_pick){.selected = selected, .manual = manual != 0};
+  page.hand_aim[0] = (float)x, page.hand_aim[1] = (float)y, page.hand_aim[2] = (float)z;
+  page.hand_aim_set = hand_set != 0;
+  inspect_agent(&page.inspect, page.sim, inspected < 0 ? UINT32_MAX : (uint32_t)inspected);
+  return 0;
+}
+
+/* The worker: the plot's values since the last call (herd_web_step's lines), then forgets them. */
+WEB const char *herd_web_take_plot(void) {
+  static char empty[1];
+  if (!page.plot_used) return empty;
+  page.plot_used = 0;
+  return page.plot_values;
+}
+
+/* The worker: the inspected agent's terms after its last step ("" when none is inspected). */
+WEB const char *herd_web_terms(void) {
+  static char text[1024];
+  text[0] = '\0';
+  if (page.sim && page.inspect.on) inspect_terms(&page.inspect, page.sim, text, sizeof text);
+  return text;
+}
+
+/* The page: shows the worker's state in CHECKPOINT, with the plot's values of the steps it took
+ * (herd_web_take_plot's) and the inspected agent's terms. `authority`: the worker has stopped
+ * and the page steps on from here (so its own next step explains the inspected agent). */
+WEB int herd_web_show(int authority, const char *terms, const char *plot) {
+  int status = resume();
+  if (status) return status;
+  for (const char *at = plot; at && *at;) {
+    const char *line = at;
+    char *end;
+    float v[HERD_PLOT_SERIES];
+    for (int k = 0; k < HERD_PLOT_SERIES; ++k) v[k] = strtof(at, &end), at = end;
+    if (at == line) break; /* not numbers: not the worker's lines */
+    if (page.plot) herd_plot_add(page.plot, v);
+    while (*at == '\n' || *at == ' ') ++at;
+  }
+  snprintf(page.terms, sizeof page.terms, "%s", terms ? terms : "");
+  page.inspect.terms = page.inspect.on && page.terms[0] ? page.terms : NULL;
+  herd_error err;
+  if (authority && page.inspect.on) herd_sim_explain(page.sim, page.inspect.id, &err);
+  return 0;
+}
+
 static void frame(void) {
   if (!page.sim) return;
   if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) herd_web_step(page.steps_per_frame);
@@ -421,7 +568,7 @@ static unsigned frames_drawn;
 WEB unsigned herd_web_frames(void) { return frames_drawn; }
 
 WEB void herd_web_draw(void) {
-  if (!page.sim) return;
+  if (!page.sim || !page.renderer) return;
   ++frames_drawn;
   herd_error err;
   if (herd_renderer_update(page.renderer, page.sim, &err) != HERD_OK) {

@@ -21,6 +21,7 @@ async function main() {
     const sets = [Number.isFinite(seed) ? `seed=${seed}` : "", extra].filter((s) => s).join("\n");
     level = -1;
     const canvas = $("canvas");
+    leaveWorker();
     const rc = call("herd_web_start", "number", ["string", "string", "string", "number", "number"],
                     [text, origin, sets, canvas.width, canvas.height]);
     showError(rc ? call("herd_web_error", "string", [], []) : "");
@@ -89,15 +90,19 @@ async function main() {
   }
 
   // herd_sim_set_param through the module, logged with the step it takes effect after.
+  // While the worker steps, the change is logged once it has made it (the step it made it at).
   function setParam(path, value, shown) {
     const rc = call("herd_web_set_param", "number", ["string", "number"], [path, value]);
-    const step = call("herd_web_step_index", "number", [], []);
-    const line = document.createElement("li");
-    line.textContent = rc ? call("herd_web_error", "string", [], []) : `step ${step}: ${path} = ${value}`;
-    $("log").append(line);
-    line.scrollIntoView({ block: "nearest" });
+    if (rc || workerState === "off")
+      logLine(rc ? call("herd_web_error", "string", [], []) : `step ${call("herd_web_step_index", "number", [], [])}: ${path} = ${value}`);
     if (!rc && shown) shown.textContent = value;
     return rc === 0;
+  }
+  function logLine(text) {
+    const line = document.createElement("li");
+    line.textContent = text;
+    $("log").append(line);
+    line.scrollIntoView({ block: "nearest" });
   }
 
   // The mouse or a finger on the canvas: a press on a dog or shepherd drags it (it heads for
@@ -157,7 +162,7 @@ async function main() {
     const speed = () => Number($("speed").value);
     const actions = {
       " ": () => setRunning(!running),
-      ".": () => { setRunning(false); call("herd_web_step", "number", ["number"], [1]); },
+      ".": stepOnce,
       "+": () => setSpeed(speed() * 2),
       "=": () => setSpeed(speed() * 2),
       "-": () => setSpeed(Math.floor(speed() / 2)),
@@ -242,10 +247,85 @@ async function main() {
     start(text, file.name);
   });
 
+  // Run / pause. Running, the simulation steps in a Web Worker (web/worker.js: the same module)
+  // and the page draws each state it sends back, so the page answers input and draws at the
+  // display's rate however long a step takes; paused, the page holds it and steps it itself.
+  // Where no Worker can start (or with ?worker=0 in the address), the page steps it each frame.
   function setRunning(on) {
     running = on;
-    call("herd_web_pause", null, ["number"], [on ? 0 : 1]);
     $("run").textContent = on ? "pause" : "run";
+    if (!worker) return call("herd_web_pause", null, ["number"], [on ? 0 : 1]);
+    call("herd_web_pause", null, ["number"], [1]);
+    if (on && workerState === "off") handOver();
+    if (!on && workerState === "stepping") {
+      workerState = "stopping";
+      worker.postMessage({ type: "stop", epoch });
+    }
+  }
+
+  const CHECKPOINT = "/tmp/herd.ckpt";
+  let worker = null;
+  try {
+    if (new URLSearchParams(location.search).get("worker") !== "0") worker = new Worker("worker.js");
+  } catch (e) { // no Worker (an old browser, a page opened as a file): the page steps the simulation
+    worker = null;
+  }
+  // A worker that cannot load or breaks: the page steps on from the last state it sent.
+  if (worker) worker.onerror = (e) => {
+    e.preventDefault();
+    worker = null;
+    leaveWorker();
+    say("the simulation's worker failed to start or stopped; the page steps the simulation itself");
+    setRunning(running);
+  };
+  // off: the page holds the simulation; stepping: the worker does; stopping: the worker is
+  // sending its last state. `epoch` counts the simulations handed over (a state from a
+  // simulation the page has left since is dropped); `asked`: steps asked for, not yet come.
+  let workerState = "off", epoch = 0, asked = false, stepsWhileStopping = 0;
+  herd.forward = (op, text, a, b, c, d) => {
+    if (workerState !== "off") worker.postMessage({ type: "op", epoch, op, text, a, b, c, d });
+  };
+  function handOver() {
+    if (call("herd_web_outcome", "string", [], []) !== "running") return;
+    if (call("herd_web_checkpoint", "number", [], [])) return showError(call("herd_web_error", "string", [], []));
+    const bytes = herd.FS.readFile(CHECKPOINT);
+    epoch += 1, workerState = "stepping", asked = false;
+    worker.postMessage({ type: "run", epoch, bytes, handover: call("herd_web_handover", "string", [], []) },
+                       [bytes.buffer]);
+  }
+  function leaveWorker() {
+    epoch += 1, workerState = "off", asked = false, stepsWhileStopping = 0;
+  }
+  // Each frame while the worker steps: the next steps asked for once the last have come.
+  function askForSteps() {
+    if (workerState !== "stepping" || asked || call("herd_web_outcome", "string", [], []) !== "running") return;
+    asked = true;
+    worker.postMessage({ type: "steps", epoch, steps: Number($("speed").value) });
+  }
+  if (worker) worker.onmessage = ({ data }) => {
+    if (data.epoch !== epoch) return;
+    if (data.type === "error") {
+      leaveWorker();
+      setRunning(false);
+      return showError(`the worker stopped: ${data.error}`);
+    }
+    herd.FS.writeFile(CHECKPOINT, data.bytes);
+    const last = data.type === "stopped";
+    if (call("herd_web_show", "number", ["number", "string", "string"], [last ? 1 : 0, data.terms, data.plot]))
+      showError(call("herd_web_error", "string", [], []));
+    for (const a of data.applied) logLine(a.error || `step ${a.step}: ${a.path} = ${a.value}`);
+    asked = false;
+    if (!last) return;
+    workerState = "off";
+    if (running) return handOver();
+    if (stepsWhileStopping) call("herd_web_step", "number", ["number"], [stepsWhileStopping]);
+    stepsWhileStopping = 0;
+  };
+  // One step now (., the step button): after the worker's last state when it is stopping.
+  function stepOnce() {
+    setRunning(false);
+    if (workerState === "off") call("herd_web_step", "number", ["number"], [1]);
+    else stepsWhileStopping += 1;
   }
 
   function figures() {
@@ -315,7 +395,7 @@ async function main() {
   $("restart").addEventListener("click", () => start($("text").value, "the page's text"));
   $("start-text").addEventListener("click", () => start($("text").value, "the page's text"));
   $("run").addEventListener("click", () => setRunning(!running));
-  $("step").addEventListener("click", () => { setRunning(false); call("herd_web_step", "number", ["number"], [1]); });
+  $("step").addEventListener("click", stepOnce);
   $("speed").addEventListener("input", () => {
     $("speed-value").textContent = $("speed").value;
     call("herd_web_speed", null, ["number"], [Number($("speed").value)]);
@@ -323,6 +403,7 @@ async function main() {
   const refresh = () => {
     $("figures").textContent = call("herd_web_figures", "string", [], []);
     $("details").textContent = call("herd_web_details", "string", [], []);
+    askForSteps();
     checkLevel();
     requestAnimationFrame(refresh);
   };
@@ -356,6 +437,7 @@ async function main() {
                         }, seconds * 1000);
                       }),
                       frames: () => call("herd_web_frames", "number", [], []),
+                      stepping: () => (worker ? workerState : "no worker"), setSpeed,
                       screenshot, playLevel, showViewState, video: () => lastVideo,
                       details: () => call("herd_web_details", "string", [], []), said: () => $("said").textContent,
                       inspect: (id) => call("herd_web_inspect", "number", ["number"], [id]),

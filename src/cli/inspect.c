@@ -118,7 +118,7 @@ static uint32_t neighbours_of(herd_sim *sim, uint32_t id, uint32_t max, uint32_t
 }
 
 /* The terms of its last update, one line each, and their sum's direction. */
-static size_t terms_text(const inspector *in, const herd_sim *sim, char *out, size_t size) {
+size_t inspect_terms(const inspector *in, const herd_sim *sim, char *out, size_t size) {
   if (in->terms_na[0]) return (size_t)snprintf(out, size, "%s\n", in->terms_na);
   herd_update_terms t;
   if (!herd_sim_update_terms(sim, &t) || t.id != in->id)
@@ -159,7 +159,10 @@ void inspect_update(inspector *in, herd_sim *sim, herd_renderer *r) {
                                  "\nagent %u  at (%.2f, %.2f, %.2f) m  heading (%+.3f, %+.3f, %+.3f)\n", in->id, p[0],
                                  p[1], p[2], v[0], v[1], v[2]);
   if (used < sizeof in->text) used += (size_t)snprintf(in->text + used, sizeof in->text - used, "%s", which);
-  if (used < sizeof in->text) terms_text(in, sim, in->text + used, sizeof in->text - used);
+  if (used < sizeof in->text && in->terms)
+    snprintf(in->text + used, sizeof in->text - used, "%s", in->terms);
+  else if (used < sizeof in->text)
+    inspect_terms(in, sim, in->text + used, sizeof in->text - used);
   free(ids);
   free(near);
 }

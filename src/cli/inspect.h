@@ -15,6 +15,8 @@ typedef struct inspector {
   uint32_t id;
   char terms_na[160]; /* why there are no terms (the model or backend cannot give them); "" when it can */
   char text[1536];    /* the HUD's lines for it */
+  const char *terms;  /* NULL, or the terms' lines as inspect_terms gave them for another copy
+                         of the sim (the web page's, stepped in a worker), shown instead */
 } inspector;
 
 /* The flock agent drawn nearest pixel (px, py) of a w x h view through cam, within
@@ -26,6 +28,9 @@ void inspect_pick(inspector *in, herd_sim *sim, const herd_camera *cam, int w, i
 
 /* Inspects agent `id` from now on (--inspect). */
 void inspect_agent(inspector *in, herd_sim *sim, uint32_t id);
+
+/* The lines on the terms of the inspected agent's last update (herd_sim_explain's), into out. */
+size_t inspect_terms(const inspector *in, const herd_sim *sim, char *out, size_t size);
 
 /* For the frame about to be drawn: the rings (herd_renderer_inspect) and the text. */
 void inspect_update(inspector *in, herd_sim *sim, herd_renderer *r);

@@ -68,10 +68,15 @@ void herd_plot_observe(herd_plot *p, const herd_sim *sim) {
   uint32_t step = herd_sim_step_index(sim);
   if (p->any && step == p->last_step) return;
   if (p->any && step < p->last_step) herd_plot_clear(p); /* a restart */
-  const herd_observation *o = herd_sim_observation(sim);
-  float values[HERD_PLOT_SERIES] = {o->polarisation, o->milling, o->count ? (float)o->delivered / o->count : 0.0f};
+  float values[HERD_PLOT_SERIES];
+  herd_plot_values(sim, values);
   herd_plot_add(p, values);
   p->any = true, p->last_step = step;
+}
+
+void herd_plot_values(const herd_sim *sim, float out[HERD_PLOT_SERIES]) {
+  const herd_observation *o = herd_sim_observation(sim);
+  out[0] = o->polarisation, out[1] = o->milling, out[2] = o->count ? (float)o->delivered / o->count : 0.0f;
 }
 
 uint32_t herd_plot_count(const herd_plot *p) { return p->count; }

@@ -210,6 +210,8 @@ void herd_plot_clear(herd_plot *p);
 void herd_plot_add(herd_plot *p, const float values[HERD_PLOT_SERIES]);
 /* The sim's last observation, once per step index (a lower index, a restart, clears first). */
 void herd_plot_observe(herd_plot *p, const herd_sim *sim);
+/* The values herd_plot_observe adds for the sim's last observation. */
+void herd_plot_values(const herd_sim *sim, float out[HERD_PLOT_SERIES]);
 uint32_t herd_plot_count(const herd_plot *p);
 /* The box in a w x h frame, in pixels from the top left: x0, y0, x1, y1. */
 void herd_plot_box(int w, int h, float box[4]);

@@ -49,6 +49,98 @@ try {
           got.outcome === want.outcome && got.steps === want.steps && got.centroid === want.centroid, JSON.stringify(got));
   }
 
+  // Running, the simulation steps in a Web Worker, handed over and back as checkpoints: run,
+  // paused part way, stepped once by the page, run again to the end, seed 2 ends as herd run's.
+  const until = (cond) => page.waitForFunction(cond, null, { timeout: 60000, polling: 20 });
+  await page.evaluate(() => {
+    document.getElementById("seed").value = 2;
+    window.herdPage.start(document.getElementById("text").value, "page");
+    window.herdPage.setSpeed(4);
+    window.herdPage.setRunning(true);
+  });
+  await until(() => window.herdPage.figures().step >= 200);
+  const handed = await page.evaluate(() => {
+    const state = window.herdPage.stepping();
+    window.herdPage.setRunning(false);
+    return state;
+  });
+  await until(() => window.herdPage.stepping() === "off");
+  const paused = await page.evaluate(() => {
+    const at = window.herdPage.figures().step;
+    window.herdPage.step(1);
+    window.herdPage.setRunning(true);
+    return at;
+  });
+  await until(() => window.herdPage.figures().outcome !== "running");
+  const ran = await page.evaluate(() => ({ f: window.herdPage.figures(), state: window.herdPage.stepping() }));
+  const want2 = expected.runs["2"];
+  check(`running in the worker (paused at step ${paused}, one step by the page, run on) ends as herd run's: step ` +
+        `${want2.steps}, centroid ${want2.centroid}`, handed === "stepping" && paused >= 200 &&
+        ran.f.step === want2.steps && `${ran.f.centroid_x} ${ran.f.centroid_y}` === want2.centroid,
+        JSON.stringify({ handed, paused, ran }));
+
+  // A slider moved while the worker steps: logged with the step the worker made it at; the run
+  // ends as one whose schedule makes that change at that step (and not as the unchanged run).
+  await page.evaluate(() => {
+    document.getElementById("seed").value = 1;
+    window.herdPage.start(document.getElementById("text").value, "page");
+    window.herdPage.setRunning(true);
+  });
+  await until(() => window.herdPage.figures().step >= 60);
+  await page.evaluate(() => window.herdPage.slide("sheep.repulsion", 6));
+  await until(() => window.herdPage.log().length > 0);
+  const live = await page.evaluate(() => {
+    const h = window.herdPage, log = h.log()[0], at = Number(/^step (\d+): sheep\.repulsion = 6$/.exec(log)?.[1]);
+    h.setRunning(false);
+    return { log, at };
+  });
+  await until(() => window.herdPage.stepping() === "off");
+  const compared = await page.evaluate((at) => {
+    const h = window.herdPage, end = () => { h.runToEnd(); const f = h.figures(); return `${f.step} ${f.centroid_x} ${f.centroid_y}`; };
+    const live = end(), text = document.getElementById("text").value, scheduled = JSON.parse(text);
+    scheduled.schedule = [{ step: at, path: "sheep.repulsion", value: 6 }];
+    h.start(JSON.stringify(scheduled), "page");
+    return { live, scheduled: end() };
+  }, live.at);
+  const want1 = expected.runs["1"];
+  check("a slider moved while the worker steps is logged at the worker's step and acts there, as a schedule's change",
+        live.at >= 60 && compared.live === compared.scheduled &&
+        compared.live !== `${want1.steps} ${want1.centroid}`, JSON.stringify({ live, compared }));
+
+  // The page is not held up by stepping: 256 steps a frame of 20,000 boids (a second's work or
+  // so) in the worker, the page draws many frames a batch; stepping on the page's own thread
+  // (?worker=0), one.
+  const batches = async (p) => p.evaluate(async () => {
+    const h = window.herdPage, boids = await (await fetch("scenarios/boids2d.json")).text();
+    h.start(boids, "boids2d.json", "boids.count=20000\nworld.size_m=[4000,3000]");
+    h.setSpeed(256);
+    const r = await h.measure(3);
+    const stepping = h.stepping();
+    // Back to the default flock: 20,000 boids drawn each frame in software would hold up the
+    // pages opened next (Chromium's one GPU process draws for every page).
+    h.setSpeed(1);
+    h.start(document.getElementById("text").value, "page");
+    return { ...r, perBatch: r.frames / Math.max(1, r.steps / 256), stepping };
+  });
+  const alone = await openHerd(browser, `${url}?worker=0`, 1280, 900);
+  const split = { worker: await batches(page), own: await batches(alone) };
+  await alone.close();
+  // A worker that cannot load (its script refused): the page says so and steps the run itself.
+  const noWorker = await openHerd(browser, url, 1280, 900, (p) => p.route("**/worker.js", (r) => r.abort()));
+  const fallback = await noWorker.evaluate(async () => {
+    const h = window.herdPage;
+    h.setRunning(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    return { step: h.figures().step, said: h.said(), stepping: h.stepping() };
+  });
+  await noWorker.close();
+  check("a worker that cannot load: the page says so and steps the run itself",
+        fallback.step > 10 && /worker failed/.test(fallback.said) && fallback.stepping === "no worker",
+        JSON.stringify(fallback));
+  check(`while the worker steps, the page draws many frames a batch of steps (${split.worker.perBatch.toFixed(1)}); on its own thread, one (${split.own.perBatch.toFixed(1)})`,
+        split.worker.perBatch >= 3 && split.own.perBatch <= 1.5 && split.own.stepping === "no worker",
+        JSON.stringify(split));
+
   // A picture of the canvas (the screenshot button's PNG, at the canvas's own pixels): each sheep,
   // the dog and the goal drawn in their colours where their world coordinates put them, and not
   // where they are not (the same look 15 px off).
@@ -147,6 +239,35 @@ try {
   check("a dog dragged into the flock makes sheep react; one dragged away does not",
         toward.reacted > 0 && away.reacted === 0 && away.dog[0] < -20 && away.dog[1] < -20,
         JSON.stringify({ toward, away }));
+
+  // The same while the worker steps: the dog held is steered (its mode manual) and the sheep
+  // react; let go, it goes back to its strategy.
+  const [wfrom, wto] = await page.evaluate(() => {
+    const h = window.herdPage;
+    h.start(document.getElementById("text").value, "page");
+    const f = h.figures(), dog = h.dog();
+    h.setRunning(true);
+    return [h.toPixel(dog[0], dog[1]), h.toPixel(f.centroid_x, f.centroid_y)];
+  });
+  await page.mouse.move(...await onPage(...wfrom));
+  await page.mouse.down();
+  await page.mouse.move(...await onPage(...wto), { steps: 4 });
+  let heldReacting = 0;
+  for (let k = 0; k < 40 && heldReacting === 0; ++k) {
+    await page.waitForTimeout(100);
+    heldReacting = await page.evaluate(() => window.herdPage.figures().reacting);
+  }
+  const held = await page.evaluate(() => window.herdPage.details());
+  await page.mouse.up();
+  await page.waitForFunction(() => !window.herdPage.details().includes("manual"), null, { timeout: 5000 }).catch(() => {});
+  const letGo = await page.evaluate(() => {
+    const d = window.herdPage.details(), state = window.herdPage.stepping();
+    window.herdPage.setRunning(false);
+    return { details: d, state };
+  });
+  check("a dog dragged while the worker steps is steered and makes sheep react, and let go goes back to its strategy",
+        heldReacting > 0 && /#0 dog manual/.test(held) && /#0 dog (collect|drive)/.test(letGo.details) &&
+        letGo.state === "stepping", JSON.stringify({ heldReacting, held, letGo }));
 
   // Dragging elsewhere pans the view; the wheel zooms; F fits it to the flock again.
   const view = async () => page.evaluate(() => window.herdPage.toPixel(75, 75));
