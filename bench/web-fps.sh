@@ -5,8 +5,9 @@
 # all-active flock of bench/all-active.json: every sheep does the full update every step) and
 # of boids (scenarios/boids2d.json, the world widened to keep its density). The page runs
 # WebGL2 on SwiftShader (Chromium's CPU renderer), herd view OpenGL on Mesa's llvmpipe under
-# xvfb-run: both draw on the CPU here. For the page also the part of a frame's time that is
-# the simulation: the milliseconds of a step alone (the rest is drawing and the browser).
+# xvfb-run: both draw on the CPU here. The page as it is (the simulation stepped in its Web
+# Worker, frames drawn at the page's own rate) and stepping on its own thread (?worker=0: one
+# step, then one frame), with the milliseconds of a step alone.
 #
 # usage: bench/web-fps.sh [--seconds S] [--out FILE.md] [--no-build]
 set -euo pipefail
@@ -50,13 +51,15 @@ PY
 (cd "$root/tests/web" && node fps.mjs "http://127.0.0.1:$port/" "$scratch/cases.json") >"$scratch/page.jsonl"
 
 # herd view: the same cases, frames fixed to what the page drew in the same time or 20 at least.
-table="| workload | agents | page: frames/s | page: steps/s | page: ms a frame | of which a step | herd view: frames/s |"$'\n'"|---|---:|---:|---:|---:|---:|---:|"
+table="| workload | agents | page: frames/s | page: steps/s | page, stepping on its own thread: frames/s | ms a step | herd view: frames/s |"$'\n'"|---|---:|---:|---:|---:|---:|---:|"
 while IFS= read -r line; do
-  read -r name n file frames steps secs step_ms <<<"$(/usr/bin/python3 -c '
+  read -r name n file wf ws wt of _ ot step_ms <<<"$(/usr/bin/python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])
 model, n = r["name"].split()
-print(model, n, r["file"], r["frames"], r["steps"], r["seconds"], r["step_ms"])' "$line")"
+w, o = r["worker"], r["own"]
+print(model, n, r["file"], w["frames"], w["steps"], w["seconds"], o["frames"], o["steps"], o["seconds"], o["step_ms"])' "$line")"
+  frames=$of
   sets=()
   for c in "${cases[@]}"; do
     [[ "$c" == "$name $n "* ]] || continue
@@ -67,8 +70,8 @@ print(model, n, r["file"], r["frames"], r["steps"], r["seconds"], r["step_ms"])'
   want=$(( frames > 20 ? frames : 20 ))
   native=$("${wrap[@]}" "$herd" view "$scenario" --frames "$want" --size 1280x800 "${sets[@]}" | grep '^frames:' |
     awk '{ print $6 }')
-  table+=$'\n'"$(awk -v m="$name" -v n="$n" -v f="$frames" -v s="$steps" -v t="$secs" -v nat="$native" \
-    -v sm="$step_ms" 'BEGIN { printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %s |", m, n, f / t, s / t, 1000 * t / f, sm, nat }')"
+  table+=$'\n'"$(awk -v m="$name" -v n="$n" -v wf="$wf" -v ws="$ws" -v wt="$wt" -v of="$of" -v ot="$ot" -v sm="$step_ms" \
+    -v nat="$native" 'BEGIN { printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %s |", m, n, wf / wt, ws / wt, of / ot, sm, nat }')"
 done <"$scratch/page.jsonl"
 rm -f "$site/scenarios/all-active.json"
 

@@ -1,30 +1,41 @@
 // Frames per second of herd's page in headless Chromium (bench/web-fps.sh): node fps.mjs
 // URL CASES.json, each case {name, file, sets, seconds}: the scenario started with `sets`
-// ("PATH=VALUE" lines) on a 1280 x 800 canvas, one step a frame, run for `seconds`; then the
-// milliseconds of a step alone (steps called back to back, nothing drawn), the part of a
-// frame's time that the simulation takes.
+// ("PATH=VALUE" lines) on a 1280 x 800 canvas, one step a frame asked for, run for `seconds`,
+// twice: stepped in the page's Web Worker (the page as it is) and on the page's own thread
+// (?worker=0); then the milliseconds of a step alone (steps called back to back, nothing drawn).
 import { readFileSync } from "node:fs";
 import { launchChromium, openHerd } from "./browser.mjs";
 
 const [url, casesPath] = process.argv.slice(2);
 const cases = JSON.parse(readFileSync(casesPath, "utf8"));
 const browser = await launchChromium();
+
+// Runs case `c` in `page` for its seconds: frames drawn and steps taken; with `timeSteps`, also
+// the milliseconds of a step alone.
+function measure(page, c, timeSteps) {
+  return page.evaluate(async ([c, timeSteps]) => {
+    const canvas = document.getElementById("canvas");
+    canvas.width = 1280, canvas.height = 800;
+    const h = window.herdPage, text = await (await fetch(`scenarios/${c.file}`)).text();
+    if (!h.start(text, c.file, c.sets)) return { error: h.error() };
+    const run = await h.measure(c.seconds);
+    await new Promise((r) => setTimeout(r, 200)); // the worker's last state
+    if (!timeSteps) return run;
+    const steps = Math.max(3, Math.min(100, run.steps)), t0 = performance.now();
+    h.step(steps);
+    return { ...run, step_ms: (performance.now() - t0) / steps };
+  }, [c, timeSteps]);
+}
+
 try {
-  const page = await openHerd(browser, url, 1600, 1000);
-  for (const c of cases) {
-    const r = await page.evaluate(async (c) => {
-      const canvas = document.getElementById("canvas");
-      canvas.width = 1280, canvas.height = 800;
-      const text = await (await fetch(`scenarios/${c.file}`)).text();
-      const h = window.herdPage;
-      if (!h.start(text, c.file, c.sets)) return { error: h.error() };
-      const run = await h.measure(c.seconds);
-      const steps = Math.max(3, Math.min(100, run.steps)), t0 = performance.now();
-      h.step(steps);
-      return { ...run, step_ms: (performance.now() - t0) / steps };
-    }, c);
-    console.log(JSON.stringify({ ...c, ...r }));
+  // One page at a time: Chromium draws every page in one process, on the same two cores.
+  const results = cases.map((c) => ({ ...c }));
+  for (const [mode, address] of [["worker", url], ["own", `${url}?worker=0`]]) {
+    const page = await openHerd(browser, address, 1600, 1000);
+    for (const r of results) r[mode] = await measure(page, r, mode === "own");
+    await page.close();
   }
+  for (const r of results) console.log(JSON.stringify(r));
 } finally {
   await browser.close();
 }
