@@ -557,8 +557,15 @@ WEB int herd_web_show(int authority, const char *terms, const char *plot) {
   return 0;
 }
 
+/* Each animation frame: the page's frame hook (Module.onFrame: while the worker steps, it asks
+ * for the frame's steps), a step of its own when it steps the simulation itself, the drawing. */
+EM_JS(void, frame_hook, (void), {
+  if (Module.onFrame) Module.onFrame();
+});
+
 static void frame(void) {
   if (!page.sim) return;
+  frame_hook();
   if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) herd_web_step(page.steps_per_frame);
   herd_web_draw();
 }

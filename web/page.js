@@ -289,19 +289,26 @@ async function main() {
     if (call("herd_web_outcome", "string", [], []) !== "running") return;
     if (call("herd_web_checkpoint", "number", [], [])) return showError(call("herd_web_error", "string", [], []));
     const bytes = herd.FS.readFile(CHECKPOINT);
-    epoch += 1, workerState = "stepping", asked = false;
+    epoch += 1, workerState = "stepping", asked = false, owed = 0;
     worker.postMessage({ type: "run", epoch, bytes, handover: call("herd_web_handover", "string", [], []) },
                        [bytes.buffer]);
   }
   function leaveWorker() {
-    epoch += 1, workerState = "off", asked = false, stepsWhileStopping = 0;
+    epoch += 1, workerState = "off", asked = false, stepsWhileStopping = 0, owed = 0;
   }
-  // Each frame while the worker steps: the next steps asked for once the last have come.
-  function askForSteps() {
-    if (workerState !== "stepping" || asked || call("herd_web_outcome", "string", [], []) !== "running") return;
+  // Each frame while the worker steps: the frame's steps (the speed) owed, asked for once the
+  // last asked for have come, so that the worker steps at the page's rate, or as fast as it can
+  // when that is slower (what is owed stops growing at four frames' worth).
+  let owed = 0;
+  herd.onFrame = () => {
+    if (workerState !== "stepping" || call("herd_web_outcome", "string", [], []) !== "running") return;
+    const speed = Number($("speed").value);
+    owed = Math.min(owed + speed, 4 * speed);
+    if (asked) return;
     asked = true;
-    worker.postMessage({ type: "steps", epoch, steps: Number($("speed").value) });
-  }
+    worker.postMessage({ type: "steps", epoch, steps: owed });
+    owed = 0;
+  };
   if (worker) worker.onmessage = ({ data }) => {
     if (data.epoch !== epoch) return;
     if (data.type === "error") {
@@ -403,7 +410,6 @@ async function main() {
   const refresh = () => {
     $("figures").textContent = call("herd_web_figures", "string", [], []);
     $("details").textContent = call("herd_web_details", "string", [], []);
-    askForSteps();
     checkLevel();
     requestAnimationFrame(refresh);
   };

@@ -246,11 +246,11 @@ try {
     const h = window.herdPage;
     h.start(document.getElementById("text").value, "page");
     const f = h.figures(), dog = h.dog();
-    h.setRunning(true);
     return [h.toPixel(dog[0], dog[1]), h.toPixel(f.centroid_x, f.centroid_y)];
   });
   await page.mouse.move(...await onPage(...wfrom));
-  await page.mouse.down();
+  await page.mouse.down(); // grabbed before the run starts (running, the dog would be gone from under it)
+  await page.evaluate(() => window.herdPage.setRunning(true));
   await page.mouse.move(...await onPage(...wto), { steps: 4 });
   let heldReacting = 0;
   for (let k = 0; k < 40 && heldReacting === 0; ++k) {
