@@ -43,7 +43,8 @@ static struct {
   bool in_worker;    /* this module is web/worker.js's: no canvas, it steps for the page */
   char *plot_values; /* in the worker: the plot's values of each step since the last state sent */
   size_t plot_size, plot_used;
-  char terms[1024]; /* on the page: the inspected agent's terms as the worker's step gave them */
+  char terms[1024];     /* on the page: the inspected agent's terms as the worker's step gave them */
+  double frame_step_ms; /* on the page: its own steps' milliseconds in the last frame that stepped */
 } page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
 static int fail(const herd_error *err) {
@@ -142,6 +143,7 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   steering_pick_start(&page.pick, sim);
   page.hand_aim_set = false;
   page.inspect = (inspector){0};
+  page.frame_step_ms = 0;
   return 0;
 }
 
@@ -563,10 +565,18 @@ EM_JS(void, frame_hook, (void), {
   if (Module.onFrame) Module.onFrame();
 });
 
+/* The milliseconds the page's own steps took in the last frame that stepped (0 before the
+ * first, in each simulation). */
+WEB double herd_web_frame_step_ms(void) { return page.frame_step_ms; }
+
 static void frame(void) {
   if (!page.sim) return;
   frame_hook();
-  if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) herd_web_step(page.steps_per_frame);
+  if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) {
+    double t0 = emscripten_get_now();
+    herd_web_step(page.steps_per_frame);
+    page.frame_step_ms = emscripten_get_now() - t0;
+  }
   herd_web_draw();
 }
 

@@ -247,16 +247,19 @@ async function main() {
     start(text, file.name);
   });
 
-  // Run / pause. Running, the simulation steps in a Web Worker (web/worker.js: the same module)
-  // and the page draws each state it sends back, so the page answers input and draws at the
-  // display's rate however long a step takes; paused, the page holds it and steps it itself.
-  // Where no Worker can start (or with ?worker=0 in the address), the page steps it each frame.
+  // Run / pause. Running, the page steps the simulation each frame before drawing it, until a
+  // frame's steps take more than HAND_OVER_MS: from then on (until paused) they run in a Web
+  // Worker (web/worker.js: the same module) and the page draws each state it sends back, so
+  // the page answers input and draws at its own rate however long a step takes. Paused, the
+  // page holds the simulation. ?worker=1 in the address hands every run to the worker, ?worker=0
+  // none (nor where no Worker can start).
+  const HAND_OVER_MS = 8; // half a frame at 60 Hz
+  const workerChoice = new URLSearchParams(location.search).get("worker"); // "0", "1" or auto
   function setRunning(on) {
     running = on;
     $("run").textContent = on ? "pause" : "run";
-    if (!worker) return call("herd_web_pause", null, ["number"], [on ? 0 : 1]);
-    call("herd_web_pause", null, ["number"], [1]);
-    if (on && workerState === "off") handOver();
+    call("herd_web_pause", null, ["number"], [on && workerState === "off" ? 0 : 1]);
+    if (on && workerState === "off" && worker && workerChoice === "1") handOver();
     if (!on && workerState === "stepping") {
       workerState = "stopping";
       worker.postMessage({ type: "stop", epoch });
@@ -266,7 +269,7 @@ async function main() {
   const CHECKPOINT = "/tmp/herd.ckpt";
   let worker = null;
   try {
-    if (new URLSearchParams(location.search).get("worker") !== "0") worker = new Worker("worker.js");
+    if (workerChoice !== "0") worker = new Worker("worker.js");
   } catch (e) { // no Worker (an old browser, a page opened as a file): the page steps the simulation
     worker = null;
   }
@@ -296,11 +299,17 @@ async function main() {
   function leaveWorker() {
     epoch += 1, workerState = "off", asked = false, stepsWhileStopping = 0, owed = 0;
   }
-  // Each frame while the worker steps: the frame's steps (the speed) owed, asked for once the
-  // last asked for have come, so that the worker steps at the page's rate, or as fast as it can
-  // when that is slower (what is owed stops growing at four frames' worth).
+  // Each frame, before the page's own step: a run whose last frame's steps took too long moves
+  // to the worker; while the worker steps, the frame's steps (the speed) are owed and asked for
+  // once the last asked for have come, so that the worker steps at the page's rate, or as fast
+  // as it can when that is slower (what is owed stops growing at four frames' worth).
   let owed = 0;
   herd.onFrame = () => {
+    if (running && workerState === "off" && worker &&
+        call("herd_web_frame_step_ms", "number", [], []) > HAND_OVER_MS) {
+      call("herd_web_pause", null, ["number"], [1]);
+      handOver();
+    }
     if (workerState !== "stepping" || call("herd_web_outcome", "string", [], []) !== "running") return;
     const speed = Number($("speed").value);
     owed = Math.min(owed + speed, 4 * speed);
@@ -324,7 +333,8 @@ async function main() {
     asked = false;
     if (!last) return;
     workerState = "off";
-    if (running) return handOver();
+    if (running) return setRunning(true); // run again: on the page until its frames slow again
+
     if (stepsWhileStopping) call("herd_web_step", "number", ["number"], [stepsWhileStopping]);
     stepsWhileStopping = 0;
   };

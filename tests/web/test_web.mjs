@@ -49,98 +49,6 @@ try {
           got.outcome === want.outcome && got.steps === want.steps && got.centroid === want.centroid, JSON.stringify(got));
   }
 
-  // Running, the simulation steps in a Web Worker, handed over and back as checkpoints: run,
-  // paused part way, stepped once by the page, run again to the end, seed 2 ends as herd run's.
-  const until = (cond) => page.waitForFunction(cond, null, { timeout: 60000, polling: 20 });
-  await page.evaluate(() => {
-    document.getElementById("seed").value = 2;
-    window.herdPage.start(document.getElementById("text").value, "page");
-    window.herdPage.setSpeed(4);
-    window.herdPage.setRunning(true);
-  });
-  await until(() => window.herdPage.figures().step >= 200);
-  const handed = await page.evaluate(() => {
-    const state = window.herdPage.stepping();
-    window.herdPage.setRunning(false);
-    return state;
-  });
-  await until(() => window.herdPage.stepping() === "off");
-  const paused = await page.evaluate(() => {
-    const at = window.herdPage.figures().step;
-    window.herdPage.step(1);
-    window.herdPage.setRunning(true);
-    return at;
-  });
-  await until(() => window.herdPage.figures().outcome !== "running");
-  const ran = await page.evaluate(() => ({ f: window.herdPage.figures(), state: window.herdPage.stepping() }));
-  const want2 = expected.runs["2"];
-  check(`running in the worker (paused at step ${paused}, one step by the page, run on) ends as herd run's: step ` +
-        `${want2.steps}, centroid ${want2.centroid}`, handed === "stepping" && paused >= 200 &&
-        ran.f.step === want2.steps && `${ran.f.centroid_x} ${ran.f.centroid_y}` === want2.centroid,
-        JSON.stringify({ handed, paused, ran }));
-
-  // A slider moved while the worker steps: logged with the step the worker made it at; the run
-  // ends as one whose schedule makes that change at that step (and not as the unchanged run).
-  await page.evaluate(() => {
-    document.getElementById("seed").value = 1;
-    window.herdPage.start(document.getElementById("text").value, "page");
-    window.herdPage.setRunning(true);
-  });
-  await until(() => window.herdPage.figures().step >= 60);
-  await page.evaluate(() => window.herdPage.slide("sheep.repulsion", 6));
-  await until(() => window.herdPage.log().length > 0);
-  const live = await page.evaluate(() => {
-    const h = window.herdPage, log = h.log()[0], at = Number(/^step (\d+): sheep\.repulsion = 6$/.exec(log)?.[1]);
-    h.setRunning(false);
-    return { log, at };
-  });
-  await until(() => window.herdPage.stepping() === "off");
-  const compared = await page.evaluate((at) => {
-    const h = window.herdPage, end = () => { h.runToEnd(); const f = h.figures(); return `${f.step} ${f.centroid_x} ${f.centroid_y}`; };
-    const live = end(), text = document.getElementById("text").value, scheduled = JSON.parse(text);
-    scheduled.schedule = [{ step: at, path: "sheep.repulsion", value: 6 }];
-    h.start(JSON.stringify(scheduled), "page");
-    return { live, scheduled: end() };
-  }, live.at);
-  const want1 = expected.runs["1"];
-  check("a slider moved while the worker steps is logged at the worker's step and acts there, as a schedule's change",
-        live.at >= 60 && compared.live === compared.scheduled &&
-        compared.live !== `${want1.steps} ${want1.centroid}`, JSON.stringify({ live, compared }));
-
-  // The page is not held up by stepping: 256 steps a frame of 20,000 boids (a second's work or
-  // so) in the worker, the page draws many frames a batch; stepping on the page's own thread
-  // (?worker=0), one.
-  const batches = async (p) => p.evaluate(async () => {
-    const h = window.herdPage, boids = await (await fetch("scenarios/boids2d.json")).text();
-    h.start(boids, "boids2d.json", "boids.count=20000\nworld.size_m=[4000,3000]");
-    h.setSpeed(256);
-    const r = await h.measure(3);
-    const stepping = h.stepping();
-    // Back to the default flock: 20,000 boids drawn each frame in software would hold up the
-    // pages opened next (Chromium's one GPU process draws for every page).
-    h.setSpeed(1);
-    h.start(document.getElementById("text").value, "page");
-    return { ...r, perBatch: r.frames / Math.max(1, r.steps / 256), stepping };
-  });
-  const alone = await openHerd(browser, `${url}?worker=0`, 1280, 900);
-  const split = { worker: await batches(page), own: await batches(alone) };
-  await alone.close();
-  // A worker that cannot load (its script refused): the page says so and steps the run itself.
-  const noWorker = await openHerd(browser, url, 1280, 900, (p) => p.route("**/worker.js", (r) => r.abort()));
-  const fallback = await noWorker.evaluate(async () => {
-    const h = window.herdPage;
-    h.setRunning(true);
-    await new Promise((r) => setTimeout(r, 1500));
-    return { step: h.figures().step, said: h.said(), stepping: h.stepping() };
-  });
-  await noWorker.close();
-  check("a worker that cannot load: the page says so and steps the run itself",
-        fallback.step > 10 && /worker failed/.test(fallback.said) && fallback.stepping === "no worker",
-        JSON.stringify(fallback));
-  check(`while the worker steps, the page draws many frames a batch of steps (${split.worker.perBatch.toFixed(1)}); on its own thread, one (${split.own.perBatch.toFixed(1)})`,
-        split.worker.perBatch >= 3 && split.own.perBatch <= 1.5 && split.own.stepping === "no worker",
-        JSON.stringify(split));
-
   // A picture of the canvas (the screenshot button's PNG, at the canvas's own pixels): each sheep,
   // the dog and the goal drawn in their colours where their world coordinates put them, and not
   // where they are not (the same look 15 px off).
@@ -209,10 +117,11 @@ try {
   // a point): into the flock, the sheep react to it; away from it, they do not.
   // Canvas pixel (x, y) in the viewport's coordinates, where the mouse goes (the page may have
   // scrolled since the last look).
-  const onPage = async (x, y) => page.evaluate(([px, py]) => {
+  const pointAt = async (p, x, y) => p.evaluate(([px, py]) => {
     const canvas = document.getElementById("canvas"), box = canvas.getBoundingClientRect();
     return [box.left + px * box.width / canvas.width, box.top + py * box.height / canvas.height];
   }, [x, y]);
+  const onPage = (x, y) => pointAt(page, x, y);
   async function dragRun(toward) {
     const [from, to] = await page.evaluate((t) => {
       const h = window.herdPage;
@@ -239,35 +148,6 @@ try {
   check("a dog dragged into the flock makes sheep react; one dragged away does not",
         toward.reacted > 0 && away.reacted === 0 && away.dog[0] < -20 && away.dog[1] < -20,
         JSON.stringify({ toward, away }));
-
-  // The same while the worker steps: the dog held is steered (its mode manual) and the sheep
-  // react; let go, it goes back to its strategy.
-  const [wfrom, wto] = await page.evaluate(() => {
-    const h = window.herdPage;
-    h.start(document.getElementById("text").value, "page");
-    const f = h.figures(), dog = h.dog();
-    return [h.toPixel(dog[0], dog[1]), h.toPixel(f.centroid_x, f.centroid_y)];
-  });
-  await page.mouse.move(...await onPage(...wfrom));
-  await page.mouse.down(); // grabbed before the run starts (running, the dog would be gone from under it)
-  await page.evaluate(() => window.herdPage.setRunning(true));
-  await page.mouse.move(...await onPage(...wto), { steps: 4 });
-  let heldReacting = 0;
-  for (let k = 0; k < 40 && heldReacting === 0; ++k) {
-    await page.waitForTimeout(100);
-    heldReacting = await page.evaluate(() => window.herdPage.figures().reacting);
-  }
-  const held = await page.evaluate(() => window.herdPage.details());
-  await page.mouse.up();
-  await page.waitForFunction(() => !window.herdPage.details().includes("manual"), null, { timeout: 5000 }).catch(() => {});
-  const letGo = await page.evaluate(() => {
-    const d = window.herdPage.details(), state = window.herdPage.stepping();
-    window.herdPage.setRunning(false);
-    return { details: d, state };
-  });
-  check("a dog dragged while the worker steps is steered and makes sheep react, and let go goes back to its strategy",
-        heldReacting > 0 && /#0 dog manual/.test(held) && /#0 dog (collect|drive)/.test(letGo.details) &&
-        letGo.state === "stepping", JSON.stringify({ heldReacting, held, letGo }));
 
   // Dragging elsewhere pans the view; the wheel zooms; F fits it to the flock again.
   const view = async () => page.evaluate(() => window.herdPage.toPixel(75, 75));
@@ -502,6 +382,137 @@ try {
         played.status.startsWith(`level 1 done in ${played.steps} steps (best ${played.steps})`) &&
         played.best === String(played.steps) && shown.includes(`best ${played.steps} steps`),
         JSON.stringify({ played, shown }));
+
+  // Running, the simulation steps in a Web Worker (web/worker.js) once a frame's steps take more
+  // than 8 ms; a page opened with ?worker=1 hands every run to it. The state crosses as a
+  // checkpoint each time, so the run goes on as if on one thread.
+  const w = await openHerd(browser, `${url}?worker=1`, 1280, 900);
+  // A run paused part way, stepped once by the page, run again to the end: seed 2 ends as herd
+  // run's.
+  const until = (cond) => w.waitForFunction(cond, null, { timeout: 60000, polling: 20 });
+  await w.evaluate(() => {
+    document.getElementById("seed").value = 2;
+    window.herdPage.start(document.getElementById("text").value, "page");
+    window.herdPage.setSpeed(4);
+    window.herdPage.setRunning(true);
+  });
+  await until(() => window.herdPage.figures().step >= 200);
+  const handed = await w.evaluate(() => {
+    const state = window.herdPage.stepping();
+    window.herdPage.setRunning(false);
+    return state;
+  });
+  await until(() => window.herdPage.stepping() === "off");
+  const paused = await w.evaluate(() => {
+    const at = window.herdPage.figures().step;
+    window.herdPage.step(1);
+    window.herdPage.setRunning(true);
+    return at;
+  });
+  await until(() => window.herdPage.figures().outcome !== "running");
+  const ran = await w.evaluate(() => ({ f: window.herdPage.figures(), state: window.herdPage.stepping() }));
+  const want2 = expected.runs["2"];
+  check(`running in the worker (paused at step ${paused}, one step by the page, run on) ends as herd run's: step ` +
+        `${want2.steps}, centroid ${want2.centroid}`, handed === "stepping" && paused >= 200 &&
+        ran.f.step === want2.steps && `${ran.f.centroid_x} ${ran.f.centroid_y}` === want2.centroid,
+        JSON.stringify({ handed, paused, ran }));
+
+  // A slider moved while the worker steps: logged with the step the worker made it at; the run
+  // ends as one whose schedule makes that change at that step (and not as the unchanged run).
+  await w.evaluate(() => {
+    document.getElementById("seed").value = 1;
+    window.herdPage.start(document.getElementById("text").value, "page");
+    window.herdPage.setRunning(true);
+  });
+  await until(() => window.herdPage.figures().step >= 60);
+  await w.evaluate(() => window.herdPage.slide("sheep.repulsion", 6));
+  await until(() => window.herdPage.log().length > 0);
+  const live = await w.evaluate(() => {
+    const h = window.herdPage, log = h.log()[0], at = Number(/^step (\d+): sheep\.repulsion = 6$/.exec(log)?.[1]);
+    h.setRunning(false);
+    return { log, at };
+  });
+  await until(() => window.herdPage.stepping() === "off");
+  const compared = await w.evaluate((at) => {
+    const h = window.herdPage, end = () => { h.runToEnd(); const f = h.figures(); return `${f.step} ${f.centroid_x} ${f.centroid_y}`; };
+    const live = end(), text = document.getElementById("text").value, scheduled = JSON.parse(text);
+    scheduled.schedule = [{ step: at, path: "sheep.repulsion", value: 6 }];
+    h.start(JSON.stringify(scheduled), "page");
+    return { live, scheduled: end() };
+  }, live.at);
+  const want1 = expected.runs["1"];
+  check("a slider moved while the worker steps is logged at the worker's step and acts there, as a schedule's change",
+        live.at >= 60 && compared.live === compared.scheduled &&
+        compared.live !== `${want1.steps} ${want1.centroid}`, JSON.stringify({ live, compared }));
+
+  // The page as it is: the default flock (a frame's steps take well under 8 ms) steps on the
+  // page; 256 steps a frame of 20,000 boids (a second's work or so) move to the worker and the
+  // page draws many frames a batch of steps; stepping on the page's own thread (?worker=0), one.
+  const batches = async (p, boids) => p.evaluate(async (boids) => {
+    const h = window.herdPage, text = boids ? await (await fetch("scenarios/boids2d.json")).text()
+                                            : document.getElementById("text").value;
+    h.start(text, "page", boids ? "boids.count=20000\nworld.size_m=[4000,3000]" : "");
+    h.setSpeed(boids ? 256 : 1);
+    const midway = new Promise((r) => setTimeout(() => r(h.stepping()), 1500));
+    const r = await h.measure(3);
+    // Back to the default flock: 20,000 boids drawn each frame in software would hold up the
+    // pages opened next (Chromium's one GPU process draws for every page).
+    h.setSpeed(1);
+    h.start(document.getElementById("text").value, "page");
+    return { ...r, perBatch: r.frames / Math.max(1, r.steps / (boids ? 256 : 1)), midway: await midway };
+  }, boids);
+  const alone = await openHerd(browser, `${url}?worker=0`, 1280, 900);
+  const split = { small: await batches(page, false), worker: await batches(page, true), own: await batches(alone, true) };
+  await alone.close();
+  check(`running, a flock whose frame's steps are quick steps on the page; 20,000 boids at 256 steps a frame move ` +
+        `to the worker and the page draws many frames a batch (${split.worker.perBatch.toFixed(1)}); on its own ` +
+        `thread, one (${split.own.perBatch.toFixed(1)})`,
+        split.small.midway === "off" && split.small.steps > 30 && split.worker.midway === "stepping" &&
+        split.worker.perBatch >= 3 && split.own.perBatch <= 1.5 && split.own.midway === "no worker",
+        JSON.stringify(split));
+  // A worker that cannot load (its script refused): the page says so and steps the run itself.
+  const noWorker = await openHerd(browser, url, 1280, 900, (p) => p.route("**/worker.js", (r) => r.abort()));
+  const fallback = await noWorker.evaluate(async () => {
+    const h = window.herdPage;
+    h.setRunning(true);
+    await new Promise((r) => setTimeout(r, 1500));
+    return { step: h.figures().step, said: h.said(), stepping: h.stepping() };
+  });
+  await noWorker.close();
+  check("a worker that cannot load: the page says so and steps the run itself",
+        fallback.step > 10 && /worker failed/.test(fallback.said) && fallback.stepping === "no worker",
+        JSON.stringify(fallback));
+
+  // The same while the worker steps: the dog held is steered (its mode manual) and the sheep
+  // react; let go, it goes back to its strategy.
+  const [wfrom, wto] = await w.evaluate(() => {
+    const h = window.herdPage;
+    h.start(document.getElementById("text").value, "page");
+    const f = h.figures(), dog = h.dog();
+    return [h.toPixel(dog[0], dog[1]), h.toPixel(f.centroid_x, f.centroid_y)];
+  });
+  await w.mouse.move(...await pointAt(w, ...wfrom));
+  await w.mouse.down(); // grabbed before the run starts (running, the dog would be gone from under it)
+  await w.evaluate(() => window.herdPage.setRunning(true));
+  await w.mouse.move(...await pointAt(w, ...wto), { steps: 4 });
+  let heldReacting = 0;
+  for (let k = 0; k < 40 && heldReacting === 0; ++k) {
+    await w.waitForTimeout(100);
+    heldReacting = await w.evaluate(() => window.herdPage.figures().reacting);
+  }
+  const held = await w.evaluate(() => window.herdPage.details());
+  await w.mouse.up();
+  await w.waitForFunction(() => !window.herdPage.details().includes("manual"), null, { timeout: 5000 }).catch(() => {});
+  const letGo = await w.evaluate(() => {
+    const d = window.herdPage.details(), state = window.herdPage.stepping();
+    window.herdPage.setRunning(false);
+    return { details: d, state };
+  });
+  check("a dog dragged while the worker steps is steered and makes sheep react, and let go goes back to its strategy",
+        heldReacting > 0 && /#0 dog manual/.test(held) && /#0 dog (collect|drive)/.test(letGo.details) &&
+        letGo.state === "stepping", JSON.stringify({ heldReacting, held, letGo }));
+
+  await w.close();
 
   // A phone-sized window: the page fits its width (no sideways scrolling), the canvas too.
   const phone = await openHerd(browser, url, 390, 844);
