@@ -45,6 +45,7 @@ static struct {
   size_t plot_size, plot_used;
   char terms[1024];     /* on the page: the inspected agent's terms as the worker's step gave them */
   double frame_step_ms; /* on the page: its own steps' milliseconds in the last frame that stepped */
+  double frame_ms;      /* ... and the milliseconds from that frame's start to the next's (0: not yet) */
 } page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
 static int fail(const herd_error *err) {
@@ -143,7 +144,7 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   steering_pick_start(&page.pick, sim);
   page.hand_aim_set = false;
   page.inspect = (inspector){0};
-  page.frame_step_ms = 0;
+  page.frame_step_ms = page.frame_ms = 0;
   return 0;
 }
 
@@ -566,16 +567,20 @@ EM_JS(void, frame_hook, (void), {
 });
 
 /* The milliseconds the page's own steps took in the last frame that stepped (0 before the
- * first, in each simulation). */
+ * first, in each simulation), and the milliseconds from that frame to the next. */
 WEB double herd_web_frame_step_ms(void) { return page.frame_step_ms; }
+WEB double herd_web_frame_ms(void) { return page.frame_ms; }
 
 static void frame(void) {
+  static double last_start;
+  double start = emscripten_get_now();
+  if (page.frame_step_ms > 0 && page.frame_ms == 0) page.frame_ms = start - last_start;
+  last_start = start;
   if (!page.sim) return;
   frame_hook();
   if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) {
-    double t0 = emscripten_get_now();
     herd_web_step(page.steps_per_frame);
-    page.frame_step_ms = emscripten_get_now() - t0;
+    page.frame_step_ms = emscripten_get_now() - start, page.frame_ms = 0;
   }
   herd_web_draw();
 }
