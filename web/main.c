@@ -43,9 +43,11 @@ static struct {
   bool in_worker;    /* this module is web/worker.js's: no canvas, it steps for the page */
   char *plot_values; /* in the worker: the plot's values of each step since the last state sent */
   size_t plot_size, plot_used;
-  char terms[1024];     /* on the page: the inspected agent's terms as the worker's step gave them */
-  double frame_step_ms; /* on the page: its own steps' milliseconds in the last frame that stepped */
-  double frame_ms;      /* ... and the milliseconds from that frame's start to the next's (0: not yet) */
+  char terms[1024]; /* on the page: the inspected agent's terms as the worker's step gave them */
+  /* On the page, over the frames it stepped in (FRAME_MEAN_WEIGHT: a running mean): its steps'
+   * milliseconds a frame, and the frame's (from its start to the next frame's start). */
+  double step_ms_mean, frame_ms_mean;
+  unsigned frames_timed;
 } page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
 static int fail(const herd_error *err) {
@@ -144,7 +146,7 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   steering_pick_start(&page.pick, sim);
   page.hand_aim_set = false;
   page.inspect = (inspector){0};
-  page.frame_step_ms = page.frame_ms = 0;
+  page.step_ms_mean = page.frame_ms_mean = 0, page.frames_timed = 0;
   return 0;
 }
 
@@ -566,21 +568,36 @@ EM_JS(void, frame_hook, (void), {
   if (Module.onFrame) Module.onFrame();
 });
 
-/* The milliseconds the page's own steps took in the last frame that stepped (0 before the
- * first, in each simulation), and the milliseconds from that frame to the next. */
-WEB double herd_web_frame_step_ms(void) { return page.frame_step_ms; }
-WEB double herd_web_frame_ms(void) { return page.frame_ms; }
+/* Each new frame's weight in the running means of the page's frames and steps. */
+#define FRAME_MEAN_WEIGHT 0.2
+
+/* "steps_ms frame_ms frames": the running means of the milliseconds the page's own steps take
+ * a frame and of the frames they are in (start to next start: the steps, the drawing, the
+ * browser's work), over the frames timed so far in this simulation. */
+WEB const char *herd_web_frame_times(void) {
+  static char text[96];
+  snprintf(text, sizeof text, "%.3f %.3f %u", page.step_ms_mean, page.frame_ms_mean, page.frames_timed);
+  return text;
+}
+
+/* Adds a frame that stepped for step_ms and lasted frame_ms to the running means. */
+static void time_frame(double step_ms, double frame_ms) {
+  double w = page.frames_timed ? FRAME_MEAN_WEIGHT : 1.0;
+  page.step_ms_mean += w * (step_ms - page.step_ms_mean);
+  page.frame_ms_mean += w * (frame_ms - page.frame_ms_mean);
+  ++page.frames_timed;
+}
 
 static void frame(void) {
-  static double last_start;
+  static double last_start, last_step_ms = -1; /* the last frame's start, and its steps' (-1: none) */
   double start = emscripten_get_now();
-  if (page.frame_step_ms > 0 && page.frame_ms == 0) page.frame_ms = start - last_start;
-  last_start = start;
+  if (last_step_ms >= 0 && page.sim) time_frame(last_step_ms, start - last_start);
+  last_start = start, last_step_ms = -1;
   if (!page.sim) return;
   frame_hook();
   if (!page.paused && herd_sim_outcome(page.sim) == HERD_RUNNING) {
     herd_web_step(page.steps_per_frame);
-    page.frame_step_ms = emscripten_get_now() - start, page.frame_ms = 0;
+    last_step_ms = emscripten_get_now() - start;
   }
   herd_web_draw();
 }

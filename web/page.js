@@ -253,8 +253,9 @@ async function main() {
   // Worker (web/worker.js: the same module) and the page draws each state it sends back, so the
   // page answers input and draws at its own rate however long a step takes. Where the drawing
   // takes most of a frame (drawn in software, on the CPU the worker would share) the page keeps
-  // the steps. Paused, the page holds the simulation. ?worker=1 in the address hands every run
-  // to the worker, ?worker=0 none (nor where no Worker can start).
+  // the steps (the means over five frames or a second of them). Paused, the page holds the
+  // simulation. ?worker=1 in the address hands every run to the worker, ?worker=0 none (nor
+  // where no Worker can start).
   const HAND_OVER_MS = 8; // half a frame at 60 Hz
   const workerChoice = new URLSearchParams(location.search).get("worker"); // "0", "1" or auto
   function setRunning(on) {
@@ -307,9 +308,9 @@ async function main() {
   // as it can when that is slower (what is owed stops growing at four frames' worth).
   let owed = 0;
   herd.onFrame = () => {
-    const stepMs = call("herd_web_frame_step_ms", "number", [], []), frameMs = call("herd_web_frame_ms", "number", [], []);
-    if (running && workerState === "off" && worker && workerChoice !== "0" && frameMs > 0 && stepMs > HAND_OVER_MS &&
-        stepMs > frameMs - stepMs) {
+    const [stepMs, frameMs, timed] = call("herd_web_frame_times", "string", [], []).split(" ").map(Number);
+    const settled = timed >= 5 || timed * frameMs >= 1000; // five frames, or a second of them
+    if (running && workerState === "off" && worker && settled && stepMs > HAND_OVER_MS && stepMs > frameMs - stepMs) {
       call("herd_web_pause", null, ["number"], [1]);
       handOver();
     }
