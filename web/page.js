@@ -253,7 +253,7 @@ async function main() {
   // Worker (web/worker.js: the same module) and the page draws each state it sends back, so the
   // page answers input and draws at its own rate however long a step takes. Where the drawing
   // takes most of a frame (drawn in software, on the CPU the worker would share) the page keeps
-  // the steps (the means over five frames or a second of them). Paused, the page holds the
+  // the steps (judged on the means after a second of frames). Paused, the page holds the
   // simulation. ?worker=1 in the address hands every run to the worker, ?worker=0 none (nor
   // where no Worker can start).
   const HAND_OVER_MS = 8; // half a frame at 60 Hz
@@ -309,7 +309,7 @@ async function main() {
   let owed = 0;
   herd.onFrame = () => {
     const [stepMs, frameMs, timed] = call("herd_web_frame_times", "string", [], []).split(" ").map(Number);
-    const settled = timed >= 5 || timed * frameMs >= 1000; // five frames, or a second of them
+    const settled = timed >= 2 && timed * frameMs >= 1000; // a second of frames: the first come faster
     if (running && workerState === "off" && worker && settled && stepMs > HAND_OVER_MS && stepMs > frameMs - stepMs) {
       call("herd_web_pause", null, ["number"], [1]);
       handOver();

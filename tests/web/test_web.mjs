@@ -453,7 +453,7 @@ try {
                                             : document.getElementById("text").value;
     h.start(text, "page", boids ? "boids.count=20000\nworld.size_m=[4000,3000]" : "");
     h.setSpeed(boids ? 256 : 1);
-    const midway = new Promise((r) => setTimeout(() => r(h.stepping()), 3000));
+    const midway = new Promise((r) => setTimeout(() => r(h.stepping()), 3300));
     const r = await h.measure(4);
     // Back to the default flock: 20,000 boids drawn each frame in software would hold up the
     // pages opened next (Chromium's one GPU process draws for every page).
