@@ -44,9 +44,9 @@ static struct {
   char *plot_values; /* in the worker: the plot's values of each step since the last state sent */
   size_t plot_size, plot_used;
   char terms[1024]; /* on the page: the inspected agent's terms as the worker's step gave them */
-  /* On the page, over the frames it stepped in (FRAME_MEAN_WEIGHT: a running mean): its steps'
-   * milliseconds a frame, and the frame's (from its start to the next frame's start). */
-  double step_ms_mean, frame_ms_mean;
+  /* On the page, summed over the frames it stepped in since the simulation started: its steps'
+   * milliseconds, and the frames' (each from its start to the next frame's start). */
+  double step_ms_sum, frame_ms_sum;
   unsigned frames_timed;
 } page = {.paused = true, .steps_per_frame = 1, .plot_shown = true, .pick = {.selected = -1}};
 
@@ -146,7 +146,7 @@ WEB int herd_web_start(const char *json, const char *origin, const char *sets, i
   steering_pick_start(&page.pick, sim);
   page.hand_aim_set = false;
   page.inspect = (inspector){0};
-  page.step_ms_mean = page.frame_ms_mean = 0, page.frames_timed = 0;
+  page.step_ms_sum = page.frame_ms_sum = 0, page.frames_timed = 0;
   return 0;
 }
 
@@ -568,23 +568,18 @@ EM_JS(void, frame_hook, (void), {
   if (Module.onFrame) Module.onFrame();
 });
 
-/* Each new frame's weight in the running means of the page's frames and steps. */
-#define FRAME_MEAN_WEIGHT 0.2
-
-/* "steps_ms frame_ms frames": the running means of the milliseconds the page's own steps take
- * a frame and of the frames they are in (start to next start: the steps, the drawing, the
- * browser's work), over the frames timed so far in this simulation. */
+/* "step_ms frame_ms frames": the milliseconds the page's own steps took a frame and the frames
+ * they were in took (start to next start: the steps, the drawing, the browser's work), each the
+ * mean over the frames it stepped in since the simulation started, and how many those were. */
 WEB const char *herd_web_frame_times(void) {
   static char text[96];
-  snprintf(text, sizeof text, "%.3f %.3f %u", page.step_ms_mean, page.frame_ms_mean, page.frames_timed);
+  unsigned n = page.frames_timed ? page.frames_timed : 1;
+  snprintf(text, sizeof text, "%.3f %.3f %u", page.step_ms_sum / n, page.frame_ms_sum / n, page.frames_timed);
   return text;
 }
 
-/* Adds a frame that stepped for step_ms and lasted frame_ms to the running means. */
 static void time_frame(double step_ms, double frame_ms) {
-  double w = page.frames_timed ? FRAME_MEAN_WEIGHT : 1.0;
-  page.step_ms_mean += w * (step_ms - page.step_ms_mean);
-  page.frame_ms_mean += w * (frame_ms - page.frame_ms_mean);
+  page.step_ms_sum += step_ms, page.frame_ms_sum += frame_ms;
   ++page.frames_timed;
 }
 

@@ -253,9 +253,9 @@ async function main() {
   // Worker (web/worker.js: the same module) and the page draws each state it sends back, so the
   // page answers input and draws at its own rate however long a step takes. Where the drawing
   // takes most of a frame (drawn in software, on the CPU the worker would share) the page keeps
-  // the steps (judged on the means after a second of frames). Paused, the page holds the
-  // simulation. ?worker=1 in the address hands every run to the worker, ?worker=0 none (nor
-  // where no Worker can start).
+  // the steps (judged on the means over the simulation's frames, once they make a second).
+  // Paused, the page holds the simulation. ?worker=1 in the address hands every run to the
+  // worker, ?worker=0 none (nor where no Worker can start).
   const HAND_OVER_MS = 8; // half a frame at 60 Hz
   const workerChoice = new URLSearchParams(location.search).get("worker"); // "0", "1" or auto
   function setRunning(on) {
