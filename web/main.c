@@ -59,7 +59,7 @@ WEB const char *herd_web_error(void) { return page.error; }
 
 /* ---- Changes to the simulation, also sent to the worker ------------------------------------
  * While the page runs, the simulation steps in a Web Worker (web/worker.js, the same module
- * without a canvas) and the page draws the states it sends back (herd_web_resume). Every change
+ * without a canvas) and the page draws the states it sends back (herd_web_show). Every change
  * the page makes to the simulation goes through the functions below: made here at once (so a
  * refusal is seen at once) and, through Module.forward (set by web/page.js while the worker
  * steps), made there too by the same function, before its next step. */

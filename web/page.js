@@ -251,9 +251,10 @@ async function main() {
   // frame's steps take more than HAND_OVER_MS and more than the rest of the frame (the drawing,
   // the browser's work, the wait for the display): from then on (until paused) they run in a Web
   // Worker (web/worker.js: the same module) and the page draws each state it sends back, so the
-  // page answers input and draws at its own rate however long a step takes. Where the drawing
-  // takes most of a frame (drawn in software, on the CPU the worker would share) the page keeps
-  // the steps (judged on the means over the simulation's frames, once they make a second).
+  // page answers input and draws at its own rate however long a step takes. Where the rest of
+  // the frame takes most of it the page keeps the steps, which a worker would hardly speed (the
+  // means over the simulation's frames, judged once they make a second; a drawing done in
+  // another process, as SwiftShader's, is not seen in them).
   // Paused, the page holds the simulation. ?worker=1 in the address hands every run to the
   // worker, ?worker=0 none (nor where no Worker can start).
   const HAND_OVER_MS = 8; // half a frame at 60 Hz
