@@ -61,7 +61,7 @@ source tests/web/serve.sh
 serve_site "$site"
 trap 'kill $server 2>/dev/null; rm -rf "$tmp"' EXIT
 
-(cd "$BUILD/web-test" && timeout 300 node test_web.mjs "http://127.0.0.1:$port/" "$tmp/expected.json") >"$tmp/page.log" 2>&1
+(cd "$BUILD/web-test" && timeout 900 node test_web.mjs "http://127.0.0.1:$port/" "$tmp/expected.json") >"$tmp/page.log" 2>&1
 rc=$?
 sed 's/^/  /' "$tmp/page.log"
 check "the page's checks in Chromium" [ "$rc" -eq 0 ]

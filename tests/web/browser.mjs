@@ -14,6 +14,7 @@ export async function openHerd(browser, url, width, height, watch = () => {}) {
   const page = await browser.newPage({ viewport: { width, height } });
   watch(page);
   await page.goto(url);
-  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 60000 });
+  // The module compiles in a few seconds, many more on a machine busy with other work.
+  await page.waitForFunction(() => window.herdPage !== undefined, null, { timeout: 180000 });
   return page;
 }

@@ -389,7 +389,7 @@ try {
   const w = await openHerd(browser, `${url}?worker=1`, 1280, 900);
   // A run paused part way, stepped once by the page, run again to the end: seed 2 ends as herd
   // run's.
-  const until = (cond) => w.waitForFunction(cond, null, { timeout: 60000, polling: 20 });
+  const until = (cond) => w.waitForFunction(cond, null, { timeout: 120000, polling: 20 });
   await w.evaluate(() => {
     document.getElementById("seed").value = 2;
     window.herdPage.start(document.getElementById("text").value, "page");
@@ -445,44 +445,6 @@ try {
         live.at >= 60 && compared.live === compared.scheduled &&
         compared.live !== `${want1.steps} ${want1.centroid}`, JSON.stringify({ live, compared }));
 
-  // The page as it is: the default flock (a frame's steps take well under 8 ms) steps on the
-  // page; 256 steps a frame of 20,000 boids (a second's work or so) move to the worker and the
-  // page draws many frames a batch of steps; stepping on the page's own thread (?worker=0), one.
-  const batches = async (p, boids) => p.evaluate(async (boids) => {
-    const h = window.herdPage, text = boids ? await (await fetch("scenarios/boids2d.json")).text()
-                                            : document.getElementById("text").value;
-    h.start(text, "page", boids ? "boids.count=20000\nworld.size_m=[4000,3000]" : "");
-    h.setSpeed(boids ? 256 : 1);
-    const midway = new Promise((r) => setTimeout(() => r(h.stepping()), 3300));
-    const r = await h.measure(4);
-    // Back to the default flock: 20,000 boids drawn each frame in software would hold up the
-    // pages opened next (Chromium's one GPU process draws for every page).
-    h.setSpeed(1);
-    h.start(document.getElementById("text").value, "page");
-    return { ...r, perBatch: r.frames / Math.max(1, r.steps / (boids ? 256 : 1)), midway: await midway };
-  }, boids);
-  const alone = await openHerd(browser, `${url}?worker=0`, 1280, 900);
-  const split = { small: await batches(page, false), worker: await batches(page, true), own: await batches(alone, true) };
-  await alone.close();
-  check(`running, a flock whose frame's steps are quick steps on the page; 20,000 boids at 256 steps a frame move ` +
-        `to the worker and the page draws many frames a batch (${split.worker.perBatch.toFixed(1)}); on its own ` +
-        `thread, one (${split.own.perBatch.toFixed(1)})`,
-        split.small.midway === "off" && split.small.steps > 30 && split.worker.midway === "stepping" &&
-        split.worker.perBatch >= 3 && split.own.perBatch <= 1.5 && split.own.midway === "no worker",
-        JSON.stringify(split));
-  // A worker that cannot load (its script refused): the page says so and steps the run itself.
-  const noWorker = await openHerd(browser, url, 1280, 900, (p) => p.route("**/worker.js", (r) => r.abort()));
-  const fallback = await noWorker.evaluate(async () => {
-    const h = window.herdPage;
-    h.setRunning(true);
-    await new Promise((r) => setTimeout(r, 1500));
-    return { step: h.figures().step, said: h.said(), stepping: h.stepping() };
-  });
-  await noWorker.close();
-  check("a worker that cannot load: the page says so and steps the run itself",
-        fallback.step > 10 && /worker failed/.test(fallback.said) && fallback.stepping === "no worker",
-        JSON.stringify(fallback));
-
   // The same while the worker steps: the dog held is steered (its mode manual) and the sheep
   // react; let go, it goes back to its strategy.
   const [wfrom, wto] = await w.evaluate(() => {
@@ -512,7 +474,56 @@ try {
         heldReacting > 0 && /#0 dog manual/.test(held) && /#0 dog (?!manual)\w+/.test(letGo.details) &&
         letGo.state === "stepping", JSON.stringify({ heldReacting, held, letGo }));
 
-  await w.close();
+  await w.close(); // fewer pages from here: every open page draws each frame, in one GPU process
+
+  // The page as it is: the default flock (a frame's steps take well under 8 ms) steps on the
+  // page; 256 steps a frame of 20,000 boids (a second's work or so) move to the worker and the
+  // page draws many frames a batch of steps; stepping on the page's own thread (?worker=0), one.
+  const start = async (p, boids) => p.evaluate(async (boids) => {
+    const h = window.herdPage, text = boids ? await (await fetch("scenarios/boids2d.json")).text()
+                                            : document.getElementById("text").value;
+    h.start(text, "page", boids ? "boids.count=20000\nworld.size_m=[4000,3000]" : "");
+    h.setSpeed(boids ? 256 : 1);
+    h.setRunning(true);
+  }, boids);
+  // Frames and steps over 3 s of running (measure), then back to the default flock: 20,000 boids
+  // drawn each frame in software would hold up the pages opened next (Chromium's one GPU process
+  // draws for every page).
+  const batches = async (p, boids) => p.evaluate(async (boids) => {
+    const h = window.herdPage, r = await h.measure(3), stepping = h.stepping();
+    h.setSpeed(1);
+    h.start(document.getElementById("text").value, "page");
+    return { ...r, perBatch: r.frames / Math.max(1, r.steps / (boids ? 256 : 1)), stepping };
+  }, boids);
+  const moved = (p) => p.waitForFunction(() => window.herdPage.stepping() === "stepping", null, { timeout: 60000 })
+    .then(() => true, () => false);
+  await start(page, false);
+  const split = { small: await batches(page, false) };
+  await start(page, true);
+  split.handed = await moved(page);
+  split.worker = await batches(page, true);
+  const alone = await openHerd(browser, `${url}?worker=0`, 1280, 900);
+  await start(alone, true);
+  split.own = await batches(alone, true);
+  await alone.close();
+  check(`running, a flock whose frame's steps are quick steps on the page; 20,000 boids at 256 steps a frame move ` +
+        `to the worker and the page draws many frames a batch (${split.worker.perBatch.toFixed(1)}); on its own ` +
+        `thread, one (${split.own.perBatch.toFixed(1)})`,
+        split.small.stepping === "off" && split.small.steps > 10 && split.handed &&
+        split.worker.perBatch >= 3 && split.own.perBatch <= 1.5 && split.own.stepping === "no worker",
+        JSON.stringify(split));
+  // A worker that cannot load (its script refused): the page says so and steps the run itself.
+  const noWorker = await openHerd(browser, url, 1280, 900, (p) => p.route("**/worker.js", (r) => r.abort()));
+  await noWorker.evaluate(() => window.herdPage.setRunning(true));
+  await noWorker.waitForFunction(() => window.herdPage.figures().step > 10, null, { timeout: 30000 }).catch(() => {});
+  const fallback = await noWorker.evaluate(() => {
+    const h = window.herdPage;
+    return { step: h.figures().step, said: h.said(), stepping: h.stepping() };
+  });
+  await noWorker.close();
+  check("a worker that cannot load: the page says so and steps the run itself",
+        fallback.step > 10 && /worker failed/.test(fallback.said) && fallback.stepping === "no worker",
+        JSON.stringify(fallback));
 
   // A phone-sized window: the page fits its width (no sideways scrolling), the canvas too.
   const phone = await openHerd(browser, url, 390, 844);
