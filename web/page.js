@@ -308,10 +308,14 @@ async function main() {
   // once the last asked for have come, so that the worker steps at the page's rate, or as fast
   // as it can when that is slower (what is owed stops growing at four frames' worth).
   let owed = 0;
-  herd.onFrame = () => {
+  // Whether the page's frames spend enough on their steps that the worker should take them.
+  function stepsHoldFramesUp() {
     const [stepMs, frameMs, timed] = call("herd_web_frame_times", "string", [], []).split(" ").map(Number);
     const settled = timed >= 2 && timed * frameMs >= 1000; // a second of frames: the first come faster
-    if (running && workerState === "off" && worker && settled && stepMs > HAND_OVER_MS && stepMs > frameMs - stepMs) {
+    return settled && stepMs > HAND_OVER_MS && stepMs > frameMs - stepMs;
+  }
+  herd.onFrame = () => {
+    if (running && workerState === "off" && worker && stepsHoldFramesUp()) {
       call("herd_web_pause", null, ["number"], [1]);
       handOver();
     }
@@ -350,8 +354,9 @@ async function main() {
     else stepsWhileStopping += 1;
   }
 
-  function figures() {
-    const lines = call("herd_web_figures", "string", [], []).split("\n").filter((l) => l);
+  // The HUD's figures ("name value" lines, herd_web_figures's unless given) as an object.
+  function figures(text = call("herd_web_figures", "string", [], [])) {
+    const lines = text.split("\n").filter((l) => l);
     return Object.fromEntries(lines.map((l) => {
       const [key, value] = l.split(" ");
       return [key, Number.isNaN(Number(value)) ? value : Number(value)];
@@ -394,10 +399,9 @@ async function main() {
     $("level-status").textContent = `level ${i + 1}: ${LEVELS[i][0]}: herd the flock home (drag the dog, or let it work)`;
     return true;
   }
-  // Called each frame: a level's flock delivered ends it, with its steps and the best kept.
-  function checkLevel() {
+  // Called each frame with the figures: a level's flock delivered ends it, with its steps and the best kept.
+  function checkLevel(f) {
     if (level < 0 || levelDone) return;
-    const f = figures();
     if (f.outcome === "running") return;
     levelDone = true;
     const best = Number(localStorage.getItem(bestKey(level))) || Infinity;
@@ -423,9 +427,10 @@ async function main() {
     call("herd_web_speed", null, ["number"], [Number($("speed").value)]);
   });
   const refresh = () => {
-    $("figures").textContent = call("herd_web_figures", "string", [], []);
+    const text = call("herd_web_figures", "string", [], []); // reads the flock's flags: once a frame
+    $("figures").textContent = text;
     $("details").textContent = call("herd_web_details", "string", [], []);
-    checkLevel();
+    checkLevel(figures(text));
     requestAnimationFrame(refresh);
   };
   requestAnimationFrame(refresh);
